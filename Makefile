@@ -1,0 +1,45 @@
+# The course's entry points. Each target creates the environment it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
+export PATH := $(abspath $(BIN)):$(PATH)
+
+.PHONY: help venv test test-fast book lab bench lint typecheck lock clean
+
+help:  ## List the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
+
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+venv: $(STAMP)  ## Create .venv with the pinned dependencies
+
+test: $(STAMP)  ## Run every test
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
+	$(BIN)/python -m pytest -m "not slow and not browser"
+
+lint: $(STAMP)  ## ruff and mypy
+	$(BIN)/ruff check rooflinekit tests benchmarks
+	$(BIN)/mypy
+
+bench: $(STAMP)  ## Run every benchmark
+	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+lab: $(STAMP)  ## Open JupyterLab in the course's environment
+	$(BIN)/jupyter lab
+
+lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
+	rm -rf /tmp/rooflinekit-lock && $(PYTHON) -m venv /tmp/rooflinekit-lock
+	/tmp/rooflinekit-lock/bin/pip install --quiet -r requirements.in
+	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
+
+clean:  ## Remove build outputs (keeps .venv)
+	rm -rf _build .pytest_cache .mypy_cache .hypothesis
