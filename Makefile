@@ -13,9 +13,9 @@ help:  ## List the targets
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip install -qq --upgrade pip
+	$(BIN)/python -m pip install -qq -r requirements.lock
+	$(BIN)/python -m pip install -qq --no-deps -e .
 	touch $@
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
@@ -38,7 +38,7 @@ lab: $(STAMP)  ## Open JupyterLab in the course's environment
 
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	rm -rf /tmp/rooflinekit-lock && $(PYTHON) -m venv /tmp/rooflinekit-lock
-	/tmp/rooflinekit-lock/bin/pip install --quiet -r requirements.in
+	/tmp/rooflinekit-lock/bin/pip install -qq -r requirements.in
 	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
 
 clean:  ## Remove build outputs (keeps .venv)

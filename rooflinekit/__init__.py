@@ -1,0 +1,118 @@
+"""rooflinekit: roofline analysis for accelerators.
+
+How long must an operation take on a chip, and is it limited by math, by memory
+bandwidth or by the network? ``rooflinekit`` answers with a hardware catalog, cost
+models (FLOPs and bytes), time bounds, arithmetic intensity and critical batch sizes.
+
+>>> import rooflinekit as rk
+>>> r = rk.analyze(rk.matmul_cost(256, 8192, 8192), "tpu-v5e")
+>>> r.bound, round(r.critical_intensity)
+('compute', 240)
+
+Plotting (``rooflinekit.plot``), the interactive explorer (``rooflinekit.explorer``) and
+measuring this machine (``rooflinekit.measure``) load matplotlib and ipywidgets only when
+first used, so importing the package costs little more than importing numpy.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from rooflinekit.analysis import (
+    Hardware,
+    Roofline,
+    analyze,
+    attainable_flops,
+    hardware,
+    t_comms,
+    t_math,
+)
+from rooflinekit.catalog import CHIPS, Chip, Source, chip, custom_chip
+from rooflinekit.costs import (
+    Cost,
+    batched_matmul_cost,
+    dot_cost,
+    elementwise_cost,
+    layer_norm_cost,
+    matmul_cost,
+    tiled_matmul_cost,
+    tiled_matmul_intensity,
+)
+from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.dtypes import DTYPES, DType, dtype, dtype_bytes
+from rooflinekit.errors import RooflineInputError, UnknownNameError
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
+    from rooflinekit.network import ShardedMatmul, analyze_sharded_matmul, network_critical_d
+    from rooflinekit.serving import MODELS, ModelShape, ServingStep, request_throughput, serving_step
+
+_LAZY_SUBMODULES = frozenset({"plot", "explorer", "measure", "reference", "network", "serving"})
+_LAZY_NAMES = {
+    "ShardedMatmul": "network",
+    "analyze_sharded_matmul": "network",
+    "network_critical_d": "network",
+    "MODELS": "serving",
+    "ModelShape": "serving",
+    "ServingStep": "serving",
+    "request_throughput": "serving",
+    "serving_step": "serving",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the less common parts on first use, keeping `import rooflinekit` cheap."""
+    if name in _LAZY_SUBMODULES:
+        value: Any = importlib.import_module(f"rooflinekit.{name}")
+    elif name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(f"rooflinekit.{_LAZY_NAMES[name]}"), name)
+    else:
+        raise AttributeError(f"module 'rooflinekit' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_NAMES))
+
+
+__all__ = [
+    "CHIPS",
+    "DTYPES",
+    "MODELS",
+    "Chip",
+    "Cost",
+    "DType",
+    "Hardware",
+    "ModelShape",
+    "Roofline",
+    "RooflineInputError",
+    "ServingStep",
+    "ShardedMatmul",
+    "Source",
+    "UnknownNameError",
+    "analyze",
+    "analyze_sharded_matmul",
+    "attainable_flops",
+    "batched_matmul_cost",
+    "chip",
+    "custom_chip",
+    "dot_cost",
+    "dtype",
+    "dtype_bytes",
+    "elementwise_cost",
+    "hardware",
+    "layer_norm_cost",
+    "matmul_cost",
+    "matmul_critical_batch",
+    "matmul_critical_batch_approx",
+    "network_critical_d",
+    "request_throughput",
+    "serving_step",
+    "t_comms",
+    "t_math",
+    "tiled_matmul_cost",
+    "tiled_matmul_intensity",
+]

@@ -1,0 +1,96 @@
+"""Checks shared by every function a user can call.
+
+Sizes are positive integers (or numpy arrays of them); figures are positive, finite
+numbers. Each check returns the value as float64 (a Python float for scalars) so the
+formulas never overflow integer arithmetic, and raises ``RooflineInputError`` otherwise.
+
+>>> check_size("B", 4096)
+4096.0
+>>> check_size("B", 0)
+Traceback (most recent call last):
+...
+rooflinekit.errors.RooflineInputError: B must be a positive integer or an array of positive integers (got 0)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from rooflinekit.errors import RooflineInputError
+
+SIZE_ACCEPTED = "a positive integer or an array of positive integers"
+FIGURE_ACCEPTED = "a positive, finite number"
+FIGURES_ACCEPTED = "a positive, finite number or an array of them"
+
+
+def check_size(name: str, value: Any) -> Any:
+    """Return ``value`` as float64 if it is a positive integer (scalar or array)."""
+    if isinstance(value, (bool | np.bool_, str | bytes)):
+        raise RooflineInputError(name, SIZE_ACCEPTED, value)
+    if isinstance(value, numbers.Integral):
+        if int(value) <= 0:
+            raise RooflineInputError(name, SIZE_ACCEPTED, value)
+        return float(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not (math.isfinite(number) and number > 0 and number.is_integer()):
+            raise RooflineInputError(name, SIZE_ACCEPTED, value)
+        return number
+    array = _as_numeric_array(name, value, SIZE_ACCEPTED)
+    if array.size == 0:
+        raise RooflineInputError(name, SIZE_ACCEPTED, value)
+    as_float = array.astype(np.float64)
+    if not (np.all(np.isfinite(as_float)) and np.all(as_float > 0)):
+        raise RooflineInputError(name, SIZE_ACCEPTED, value)
+    if not np.all(as_float == np.floor(as_float)):
+        raise RooflineInputError(name, SIZE_ACCEPTED, value)
+    return as_float
+
+
+def check_figure(name: str, value: Any, *, allow_array: bool = False) -> Any:
+    """Return ``value`` as a float if it is a positive, finite number.
+
+    >>> check_figure("bandwidth", 8.1e11)
+    810000000000.0
+    """
+    accepted = FIGURES_ACCEPTED if allow_array else FIGURE_ACCEPTED
+    if isinstance(value, (bool | np.bool_, str | bytes)):
+        raise RooflineInputError(name, accepted, value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not (math.isfinite(number) and number > 0):
+            raise RooflineInputError(name, accepted, value)
+        return number
+    if not allow_array:
+        raise RooflineInputError(name, accepted, value)
+    array = _as_numeric_array(name, value, accepted).astype(np.float64)
+    if array.size == 0 or not (np.all(np.isfinite(array)) and np.all(array > 0)):
+        raise RooflineInputError(name, accepted, value)
+    return array
+
+
+def check_count(name: str, value: Any, minimum: int = 1) -> int:
+    """Return ``value`` as an int if it is an integer no smaller than ``minimum``.
+
+    >>> check_count("n_chips", 2, minimum=2)
+    2
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise RooflineInputError(name, f"an integer of at least {minimum}", value)
+    if int(value) < minimum:
+        raise RooflineInputError(name, f"an integer of at least {minimum}", value)
+    return int(value)
+
+
+def _as_numeric_array(name: str, value: Any, accepted: str) -> np.ndarray[Any, Any]:
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as error:  # ragged lists and the like
+        raise RooflineInputError(name, accepted, value) from error
+    if array.dtype.kind not in "iuf":
+        raise RooflineInputError(name, accepted, value)
+    return array

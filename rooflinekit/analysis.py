@@ -1,0 +1,178 @@
+"""Time bounds and the roofline: is a cost limited by math or by memory on a chip?
+
+``T_math = FLOPs / peak`` and ``T_comms = bytes / bandwidth``. With perfect overlap the
+runtime is at least ``max(T_math, T_comms)``; with none it is at most their sum.
+
+>>> from rooflinekit.costs import matmul_cost
+>>> r = analyze(matmul_cost(4096, 8192, 8192), "tpu-v5e")
+>>> r.bound
+'compute'
+>>> r.t_lower <= r.t_upper <= 2 * r.t_lower
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rooflinekit._arrays import plain
+from rooflinekit._validate import check_figure
+from rooflinekit.catalog import Chip, chip
+from rooflinekit.costs import Cost
+from rooflinekit.dtypes import DType
+from rooflinekit.errors import RooflineInputError
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """The two figures a single-chip roofline needs: a peak and a bandwidth."""
+
+    peak: float
+    bandwidth: float
+
+    @property
+    def critical_intensity(self) -> float:
+        """FLOPs per byte at which math and memory take equally long."""
+        return self.peak / self.bandwidth
+
+
+def hardware(
+    on: str | Chip | None = None,
+    *,
+    compute: str | DType = "bf16",
+    peak: float | None = None,
+    bandwidth: float | None = None,
+) -> Hardware:
+    """Resolve a chip (by id or object) and optional overrides into a peak and a bandwidth.
+
+    Without a chip both ``peak`` and ``bandwidth`` must be given.
+
+    >>> hardware("tpu-v5e", compute="int8", bandwidth=8.1e11)
+    Hardware(peak=394000000000000.0, bandwidth=810000000000.0)
+    """
+    if on is None and (peak is None or bandwidth is None):
+        raise RooflineInputError(
+            "chip", "a chip id, or both peak and bandwidth", f"chip={on}, peak={peak}, bandwidth={bandwidth}"
+        )
+    found = chip(on) if on is not None else None
+    resolved_peak = check_figure("peak", peak) if peak is not None else found.peak(compute)  # type: ignore[union-attr]
+    resolved_bandwidth = (
+        check_figure("bandwidth", bandwidth) if bandwidth is not None else found.hbm_bandwidth  # type: ignore[union-attr]
+    )
+    return Hardware(peak=resolved_peak, bandwidth=resolved_bandwidth)
+
+
+def t_math(flops: Any, peak: float) -> Any:
+    """Seconds to do ``flops`` at ``peak`` FLOP/s.
+
+    >>> t_math(2e14, 1e14)
+    2.0
+    """
+    return flops / check_figure("peak", peak)
+
+
+def t_comms(bytes_moved: Any, bandwidth: float) -> Any:
+    """Seconds to move ``bytes_moved`` at ``bandwidth`` bytes per second.
+
+    >>> t_comms(8.1e11, 8.1e11)
+    1.0
+    """
+    return bytes_moved / check_figure("bandwidth", bandwidth)
+
+
+def attainable_flops(intensity: Any, peak: float, bandwidth: float) -> Any:
+    """The roofline: ``min(peak, intensity * bandwidth)`` FLOP/s.
+
+    >>> attainable_flops(100.0, peak=1e14, bandwidth=1e12)
+    100000000000000.0
+    >>> attainable_flops(50.0, peak=1e14, bandwidth=1e12)
+    50000000000000.0
+    """
+    intensity = check_figure("intensity", intensity, allow_array=True)
+    peak, bandwidth = check_figure("peak", peak), check_figure("bandwidth", bandwidth)
+    return plain(np.minimum(peak, intensity * bandwidth))
+
+
+def _bound(t_math_value: Any, t_comms_value: Any) -> Any:
+    return plain(np.where(t_math_value > t_comms_value, "compute", "memory"))
+
+
+@dataclass(frozen=True)
+class Roofline:
+    """A cost placed on a chip: its times, bounds and which resource limits it.
+
+    Fields are floats for scalar sizes and numpy arrays for array sizes; ``bound`` is
+    ``"compute"`` or ``"memory"`` (an array of them for array sizes).
+    """
+
+    cost: Cost
+    hardware: Hardware
+
+    @property
+    def flops(self) -> Any:
+        return self.cost.flops
+
+    @property
+    def bytes_read(self) -> Any:
+        return self.cost.bytes_read
+
+    @property
+    def bytes_written(self) -> Any:
+        return self.cost.bytes_written
+
+    @property
+    def intensity(self) -> Any:
+        return self.cost.intensity
+
+    @property
+    def critical_intensity(self) -> float:
+        return self.hardware.critical_intensity
+
+    @property
+    def t_math(self) -> Any:
+        return self.cost.flops / self.hardware.peak
+
+    @property
+    def t_comms(self) -> Any:
+        return self.cost.bytes / self.hardware.bandwidth
+
+    @property
+    def t_lower(self) -> Any:
+        """Runtime with math and memory traffic perfectly overlapped."""
+        return plain(np.maximum(self.t_math, self.t_comms))
+
+    @property
+    def t_upper(self) -> Any:
+        """Runtime with no overlap at all."""
+        return self.t_math + self.t_comms
+
+    @property
+    def bound(self) -> Any:
+        return _bound(self.t_math, self.t_comms)
+
+    @property
+    def attainable(self) -> Any:
+        """FLOP/s the roofline allows at this intensity."""
+        return plain(np.minimum(self.hardware.peak, self.intensity * self.hardware.bandwidth))
+
+
+def analyze(
+    cost: Cost,
+    on: str | Chip | None = None,
+    *,
+    compute: str | DType = "bf16",
+    peak: float | None = None,
+    bandwidth: float | None = None,
+) -> Roofline:
+    """Place ``cost`` on a chip (``on``), whose figures ``peak``/``bandwidth`` may override.
+
+    >>> from rooflinekit.costs import dot_cost
+    >>> analyze(dot_cost(10**6), "h100-sxm").bound
+    'memory'
+    """
+    if not isinstance(cost, Cost):
+        raise RooflineInputError("cost", "a Cost (from matmul_cost, dot_cost, ...)", cost)
+    return Roofline(cost, hardware(on, compute=compute, peak=peak, bandwidth=bandwidth))

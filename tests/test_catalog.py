@@ -1,0 +1,106 @@
+"""The hardware catalog: lookups, sources, dense vs sparse, derived chips."""
+
+from __future__ import annotations
+
+import pytest
+
+import rooflinekit as rk
+
+SPEC_IDS = ["tpu-v5e", "tpu-v5p", "tpu-v6e", "h100-sxm", "h200-sxm", "b200"]
+
+
+def test_catalog_holds_the_spec_chips() -> None:
+    assert list(rk.CHIPS) == SPEC_IDS
+
+
+@pytest.mark.parametrize("chip_id", SPEC_IDS)
+def test_every_chip_names_a_vendor_source(chip_id: str) -> None:
+    found = rk.chip(chip_id)
+    assert found.sources, chip_id
+    assert all(s.url.startswith("https://") for s in found.sources)
+    vendor_domain = {"Google": "cloud.google.com", "NVIDIA": "nvidia.com"}[found.vendor]
+    assert vendor_domain in found.sources[0].url
+
+
+@pytest.mark.parametrize("chip_id", SPEC_IDS)
+def test_figures_are_positive_and_sparse_is_twice_dense(chip_id: str) -> None:
+    found = rk.chip(chip_id)
+    assert found.hbm_bandwidth > 0 and found.hbm_bytes > 0 and found.link_bandwidth > 0
+    for name, sparse in found.sparse_flops.items():
+        # 2:4 sparsity doubles the peak; datasheets round the dense half (1979 -> 989).
+        assert sparse == pytest.approx(2 * found.dense_flops[name], rel=1e-3)
+
+
+def test_gpu_datasheet_sparse_figure_is_kept_apart() -> None:
+    h100 = rk.chip("h100-sxm")
+    assert h100.peak("bf16") == 9.89e14
+    assert h100.peak("bf16", sparse=True) == 1.979e15
+
+
+def test_lookup_is_case_insensitive_and_passes_chips_through() -> None:
+    assert rk.chip("TPU-V5E") is rk.chip("tpu-v5e")
+    assert rk.chip(rk.chip("b200")) is rk.chip("b200")
+
+
+def test_unknown_chip_lists_the_known_ones() -> None:
+    with pytest.raises(rk.UnknownNameError) as raised:
+        rk.chip("a100")
+    message = str(raised.value)
+    assert "'a100'" in message
+    for chip_id in SPEC_IDS:
+        assert chip_id in message
+    assert isinstance(raised.value, KeyError)  # still caught by `except KeyError`
+
+
+def test_missing_dtype_on_a_chip_names_what_it_has() -> None:
+    with pytest.raises(rk.RooflineInputError, match=r"tpu-v5e.*bf16, int8.*'fp8'"):
+        rk.chip("tpu-v5e").peak("fp8")
+
+
+def test_derive_overrides_figures_and_leaves_the_original() -> None:
+    original = rk.chip("tpu-v5e")
+    slow = original.derive(hbm_bandwidth=8.1e11)
+    assert slow.hbm_bandwidth == 8.1e11
+    assert slow.peak("int8") == original.peak("int8")
+    assert original.hbm_bandwidth == 8.2e11
+    assert slow.id == "tpu-v5e-custom"
+    assert "hbm_bandwidth" in slow.notes[-1]
+
+
+def test_derive_with_new_peaks_drops_sparse_figures() -> None:
+    derived = rk.chip("h100-sxm").derive(id="h100-80pct", peaks={"bf16": 0.8 * 9.89e14})
+    assert derived.peak("bf16") == pytest.approx(7.912e14)
+    assert derived.sparse_flops == {}
+
+
+@pytest.mark.parametrize(
+    ("changes", "argument"),
+    [
+        ({"hbm_bandwidth": 0}, "hbm_bandwidth"),
+        ({"hbm_bandwidth": float("nan")}, "hbm_bandwidth"),
+        ({"link_bandwidth": -1.0}, "link_bandwidth"),
+        ({"peaks": {"bf16": float("inf")}}, "peaks"),
+        ({"peaks": {"bf17": 1e14}}, "peaks key"),
+        ({"peaks": [1e14]}, "peaks"),
+    ],
+)
+def test_derive_refuses_bad_figures(changes: dict[str, object], argument: str) -> None:
+    with pytest.raises(rk.RooflineInputError) as raised:
+        rk.chip("tpu-v5e").derive(**changes)  # type: ignore[arg-type]
+    assert str(raised.value).startswith(argument)
+
+
+def test_custom_chip_from_two_figures() -> None:
+    custom = rk.custom_chip(peak=2e14, hbm_bandwidth=1e12)
+    assert custom.critical_intensity() == 200
+
+
+def test_dtype_sizes() -> None:
+    sizes = {name: rk.dtype_bytes(name) for name in ("fp32", "bf16", "fp16", "fp8", "int8", "int4")}
+    assert sizes == {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
+
+
+def test_unknown_dtype_lists_the_known_ones() -> None:
+    with pytest.raises(rk.UnknownNameError, match=r"^w must be one of fp64, fp32, .*int4 \(got 'int3'\)$"):
+        rk.matmul_cost(1, 1, 1, w="int3")
+

@@ -1,0 +1,204 @@
+"""The command line's contract: JSON keys, numbers from the library, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rooflinekit as rk
+from rooflinekit import reference
+
+MATMUL_KEYS = {
+    "flops",
+    "bytes_read",
+    "bytes_written",
+    "intensity",
+    "critical_intensity",
+    "t_math",
+    "t_comms",
+    "t_lower",
+    "t_upper",
+    "bound",
+    "critical_batch",
+    "critical_batch_approx",
+}
+DOT_KEYS = MATMUL_KEYS - {"critical_batch", "critical_batch_approx"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rooflinekit", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def run_json(*args: str) -> dict[str, object]:
+    done = run(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    parsed = json.loads(done.stdout)  # one JSON object and nothing else
+    assert isinstance(parsed, dict)
+    return parsed
+
+
+def test_matmul_json_has_the_contract_keys_and_the_library_numbers() -> None:
+    out = run_json("matmul", "4096", "8192", "8192", "--chip", "tpu-v5e")
+    assert set(out) == MATMUL_KEYS
+    expected = rk.analyze(rk.matmul_cost(4096, 8192, 8192), "tpu-v5e")
+    for key in DOT_KEYS:
+        assert out[key] == getattr(expected, key), key
+    assert out["critical_batch"] == rk.matmul_critical_batch(8192, 8192, "tpu-v5e")
+    assert out["critical_batch_approx"] == rk.matmul_critical_batch_approx("tpu-v5e")
+
+
+def test_matmul_exercise_1_through_the_command_line() -> None:
+    out = run_json(
+        "matmul",
+        "512",
+        "8192",
+        "8192",
+        "--chip",
+        "tpu-v5e",
+        "--x",
+        "int8",
+        "--w",
+        "int8",
+        "--out",
+        "int8",
+        "--compute",
+        "int8",
+        "--bandwidth",
+        "8.1e11",
+    )
+    assert out["critical_batch_approx"] == pytest.approx(reference.ex1_critical_batch())
+    assert out["bytes_read"] == reference.ex1_bytes_read(512, 8192, 8192)
+    assert out["t_math"] == reference.ex1_roofline(512, 8192, 8192).t_math
+
+
+def test_peak_override_changes_the_compute_figure() -> None:
+    out = run_json("matmul", "8", "64", "64", "--chip", "h100-sxm", "--peak", "1e15")
+    assert out["critical_intensity"] == pytest.approx(1e15 / rk.chip("h100-sxm").hbm_bandwidth)
+
+
+def test_no_crossover_is_null() -> None:
+    out = run_json("matmul", "8", "128", "128", "--chip", "tpu-v5e")
+    assert out["critical_batch"] is None
+    assert out["bound"] == "memory"
+
+
+def test_batched_matmul_has_no_critical_batch() -> None:
+    out = run_json(
+        "matmul",
+        "64",
+        "8192",
+        "8192",
+        "--chip",
+        "tpu-v5e",
+        "--batched",
+        "--x",
+        "int8",
+        "--w",
+        "int8",
+        "--out",
+        "int8",
+        "--compute",
+        "int8",
+    )
+    assert out["intensity"] == pytest.approx(reference.ex4_intensity(64, 8192, 8192))
+    assert out["bound"] == "memory"
+    assert out["critical_batch"] is None and out["critical_batch_approx"] is None
+
+
+def test_dot_json() -> None:
+    out = run_json("dot", "1000000", "--chip", "h100-sxm")
+    assert set(out) == DOT_KEYS
+    assert out["intensity"] == rk.dot_cost(1_000_000).intensity
+    assert out["bound"] == "memory"
+
+
+def test_chips_json_lists_the_catalog() -> None:
+    out = run_json("chips")
+    chips = out["chips"]
+    assert isinstance(chips, list)
+    assert [c["id"] for c in chips] == list(rk.CHIPS)
+    assert all(c["sources"] for c in chips)
+
+
+def test_text_output_is_readable() -> None:
+    done = run("matmul", "4096", "8192", "8192", "--chip", "tpu-v5e")
+    assert done.returncode == 0
+    assert "bf16[4096,8192] . bf16[8192,8192] -> bf16[4096,8192] on TPU v5e" in done.stdout
+    assert "compute" in done.stdout
+    chips = run("chips")
+    assert chips.returncode == 0 and "h100-sxm" in chips.stdout
+
+
+def test_console_script_is_installed() -> None:
+    script = Path(sys.executable).with_name("rooflinekit")
+    found = str(script) if script.exists() else shutil.which("rooflinekit")
+    assert found, "the rooflinekit console script is not installed in this environment"
+    done = subprocess.run(
+        [found, "dot", "4", "--chip", "b200", "--json"], capture_output=True, text=True, check=False
+    )
+    assert json.loads(done.stdout)["flops"] == 7.0
+
+
+BAD_INPUTS = [
+    (("matmul", "0", "8", "8", "--chip", "tpu-v5e"), "argument B: must be a positive integer (got '0')"),
+    (("matmul", "8", "-8", "8", "--chip", "tpu-v5e"), "argument D: must be a positive integer (got '-8')"),
+    (("matmul", "8", "8", "1.5", "--chip", "tpu-v5e"), "argument F: must be a positive integer (got '1.5')"),
+    (("matmul", "8", "8", "x", "--chip", "tpu-v5e"), "argument F: must be a positive integer (got 'x')"),
+    (
+        ("matmul", "8", "8", "8", "--chip", "a100"),
+        "argument --chip: must be one of tpu-v5e, tpu-v5p, tpu-v6e, h100-sxm, h200-sxm, b200 (got 'a100')",
+    ),
+    (
+        ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--w", "int3"),
+        "argument --w: must be one of fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4, int4 (got 'int3')",
+    ),
+    (
+        ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--compute", "fp8"),
+        "compute dtype for tpu-v5e (dense) must be one of bf16, int8 (got 'fp8')",
+    ),
+    (
+        ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--peak", "0"),
+        "argument --peak: must be a positive, finite number (got '0')",
+    ),
+    (
+        ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--peak=-1e14"),
+        "argument --peak: must be a positive, finite number (got '-1e14')",
+    ),
+    (
+        ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--bandwidth", "inf"),
+        "argument --bandwidth: must be a positive, finite number (got 'inf')",
+    ),
+    (
+        ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--bandwidth", "nan"),
+        "argument --bandwidth: must be a positive, finite number (got 'nan')",
+    ),
+    (("matmul", "8", "8", "--chip", "tpu-v5e"), "the following arguments are required: F"),
+    (("matmul", "8", "8", "8"), "the following arguments are required: --chip"),
+    (("dot", "0", "--chip", "b200"), "argument N: must be a positive integer (got '0')"),
+    (("dot", "8", "--chip", "b200", "--dtype", "float128"), "argument --dtype: must be one of"),
+    (("chip",), "argument COMMAND: invalid choice: 'chip'"),
+    ((), "the following arguments are required: COMMAND"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"), BAD_INPUTS, ids=[" ".join(a) or "(none)" for a, _ in BAD_INPUTS]
+)
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str, as_json: bool) -> None:
+    done = run(*args, *(["--json"] if as_json and args else []))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert message in lines[0]
+    assert lines[0].startswith("rooflinekit")
+    assert "Traceback" not in done.stderr

@@ -1,0 +1,96 @@
+"""The library reproduces every figure the course's sources publish.
+
+Here the figure is the point: each expectation is the number printed in the spec, and the
+library must compute it from the catalog and the cost models.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import rooflinekit as rk
+from rooflinekit import reference
+
+
+def test_v5e_bf16_critical_intensity_is_240() -> None:
+    assert rk.chip("tpu-v5e").critical_intensity("bf16") == pytest.approx(240, abs=0.5)
+    assert rk.matmul_critical_batch_approx("tpu-v5e") == pytest.approx(240, abs=0.5)
+
+
+def test_exercise_1_int8_critical_batch_is_243_2() -> None:
+    assert reference.ex1_critical_batch() == pytest.approx(243.2, abs=0.05)
+
+
+def test_exercise_2_int8_weights_critical_batch_is_120_1() -> None:
+    assert reference.ex2_critical_batch() == pytest.approx(120.1, abs=0.05)
+
+
+@pytest.mark.parametrize(("size", "published"), [(4096, 136.1), (1024, 226.3)])
+def test_exercise_3_exact_crossovers(size: int, published: float) -> None:
+    assert reference.ex3_crossover(size) == pytest.approx(published, abs=0.05)
+
+
+def test_exercise_3_curves_reach_the_peak_at_the_crossover() -> None:
+    peak = reference.EX2_CHIP.peak("bf16")
+    for size in reference.EX3_SIZES:
+        crossover = reference.ex3_crossover(size)
+        below, above = int(crossover), int(crossover) + 1
+        assert reference.ex3_attainable(below, size) < peak
+        assert reference.ex3_attainable(above, size) == peak
+
+
+@pytest.mark.parametrize("batch", [1, 16, 256, 4096])
+def test_exercise_4_batched_intensity_is_about_2_whatever_the_batch(batch: int) -> None:
+    assert reference.ex4_intensity(batch, 8192, 8192) == pytest.approx(2, rel=0.01)
+    assert reference.ex4_bound(batch, 8192, 8192) == "memory"
+
+
+def test_exercise_5_h100_critical_batch_is_295_or_298() -> None:
+    exact, rounded = reference.ex5_accepted_critical_batches()
+    assert exact == pytest.approx(295, abs=0.5)
+    assert int(rounded) == 298
+    assert reference.ex5_dense_peak() == pytest.approx(rk.chip("h100-sxm").peak("bf16"), rel=1e-3)
+
+
+def test_h100_sparse_figure_gives_about_591() -> None:
+    assert rk.chip("h100-sxm").critical_intensity("bf16", sparse=True) == pytest.approx(591, abs=0.5)
+
+
+def test_network_critical_d_is_8755() -> None:
+    critical_d = rk.network_critical_d("tpu-v5e")
+    assert int(critical_d) == 8755
+    assert rk.analyze_sharded_matmul(128, 8755, 4096, "tpu-v5e").bound == "network"
+    assert rk.analyze_sharded_matmul(128, 8756, 4096, "tpu-v5e").bound == "compute"
+
+
+def test_dot_product_intensity_tends_to_one_half() -> None:
+    assert rk.dot_cost(10**9).intensity == pytest.approx(0.5, rel=1e-6)
+    for n in (1, 2, 10, 1000):
+        assert rk.dot_cost(n).intensity == pytest.approx((2 * n - 1) / (4 * n + 2))
+
+
+@pytest.mark.parametrize(
+    ("chip_id", "published"),
+    [
+        ("tpu-v5e", 240),
+        ("tpu-v5p", 164),
+        ("tpu-v6e", 575),
+        ("h100-sxm", 295),
+        ("h200-sxm", 206),
+        ("b200", 281),
+    ],
+)
+def test_catalog_critical_intensities(chip_id: str, published: float) -> None:
+    assert rk.chip(chip_id).critical_intensity("bf16") == pytest.approx(published, abs=0.5)
+
+
+def test_v5p_vector_unit_critical_intensity_is_about_3() -> None:
+    v5p = rk.chip("tpu-v5p")
+    assert v5p.vector_flops is not None
+    assert 2 <= v5p.vector_flops / v5p.hbm_bandwidth <= 3
+
+
+def test_tiling_intensity_is_bm_bn_over_bm_plus_bn() -> None:
+    assert rk.tiled_matmul_intensity(256, 512, 128) == pytest.approx(256 * 128 / (256 + 128))
+    whole = rk.tiled_matmul_cost(8192, 8192, 8192, 256, 512, 128)
+    assert whole.intensity == pytest.approx(256 * 128 / (256 + 128), rel=0.02)  # plus output writes
