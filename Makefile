@@ -72,6 +72,6 @@ feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/
 	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
 
 grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
-	$(NBGRADER) export --to $(GRADES)
+	cd $(COURSE) && mkdir -p "$$(dirname '$(GRADES)')" && $(abspath $(BIN))/nbgrader export --to '$(GRADES)'
 
 grading-round: collect autograde feedback grades  ## collect, autograde, feedback and grades in one go (needs ZIP=...)

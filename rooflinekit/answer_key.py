@@ -121,11 +121,11 @@ def _random_shape(rng: np.random.Generator) -> tuple[int, int, int]:
 
 
 SHAPES: tuple[tuple[int, int, int], ...] = (
-    (1, 1, 1),
-    (2, 3, 4),
     EX1_SHAPE,
     (4096, 8192, 28672),
     (1, 16384, 4096),
+    (2, 3, 4),
+    (1, 1, 1),
 )
 """Fixed (B, D, F) at which every function is checked, besides random ones."""
 
@@ -247,14 +247,16 @@ def _ex1_roofline(
     )
 
 
-def _ex1_setups(field: Callable[[Roofline], Any]) -> tuple[Mistake, ...]:
-    """The same quantity (``field`` of the roofline) under each of exercise 1's misconceptions."""
-    return (
+def _ex1_setups(field: Callable[[Roofline], Any], *shown: Misconception) -> tuple[Mistake, ...]:
+    """The same quantity (``field`` of the roofline) under each of exercise 1's misconceptions
+    (only those in ``shown``, if given: the others cannot change it)."""
+    setups = (
         Mistake(INT8_TWO_BYTES, lambda B, D, F: field(_ex1_roofline(B, D, F, element="bf16"))),
         Mistake(BF16_PEAK_FOR_INT8, lambda B, D, F: field(_ex1_roofline(B, D, F, compute="bf16"))),
         Mistake(NO_FACTOR_TWO, lambda B, D, F: field(_ex1_roofline(B, D, F, per_multiply_add=1))),
         Mistake(TEXT_BANDWIDTH, lambda B, D, F: field(_ex1_roofline(B, D, F, on=TEXT_CHIP))),
     )
+    return tuple(m for m in setups if not shown or m.misconception in shown)
 
 
 def _shape_question(
@@ -343,10 +345,16 @@ EX1 = Exercise1(
         ),
     ),
     t_math=_shape_question(
-        "t_math", lambda B, D, F: _ex1_roofline(B, D, F).t_math, MODEL, _ex1_setups(lambda r: r.t_math)
+        "t_math",
+        lambda B, D, F: _ex1_roofline(B, D, F).t_math,
+        MODEL,
+        _ex1_setups(lambda r: r.t_math, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO),
     ),
     t_comms=_shape_question(
-        "t_comms", lambda B, D, F: _ex1_roofline(B, D, F).t_comms, MODEL, _ex1_setups(lambda r: r.t_comms)
+        "t_comms",
+        lambda B, D, F: _ex1_roofline(B, D, F).t_comms,
+        MODEL,
+        _ex1_setups(lambda r: r.t_comms, INT8_TWO_BYTES, TEXT_BANDWIDTH),
     ),
     t_lower=_shape_question(
         "t_lower",
@@ -454,7 +462,8 @@ EX2 = Exercise2(
 # --- Exercise 3: the plot of exercise 2's setup with exact bytes ----------------------
 
 
-def _ex3_approximate(B: Any, D: Any) -> Any:
+def ex3_approximate_attainable(B: Any, D: Any) -> Any:
+    """Exercise 3's curve with only the weights' bytes counted (the B << D, F approximation)."""
     return attainable_flops(_approximate_intensity(B, D, D), EX2_CHIP.peak("bf16"), EX2_CHIP.hbm_bandwidth)
 
 
@@ -490,7 +499,7 @@ def _curve(size: int) -> Curve:
         x=lambda: EX3_BATCHES,
         y=lambda: ex3_attainable(EX3_BATCHES, size),
         mistakes=(
-            Mistake(APPROXIMATE_BYTES, lambda: _ex3_approximate(EX3_BATCHES, size)),
+            Mistake(APPROXIMATE_BYTES, lambda: ex3_approximate_attainable(EX3_BATCHES, size)),
             Mistake(INT8_PEAK_FOR_BF16, lambda: _ex3_int8_peak(EX3_BATCHES, size)),
         ),
     )
@@ -517,7 +526,10 @@ EX3 = Exercise3(
         cases=((EX3_BATCHES, EX3_SIZES[0]), (EX3_BATCHES, EX3_SIZES[1]), (128, 4096), (1, 1024)),
         random_case=_random_curve,
         random_count=3,
-        mistakes=(Mistake(APPROXIMATE_BYTES, _ex3_approximate), Mistake(INT8_PEAK_FOR_BF16, _ex3_int8_peak)),
+        mistakes=(
+            Mistake(APPROXIMATE_BYTES, ex3_approximate_attainable),
+            Mistake(INT8_PEAK_FOR_BF16, _ex3_int8_peak),
+        ),
     ),
     crossover_4096=_crossover_question(EX3_SIZES[0]),
     crossover_1024=_crossover_question(EX3_SIZES[1]),

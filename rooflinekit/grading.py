@@ -390,8 +390,11 @@ def _fits_every_case(
 
 
 def _explain(named: list[str], got: Any, expected: Any) -> str:
+    named = list(dict.fromkeys(named))
+    if len(named) > 1:
+        return "More than one known mistake gives this value. " + " ".join(named)
     if named:
-        return " ".join(dict.fromkeys(named))
+        return named[0]
     got_a, want_a = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     if not np.all(np.isfinite(want_a)):
         return "In this model no finite value is right here; look at how the quantity depends on the sizes."
@@ -408,7 +411,10 @@ def _first_word(text: str) -> str:
 
 
 def _mentions(text: str, word: str) -> bool:
-    return re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![a-z])", text, flags=re.IGNORECASE) is not None
+    """``word`` in ``text``, any case; a one-letter word (``B``) only on its own."""
+    if len(word) > 1:
+        return word.lower() in text.lower()
+    return re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, flags=re.IGNORECASE) is not None
 
 
 def _lines(figure: Any, name: str) -> list[Any]:
