@@ -15,7 +15,8 @@ message names the misconception in plain words.
 
 Answers are converted to plain ``float`` / float64 ``ndarray`` values before any
 comparison, so nothing a student's object defines (an ``__eq__`` that is always true, an
-array subclass) takes part past that point.
+array subclass) takes part past that point. This module's frames set ``__tracebackhide__``,
+so IPython's traceback in the feedback shows the test line and the message, not our code.
 
 >>> q = ValueQuestion("critical_batch", accepted=(lambda: 243.2,), tolerance=Tolerance(atol=1.0),
 ...                   mistakes=(Mistake(Misconception("bf16", "You used the bf16 peak."), lambda: 121.6),))
@@ -29,10 +30,11 @@ rooflinekit.grading.AnswerError: critical_batch = 121.6 is not right. You used t
 from __future__ import annotations
 
 import re
+import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -59,6 +61,13 @@ __all__ = [
 
 class AnswerError(AssertionError):
     """A graded answer is wrong; the message says what was expected and, if known, why."""
+
+
+def _fail(message: str, cause: BaseException | None = None) -> NoReturn:
+    """Raise the message, wrapped to fit nbgrader's feedback page."""
+    raise AnswerError(
+        textwrap.fill(message, width=90, break_long_words=False, break_on_hyphens=False)
+    ) from cause
 
 
 # --- What a question is ----------------------------------------------------------------
@@ -198,19 +207,18 @@ def as_number(answer: Any, name: str, *, allow_infinite: bool = False) -> float:
     ...
     rooflinekit.grading.AnswerError: critical_batch should be a number (an int or a float), not str '243'.
     """
+    __tracebackhide__ = True
     if isinstance(answer, (bool, np.bool_, str, bytes)) or answer is None:
-        raise AnswerError(f"{name} should be a number (an int or a float), not {_describe(answer)}.")
+        _fail(f"{name} should be a number (an int or a float), not {_describe(answer)}.")
     try:
         value = np.array(answer, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise AnswerError(
-            f"{name} should be a number (an int or a float), not {_describe(answer)}."
-        ) from error
+        _fail(f"{name} should be a number (an int or a float), not {_describe(answer)}.", error)
     if value.ndim != 0:
-        raise AnswerError(f"{name} should be a single number, not an array of shape {value.shape}.")
+        _fail(f"{name} should be a single number, not an array of shape {value.shape}.")
     number = float(value)
     if np.isnan(number) or (np.isinf(number) and not allow_infinite):
-        raise AnswerError(f"{name} should be a finite number, not {number}.")
+        _fail(f"{name} should be a finite number, not {number}.")
     return number
 
 
@@ -220,12 +228,13 @@ def as_array(answer: Any, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
     >>> as_array([1, 2], "y")
     array([1., 2.])
     """
+    __tracebackhide__ = True
     if isinstance(answer, (str, bytes)) or answer is None:
-        raise AnswerError(f"{name} should be numbers (a numpy array), not {_describe(answer)}.")
+        _fail(f"{name} should be numbers (a numpy array), not {_describe(answer)}.")
     try:
         return np.array(answer, dtype=np.float64, copy=True, subok=False)
     except (TypeError, ValueError) as error:
-        raise AnswerError(f"{name} should be numbers (a numpy array), not {_describe(answer)}.") from error
+        _fail(f"{name} should be numbers (a numpy array), not {_describe(answer)}.", error)
 
 
 # --- Checking answers ------------------------------------------------------------------
@@ -233,6 +242,7 @@ def as_array(answer: Any, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
 
 def assert_value(answer: Any, question: ValueQuestion) -> None:
     """Pass if ``answer`` is one of the accepted values; otherwise say what went wrong."""
+    __tracebackhide__ = True
     got = as_number(answer, question.name, allow_infinite=question.allow_infinite)
     accepted = [float(value()) for value in question.accepted]
     if any(question.tolerance.accepts(got, value) for value in accepted):
@@ -242,7 +252,7 @@ def assert_value(answer: Any, question: ValueQuestion) -> None:
         for m in question.mistakes
         if _is_mistake(got, float(m.answer()), accepted, question.tolerance)
     ]
-    raise AnswerError(f"{question.name} = {got:.6g} is not right. " + _explain(named, got, accepted[0]))
+    _fail(f"{question.name} = {got:.6g} is not right. " + _explain(named, got, accepted[0]))
 
 
 def assert_function(
@@ -250,9 +260,10 @@ def assert_function(
 ) -> None:
     """Call ``function`` at the question's fixed and random cases and compare each result
     with the reference (shapes included); a known mistake must fit every case to be named."""
+    __tracebackhide__ = True
     call = f"{question.name}{question.parameters}"
     if not callable(function):
-        raise AnswerError(f"{question.name} should be a function {call}, not {_describe(function)}.")
+        _fail(f"{question.name} should be a function {call}, not {_describe(function)}.")
     rng = np.random.default_rng() if rng is None else rng
     cases = list(question.cases)
     if question.random_case is not None:
@@ -274,32 +285,34 @@ def assert_function(
     case, got, want = wrong[0]
     where = f"{question.name}({_format_case(case)})"
     if got.shape != np.shape(want):
-        raise AnswerError(
+        _fail(
             f"{where} returned an array of shape {got.shape}; it should have shape {np.shape(want)} "
             "(one value per batch size)."
         )
-    raise AnswerError(f"{where} returned {_format(got)}, which is not right. " + _explain(named, got, want))
+    _fail(f"{where} returned {_format(got)}, which is not right. " + _explain(named, got, want))
 
 
 def assert_choice(answer: Any, question: ChoiceQuestion) -> None:
     """Pass if the first word of ``answer`` is the accepted choice."""
+    __tracebackhide__ = True
     options = " or ".join(repr(c) for c in question.choices)
     if not isinstance(answer, str):
-        raise AnswerError(f"{question.name} should be a string, {options}, not {_describe(answer)}.")
+        _fail(f"{question.name} should be a string, {options}, not {_describe(answer)}.")
     word = _first_word(answer)
     if word not in question.choices:
-        raise AnswerError(f"{question.name} should be {options}, not {answer!r}.")
+        _fail(f"{question.name} should be {options}, not {answer!r}.")
     right = question.accepted()
     if word == right:
         return None
     named = [m.misconception.message for m in question.mistakes if m.answer() == word and m.answer() != right]
     message = " ".join(named) if named else "Compare the two times (or the intensities) again."
-    raise AnswerError(f"{question.name} = {answer!r} is not right. {message}")
+    _fail(f"{question.name} = {answer!r} is not right. {message}")
 
 
 def assert_curves(figure: Any, question: FigureQuestion) -> None:
     """Every curve of the question is drawn: some line's x data are the curve's x values and
     its y data the curve's y values (in one of the accepted units)."""
+    __tracebackhide__ = True
     lines = _lines(figure, question.name)
     for curve in question.curves:
         x, y = as_array(curve.x(), "x"), as_array(curve.y(), "y")
@@ -315,31 +328,29 @@ def assert_curves(figure: Any, question: FigureQuestion) -> None:
             if named
             else ("No line has these values: plot your function's values against B, one line per size.")
         )
-        raise AnswerError(
-            f"{question.name}: the curve for {curve.description} is missing or wrong. {message}"
-        )
+        _fail(f"{question.name}: the curve for {curve.description} is missing or wrong. {message}")
     return None
 
 
 def assert_curve_labels(figure: Any, question: FigureQuestion) -> None:
     """Each curve has a line whose label names it, and the figure shows a legend."""
+    __tracebackhide__ = True
     lines = _lines(figure, question.name)
     labels = [str(line.get_label()) for line in lines if not str(line.get_label()).startswith("_")]
     for curve in question.curves:
         if not any(curve.label in label for label in labels):
-            raise AnswerError(
+            _fail(
                 f"{question.name}: no line is labelled with {curve.label!r} ({curve.description}); "
                 f"labels found: {labels}. Pass label=... to plot, e.g. label='D = F = {curve.label}'."
             )
     if not any(ax.get_legend() is not None for ax in figure.axes) and not figure.legends:
-        raise AnswerError(
-            f"{question.name}: add a legend (ax.legend()) so a reader can tell the curves apart."
-        )
+        _fail(f"{question.name}: add a legend (ax.legend()) so a reader can tell the curves apart.")
     return None
 
 
 def assert_axis_labels(figure: Any, question: FigureQuestion) -> None:
     """The axes with lines have an x label and a y label with the expected words."""
+    __tracebackhide__ = True
     _lines(figure, question.name)
     for ax in figure.axes:
         if not ax.get_lines():
@@ -350,7 +361,7 @@ def assert_axis_labels(figure: Any, question: FigureQuestion) -> None:
         ):
             if not any(_mentions(text, word) for word in words):
                 wanted = " or ".join(repr(w) for w in words)
-                raise AnswerError(
+                _fail(
                     f"{question.name}: the {axis} axis label {text!r} should say what is plotted "
                     f"(mention {wanted}); use ax.set_{axis}label(...)."
                 )
@@ -363,12 +374,13 @@ def assert_axis_labels(figure: Any, question: FigureQuestion) -> None:
 def _call(function: Callable[..., Any], case: tuple[Any, ...], name: str) -> np.ndarray[Any, Any]:
     """The student's result for one case as a float64 array; their warnings stay quiet,
     so a right answer is never marked down for a RuntimeWarning on stderr."""
+    __tracebackhide__ = True
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             result = function(*case)
     except Exception as error:
-        raise AnswerError(f"{name}({_format_case(case)}) raised {type(error).__name__}: {error}") from error
+        _fail(f"{name}({_format_case(case)}) raised {type(error).__name__}: {error}", error)
     return as_array(result, f"{name}({_format_case(case)})")
 
 
@@ -418,15 +430,16 @@ def _mentions(text: str, word: str) -> bool:
 
 
 def _lines(figure: Any, name: str) -> list[Any]:
+    __tracebackhide__ = True
     from matplotlib.figure import Figure  # matplotlib loads only for the plot exercise
 
     if not isinstance(figure, Figure):
-        raise AnswerError(
+        _fail(
             f"{name} should be a matplotlib Figure (from fig, ax = plt.subplots()), not {_describe(figure)}."
         )
     lines = [line for ax in figure.axes for line in ax.get_lines()]
     if not lines:
-        raise AnswerError(f"{name} has no lines: draw the curves with ax.plot(...).")
+        _fail(f"{name} has no lines: draw the curves with ax.plot(...).")
     return lines
 
 

@@ -55,7 +55,7 @@ CHOICES = {name: q for name, q in QUESTIONS.items() if isinstance(q, ChoiceQuest
 def raised(check: Any, *args: Any) -> str:
     with pytest.raises(AnswerError) as info:
         check(*args)
-    return str(info.value)
+    return " ".join(str(info.value).split())  # messages are wrapped to fit the feedback page
 
 
 # --- The answer key accepts the references and names every known mistake ----------------

@@ -401,11 +401,12 @@ def cell_outputs(course: Path, student: str, notebook: str) -> dict[str, str]:
     for cell in autograded.cells:
         meta = cell.metadata.get("nbgrader", {})
         if cell.cell_type == "code" and meta.get("grade"):
-            texts[meta["grade_id"]] = " ".join(
+            text = " ".join(
                 f"{out.get('ename', '')}: {out.get('evalue', '')}"
                 for out in cell.outputs
                 if out.output_type == "error"
             )
+            texts[meta["grade_id"]] = " ".join(text.split())  # messages are wrapped to fit the page
     return texts
 
 
@@ -421,7 +422,7 @@ def test_feedback_names_the_misconception(graded: Path, student: str, notebook: 
     for part in SLIPS[slip].named:
         assert "AnswerError" in outputs[part], part
         assert message in outputs[part], f"{part}: {outputs[part]}"
-    assert " ".join(message.split()) in feedback_text(graded, student, notebook)
+    assert message in feedback_text(graded, student, notebook)
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
