@@ -92,13 +92,13 @@ from rooflinekit.reference import (
 
 
 def sci(value: float) -> str:
-    """A figure as the problem statements write it: ``3.94e14``, ``8.1e11``.
+    """A figure as the problem statements write it: ``3.94e14``, ``8.1e11``, ``1e-3``.
 
-    >>> sci(1.979e15), sci(8.2e11)
-    ('1.979e15', '8.2e11')
+    >>> sci(1.979e15), sci(8.2e11), sci(0.001)
+    ('1.979e15', '8.2e11', '1e-3')
     """
-    mantissa, exponent = f"{value:.4g}".split("e") if "e" in f"{value:.4g}" else (f"{value:.4g}", "0")
-    return f"{mantissa}e{int(exponent)}"
+    mantissa, exponent = f"{value:.3e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
 
 
 COUNT = Tolerance(rtol=1e-9, why="whole numbers, exact in float64; room only for float rounding")

@@ -19,7 +19,7 @@ import pytest
 from traitlets.config import Config
 
 from rooflinekit import answer_key as key
-from rooflinekit.grading import ChoiceQuestion, FigureQuestion, FunctionQuestion, ValueQuestion
+from rooflinekit.grading import ChoiceQuestion, FigureQuestion, FunctionQuestion, Misconception, ValueQuestion
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions" / "roofline"
@@ -214,3 +214,32 @@ def test_lms_file_name_pattern_finds_student_and_notebook(path: str, student: st
 )
 def test_lms_file_name_pattern_skips_what_is_not_a_submission(path: str) -> None:
     assert re.match(config().FileNameCollectorPlugin.named_regexp, path) is None
+
+
+# --- The instructor's guide says what the code does -------------------------------------
+
+GUIDE = ROOT / "book" / "instructor-guide.md"
+
+
+def test_guide_states_each_notebooks_points_and_the_total() -> None:
+    text = GUIDE.read_text()
+    total = 0.0
+    for name in NOTEBOOKS:
+        points = sum(nbgrader(c)["points"] for c in graded_cells(name))
+        total += points
+        assert re.search(rf"\| `{name}` \|[^|]*\| {points:g} \|", text), name
+    assert f"| | **total** | **{total:g}** |" in text
+    assert f"`max_score` ({total:g})" in text
+
+
+def test_guide_quotes_the_configured_file_name_pattern() -> None:
+    assert config().FileNameCollectorPlugin.named_regexp in GUIDE.read_text()
+
+
+def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> None:
+    text = GUIDE.read_text()
+    for misconception in (v for v in vars(key).values() if isinstance(v, Misconception)):
+        assert f"`{misconception.name}`" in text, misconception.name
+    for tolerance in (key.COUNT, key.MODEL, key.DATASHEET):
+        assert f"relative {key.sci(tolerance.rtol)}" in text
+    assert f"{key.TOKENS.atol:g} token either way" in text
