@@ -74,4 +74,8 @@ feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/
 grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
 	cd $(COURSE) && mkdir -p "$$(dirname '$(GRADES)')" && $(abspath $(BIN))/nbgrader export --to '$(GRADES)'
 
-grading-round: collect autograde feedback grades  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
+grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
+	$(MAKE) -o $(STAMP) collect
+	$(MAKE) -o $(STAMP) autograde
+	$(MAKE) -o $(STAMP) feedback
+	$(MAKE) -o $(STAMP) grades
