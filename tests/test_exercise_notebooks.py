@@ -243,3 +243,23 @@ def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> No
     for tolerance in (key.COUNT, key.MODEL, key.DATASHEET):
         assert f"relative {key.sci(tolerance.rtol)}" in text
     assert f"{key.TOKENS.atol:g} token either way" in text
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_intro_states_the_tolerances_its_questions_use(name: str) -> None:
+    words = {
+        key.COUNT: "must be exact",
+        key.MODEL: f"relative {key.sci(key.MODEL.rtol)}",
+        key.TOKENS: f"within {key.TOKENS.atol:g} token",
+        key.DATASHEET: f"relative {key.sci(key.DATASHEET.rtol)}",
+    }
+    intro = " ".join(notebook(name).cells[0].source.split())
+    exercise = key.EXERCISES[name]
+    used = {
+        getattr(exercise, q).tolerance
+        for q in questions_of(exercise)
+        if hasattr(getattr(exercise, q), "tolerance")
+    }
+    assert used & set(words)
+    for tolerance in used & set(words):
+        assert words[tolerance] in intro, f"{name}: the intro should say {words[tolerance]!r}"
