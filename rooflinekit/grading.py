@@ -298,15 +298,16 @@ def assert_choice(answer: Any, question: ChoiceQuestion) -> None:
     options = " or ".join(repr(c) for c in question.choices)
     if not isinstance(answer, str):
         _fail(f"{question.name} should be a string, {options}, not {_describe(answer)}.")
-    word = _first_word(answer)
+    text = str.__str__(answer)  # a plain copy: a str subclass's methods take no part
+    word = _first_word(text)
     if word not in question.choices:
-        _fail(f"{question.name} should be {options}, not {answer!r}.")
+        _fail(f"{question.name} should be {options}, not {text!r}.")
     right = question.accepted()
     if word == right:
         return None
     named = [m.misconception.message for m in question.mistakes if m.answer() == word and m.answer() != right]
-    message = " ".join(named) if named else "Compare the two times (or the intensities) again."
-    _fail(f"{question.name} = {answer!r} is not right. {message}")
+    message = " ".join(dict.fromkeys(named)) if named else "Compare the two times (or the intensities) again."
+    _fail(f"{question.name} = {text!r} is not right. {message}")
 
 
 def assert_curves(figure: Any, question: FigureQuestion) -> None:
