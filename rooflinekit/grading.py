@@ -15,8 +15,11 @@ message names the misconception in plain words.
 
 Answers are converted to plain ``float`` / float64 ``ndarray`` values before any
 comparison, so nothing a student's object defines (an ``__eq__`` that is always true, an
-array subclass) takes part past that point. This module's frames set ``__tracebackhide__``,
-so IPython's traceback in the feedback shows the test line and the message, not our code.
+array subclass) takes part past that point. Each ``assert_*`` is a conversion followed by a
+``check_*`` that sees plain values only; the grading driver runs the same ``check_*`` again,
+outside the student's kernel, on the record the passing check leaves (:mod:`rooflinekit.records`).
+This module's frames set ``__tracebackhide__``, so IPython's traceback in the feedback shows the
+test line and the message, not our code.
 
 >>> q = ValueQuestion("critical_batch", accepted=(lambda: 243.2,), tolerance=Tolerance(atol=1.0),
 ...                   mistakes=(Mistake(Misconception("bf16", "You used the bf16 peak."), lambda: 121.6),))
@@ -29,6 +32,9 @@ rooflinekit.grading.AnswerError: critical_batch = 121.6 is not right. You used t
 
 from __future__ import annotations
 
+import contextlib
+import io
+import math
 import re
 import textwrap
 import warnings
@@ -38,12 +44,17 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from rooflinekit import records
+
 __all__ = [
     "AnswerError",
+    "AxesData",
     "ChoiceQuestion",
     "Curve",
+    "FigureData",
     "FigureQuestion",
     "FunctionQuestion",
+    "LineData",
     "Misconception",
     "Mistake",
     "Tolerance",
@@ -56,6 +67,14 @@ __all__ = [
     "assert_curves",
     "assert_function",
     "assert_value",
+    "check_axis_labels",
+    "check_choice",
+    "check_curve_labels",
+    "check_curves",
+    "check_function",
+    "check_value",
+    "figure_data",
+    "function_cases",
 ]
 
 
@@ -238,12 +257,25 @@ def as_array(answer: Any, name: str) -> np.ndarray[Any, np.dtype[np.float64]]:
 
 
 # --- Checking answers ------------------------------------------------------------------
+# Each ``assert_*`` turns the student's objects into plain values, judges them with the
+# matching ``check_*`` (which sees plain values only), and leaves a record of what it judged
+# (:mod:`rooflinekit.records`) so the grading driver can run the same ``check_*`` again outside
+# the student's kernel.
 
 
 def assert_value(answer: Any, question: ValueQuestion) -> None:
     """Pass if ``answer`` is one of the accepted values; otherwise say what went wrong."""
     __tracebackhide__ = True
     got = as_number(answer, question.name, allow_infinite=question.allow_infinite)
+    check_value(got, question)
+    records.emit("value", question.name, {"answer": got})
+
+
+def check_value(got: float, question: ValueQuestion) -> None:
+    """Judge a plain number (what :func:`assert_value` makes of the answer)."""
+    __tracebackhide__ = True
+    if not isinstance(got, float) or math.isnan(got) or (math.isinf(got) and not question.allow_infinite):
+        _fail(f"{question.name} should be a finite number, not {got!r}.")
     accepted = [float(value()) for value in question.accepted]
     if any(question.tolerance.accepts(got, value) for value in accepted):
         return None
@@ -255,24 +287,53 @@ def assert_value(answer: Any, question: ValueQuestion) -> None:
     _fail(f"{question.name} = {got:.6g} is not right. " + _explain(named, got, accepted[0]))
 
 
+def function_cases(
+    question: FunctionQuestion, rng: np.random.Generator | None = None
+) -> list[tuple[Any, ...]]:
+    """The sizes a function is checked at: the question's fixed cases, then ``random_count``
+    random ones from ``rng`` (by default :func:`rooflinekit.records.grading_rng`)."""
+    rng = records.grading_rng(question.name) if rng is None else rng
+    cases = list(question.cases)
+    if question.random_case is not None:
+        cases += [question.random_case(rng) for _ in range(question.random_count)]
+    return cases
+
+
 def assert_function(
     function: Any, question: FunctionQuestion, rng: np.random.Generator | None = None
 ) -> None:
     """Call ``function`` at the question's fixed and random cases and compare each result
-    with the reference (shapes included); a known mistake must fit every case to be named."""
+    with the reference (shapes included); a known mistake must fit every case to be named.
+
+    The references are computed before the student's function runs, and the function gets
+    its own copy of each argument, so it cannot change what it is compared with."""
     __tracebackhide__ = True
     call = f"{question.name}{question.parameters}"
     if not callable(function):
         _fail(f"{question.name} should be a function {call}, not {_describe(function)}.")
-    rng = np.random.default_rng() if rng is None else rng
-    cases = list(question.cases)
-    if question.random_case is not None:
-        cases += [question.random_case(rng) for _ in range(question.random_count)]
-    results = [(case, _call(function, case, question.name)) for case in cases]
+    cases = function_cases(question, rng)
     expected = [question.reference(*case) for case in cases]
+    results = [_call(function, case, question.name) for case in cases]
+    check_function(question, cases, results, expected)
+    records.emit("function", question.name, {"cases": cases, "results": results})
+
+
+def check_function(
+    question: FunctionQuestion,
+    cases: Sequence[tuple[Any, ...]],
+    results: Sequence[np.ndarray[Any, Any]],
+    expected: Sequence[Any] | None = None,
+) -> None:
+    """Judge a function's plain results (float64 arrays) at ``cases``."""
+    __tracebackhide__ = True
+    if len(results) != len(cases):
+        _fail(f"{question.name}: {len(results)} results for {len(cases)} cases.")
+    if expected is None:
+        expected = [question.reference(*case) for case in cases]
+    pairs = list(zip(cases, results, strict=True))
     wrong = [
         (case, got, want)
-        for (case, got), want in zip(results, expected, strict=True)
+        for (case, got), want in zip(pairs, expected, strict=True)
         if not question.tolerance.accepts(got, want)
     ]
     if not wrong:
@@ -280,13 +341,13 @@ def assert_function(
     named = [
         m.misconception.message
         for m in question.mistakes
-        if _fits_every_case(m, results, expected, question.tolerance)
+        if _fits_every_case(m, pairs, expected, question.tolerance)
     ]
     case, got, want = wrong[0]
     where = f"{question.name}({_format_case(case)})"
-    if got.shape != np.shape(want):
+    if np.shape(got) != np.shape(want):
         _fail(
-            f"{where} returned an array of shape {got.shape}; it should have shape {np.shape(want)} "
+            f"{where} returned an array of shape {np.shape(got)}; it should have shape {np.shape(want)} "
             "(one value per batch size)."
         )
     _fail(f"{where} returned {_format(got)}, which is not right. " + _explain(named, got, want))
@@ -299,6 +360,16 @@ def assert_choice(answer: Any, question: ChoiceQuestion) -> None:
     if not isinstance(answer, str):
         _fail(f"{question.name} should be a string, {options}, not {_describe(answer)}.")
     text = str.__str__(answer)  # a plain copy: a str subclass's methods take no part
+    check_choice(text, question)
+    records.emit("choice", question.name, {"answer": text})
+
+
+def check_choice(text: str, question: ChoiceQuestion) -> None:
+    """Judge a plain string (what :func:`assert_choice` makes of the answer)."""
+    __tracebackhide__ = True
+    options = " or ".join(repr(c) for c in question.choices)
+    if type(text) is not str:
+        _fail(f"{question.name} should be a string, {options}.")
     word = _first_word(text)
     if word not in question.choices:
         _fail(f"{question.name} should be {options}, not {text!r}.")
@@ -310,11 +381,101 @@ def assert_choice(answer: Any, question: ChoiceQuestion) -> None:
     _fail(f"{question.name} = {text!r} is not right. {message}")
 
 
+@dataclass(frozen=True)
+class LineData:
+    """One line of a figure, as plain values: its data (None when they are not numbers)."""
+
+    x: np.ndarray[Any, np.dtype[np.float64]] | None
+    y: np.ndarray[Any, np.dtype[np.float64]] | None
+    label: str
+
+
+@dataclass(frozen=True)
+class AxesData:
+    """One axes of a figure: its axis labels, how many lines it has, whether it has a legend."""
+
+    xlabel: str
+    ylabel: str
+    lines: int
+    legend: bool
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """What the figure checks look at, as plain values (no matplotlib objects)."""
+
+    lines: tuple[LineData, ...]
+    axes: tuple[AxesData, ...]
+    figure_legends: int
+
+    def to_fields(self, *, data: bool = True) -> dict[str, Any]:
+        """As a record's fields; ``data=False`` leaves out the lines' x and y."""
+        return {
+            "lines": [
+                {"x": line.x if data else None, "y": line.y if data else None, "label": line.label}
+                for line in self.lines
+            ],
+            "axes": [
+                {"xlabel": a.xlabel, "ylabel": a.ylabel, "lines": a.lines, "legend": a.legend}
+                for a in self.axes
+            ],
+            "figure_legends": self.figure_legends,
+        }
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> FigureData:
+        """The inverse of :meth:`to_fields` (for decoded records)."""
+
+        def array(value: Any) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+            return None if value is None else np.asarray(value, dtype=np.float64)
+
+        return cls(
+            lines=tuple(LineData(array(d["x"]), array(d["y"]), str(d["label"])) for d in fields["lines"]),
+            axes=tuple(
+                AxesData(str(d["xlabel"]), str(d["ylabel"]), int(d["lines"]), bool(d["legend"]))
+                for d in fields["axes"]
+            ),
+            figure_legends=int(fields["figure_legends"]),
+        )
+
+
+def figure_data(figure: Any, name: str) -> FigureData:
+    """The plain values of a matplotlib ``Figure`` the figure checks need."""
+    __tracebackhide__ = True
+    from matplotlib.figure import Figure  # matplotlib loads only for the plot exercise
+
+    if not isinstance(figure, Figure):
+        _fail(
+            f"{name} should be a matplotlib Figure (from fig, ax = plt.subplots()), not {_describe(figure)}."
+        )
+    lines = []
+    for ax in figure.axes:
+        for line in ax.get_lines():
+            try:
+                x, y = as_array(line.get_xdata(), "x data"), as_array(line.get_ydata(), "y data")
+                lines.append(LineData(x, y, str(line.get_label())))
+            except AnswerError:
+                lines.append(LineData(None, None, str(line.get_label())))
+    axes = tuple(
+        AxesData(str(ax.get_xlabel()), str(ax.get_ylabel()), len(ax.get_lines()), ax.get_legend() is not None)
+        for ax in figure.axes
+    )
+    return FigureData(tuple(lines), axes, len(figure.legends))
+
+
 def assert_curves(figure: Any, question: FigureQuestion) -> None:
     """Every curve of the question is drawn: some line's x data are the curve's x values and
     its y data the curve's y values (in one of the accepted units)."""
     __tracebackhide__ = True
-    lines = _lines(figure, question.name)
+    data = figure_data(figure, question.name)
+    check_curves(data, question)
+    records.emit("curves", question.name, data.to_fields())
+
+
+def check_curves(data: FigureData, question: FigureQuestion) -> None:
+    """Judge a figure's plain data for :func:`assert_curves`."""
+    __tracebackhide__ = True
+    lines = _lines(data, question.name)
     for curve in question.curves:
         x, y = as_array(curve.x(), "x"), as_array(curve.y(), "y")
         if any(_line_shows(line, x, y, question) for line in lines):
@@ -336,15 +497,23 @@ def assert_curves(figure: Any, question: FigureQuestion) -> None:
 def assert_curve_labels(figure: Any, question: FigureQuestion) -> None:
     """Each curve has a line whose label names it, and the figure shows a legend."""
     __tracebackhide__ = True
-    lines = _lines(figure, question.name)
-    labels = [str(line.get_label()) for line in lines if not str(line.get_label()).startswith("_")]
+    data = figure_data(figure, question.name)
+    check_curve_labels(data, question)
+    records.emit("curve_labels", question.name, data.to_fields(data=False))
+
+
+def check_curve_labels(data: FigureData, question: FigureQuestion) -> None:
+    """Judge a figure's plain data for :func:`assert_curve_labels`."""
+    __tracebackhide__ = True
+    lines = _lines(data, question.name)
+    labels = [line.label for line in lines if not line.label.startswith("_")]
     for curve in question.curves:
         if not any(curve.label in label for label in labels):
             _fail(
                 f"{question.name}: no line is labelled with {curve.label!r} ({curve.description}); "
                 f"labels found: {labels}. Pass label=... to plot, e.g. label='D = F = {curve.label}'."
             )
-    if not any(ax.get_legend() is not None for ax in figure.axes) and not figure.legends:
+    if not any(ax.legend for ax in data.axes) and not data.figure_legends:
         _fail(f"{question.name}: add a legend (ax.legend()) so a reader can tell the curves apart.")
     return None
 
@@ -352,13 +521,21 @@ def assert_curve_labels(figure: Any, question: FigureQuestion) -> None:
 def assert_axis_labels(figure: Any, question: FigureQuestion) -> None:
     """The axes with lines have an x label and a y label with the expected words."""
     __tracebackhide__ = True
-    _lines(figure, question.name)
-    for ax in figure.axes:
-        if not ax.get_lines():
+    data = figure_data(figure, question.name)
+    check_axis_labels(data, question)
+    records.emit("axis_labels", question.name, data.to_fields(data=False))
+
+
+def check_axis_labels(data: FigureData, question: FigureQuestion) -> None:
+    """Judge a figure's plain data for :func:`assert_axis_labels`."""
+    __tracebackhide__ = True
+    _lines(data, question.name)
+    for ax in data.axes:
+        if not ax.lines:
             continue
         for axis, text, words in (
-            ("x", ax.get_xlabel(), question.x_label_words),
-            ("y", ax.get_ylabel(), question.y_label_words),
+            ("x", ax.xlabel, question.x_label_words),
+            ("y", ax.ylabel, question.y_label_words),
         ):
             if not any(_mentions(text, word) for word in words):
                 wanted = " or ".join(repr(w) for w in words)
@@ -373,13 +550,20 @@ def assert_axis_labels(figure: Any, question: FigureQuestion) -> None:
 
 
 def _call(function: Callable[..., Any], case: tuple[Any, ...], name: str) -> np.ndarray[Any, Any]:
-    """The student's result for one case as a float64 array; their warnings stay quiet,
-    so a right answer is never marked down for a RuntimeWarning on stderr."""
+    """The student's result for one case as a float64 array. The function gets fresh copies of
+    the arguments; its warnings and printing stay quiet, so a right answer is never marked down
+    for a RuntimeWarning (or a debugging print) on stderr."""
     __tracebackhide__ = True
+    arguments = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in case)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with (
+            warnings.catch_warnings(),
+            np.errstate(all="ignore"),
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
             warnings.simplefilter("ignore")
-            result = function(*case)
+            result = function(*arguments)
     except Exception as error:
         _fail(f"{name}({_format_case(case)}) raised {type(error).__name__}: {error}", error)
     return as_array(result, f"{name}({_format_case(case)})")
@@ -393,7 +577,7 @@ def _is_mistake(got: Any, mistaken: Any, accepted: Sequence[Any], tolerance: Tol
 def _fits_every_case(
     mistake: Mistake,
     results: list[tuple[tuple[Any, ...], np.ndarray[Any, Any]]],
-    expected: list[Any],
+    expected: Sequence[Any],
     tolerance: Tolerance,
 ) -> bool:
     mistaken = [mistake.answer(*case) for case, _ in results]
@@ -430,31 +614,21 @@ def _mentions(text: str, word: str) -> bool:
     return re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, flags=re.IGNORECASE) is not None
 
 
-def _lines(figure: Any, name: str) -> list[Any]:
+def _lines(data: FigureData, name: str) -> tuple[LineData, ...]:
     __tracebackhide__ = True
-    from matplotlib.figure import Figure  # matplotlib loads only for the plot exercise
-
-    if not isinstance(figure, Figure):
-        _fail(
-            f"{name} should be a matplotlib Figure (from fig, ax = plt.subplots()), not {_describe(figure)}."
-        )
-    lines = [line for ax in figure.axes for line in ax.get_lines()]
-    if not lines:
+    if not data.lines:
         _fail(f"{name} has no lines: draw the curves with ax.plot(...).")
-    return lines
+    return data.lines
 
 
 def _line_shows(
-    line: Any, x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], question: FigureQuestion
+    line: LineData, x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], question: FigureQuestion
 ) -> bool:
-    try:
-        line_x = as_array(line.get_xdata(), "x data")
-        line_y = as_array(line.get_ydata(), "y data")
-    except AnswerError:
+    if line.x is None or line.y is None:
         return False
-    if not question.tolerance.accepts(line_x, x):
+    if not question.tolerance.accepts(line.x, x):
         return False
-    return any(question.tolerance.accepts(line_y, y * scale) for scale in question.unit_scales)
+    return any(question.tolerance.accepts(line.y, y * scale) for scale in question.unit_scales)
 
 
 def _format(value: Any) -> str:

@@ -110,7 +110,8 @@ def ex2_critical_batch() -> float:
 EX3_SIZES = (4096, 1024)
 """D = F for each curve."""
 EX3_BATCHES = np.arange(1, 512)
-"""B from 1 to 511."""
+"""B from 1 to 511 (read-only: every check shares it, so nothing may change it in place)."""
+EX3_BATCHES.setflags(write=False)
 
 
 def ex3_attainable(B: Any, D: Any, F: Any | None = None) -> Any:
