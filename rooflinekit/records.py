@@ -57,7 +57,7 @@ def encode(value: Any) -> dict[str, Any]:
         return {"t": "str", "v": str.__str__(value)}
     if isinstance(value, np.ndarray):
         kind = "int64" if np.issubdtype(value.dtype, np.integer) else "float64"
-        array = np.ascontiguousarray(value, dtype=_DTYPES[kind])
+        array = np.array(value, dtype=_DTYPES[kind], order="C", copy=True)
         data = base64.b64encode(array.tobytes()).decode("ascii")
         return {"t": "array", "dtype": kind, "shape": list(array.shape), "data": data}
     if isinstance(value, list | tuple):
