@@ -65,8 +65,10 @@ collect: $(STAMP)  ## Collect submissions from LMS zips: make collect ZIP="a.zip
 	cp $(ZIP) $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
 	$(NBGRADER) zip_collect $(ASSIGNMENT) --force --strict
 
-autograde: $(STAMP)  ## Autograde every collected submission (students are added to the gradebook)
-	$(NBGRADER) autograde $(ASSIGNMENT) --create --force
+# JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
+# python -m rooflinekit.autograde (--timeout S, --notebook-budget S, --sandbox require, --student ID).
+autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
+	$(abspath $(BIN))/python -m rooflinekit.autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
 
 feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
 	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force

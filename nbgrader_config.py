@@ -13,7 +13,8 @@ c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
 
 # A cell may take a while only if the student's code does; the model answers take well under a second.
-c.Execute.timeout = 120
+# The grading driver (make autograde) also stops a whole notebook after 10 times this.
+c.Execute.timeout = 30
 
 # Submissions downloaded from a learning-management system: nbgrader zip_collect matches this
 # pattern against each extracted file's full path. The file name must be

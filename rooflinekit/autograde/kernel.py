@@ -12,7 +12,8 @@ The grading driver runs every submitted notebook in this kernel (kernelspec
   submissions), open a TCP connection or signal the grader;
 - keeps its working directory off ``sys.path``, so a file the notebook writes cannot shadow
   a module;
-- ignores warnings, which would otherwise reach stderr and cost a right answer its points.
+- ignores warnings, which would otherwise reach stderr and cost a right answer its points;
+- writes its own log messages to ``.kernel.log`` in the run directory, not to the console.
 
 What to allow comes from the environment the driver gives the kernel:
 ``ROOFLINEKIT_SANDBOX`` (``landlock`` or ``off``), ``ROOFLINEKIT_SANDBOX_READ`` (extra readable
@@ -102,6 +103,11 @@ def main(argv: list[str] | None = None) -> None:
     run_dir = Path.cwd()
     tmp = run_dir / ".tmp"
     tmp.mkdir(exist_ok=True)
+    # The kernel's own messages (not the cells' output, which ipykernel captures itself) go to a
+    # log beside it rather than to the grader's console.
+    log = os.open(run_dir / ".kernel.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(log, 2)
+    os.close(log)
     os.environ["TMPDIR"] = str(tmp)
     os.environ["IPYTHONDIR"] = str(run_dir / ".ipython")
 

@@ -1,0 +1,79 @@
+"""The command line of the grading driver (``make autograde`` calls it).
+
+    python -m rooflinekit.autograde roofline [--course DIR] [--jobs N] [--student ID ...]
+        [--timeout S] [--notebook-budget S] [--sandbox auto|require|off] [--memory-gb G]
+
+Exit status: 0 when every submission was handled (graded, or reported as not gradable), 1 when
+grades could not be saved or a submitted file changed, 2 when the course is not ready (the
+message says what to do).
+
+>>> parser().parse_args(["roofline", "--jobs", "2"]).jobs
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rooflinekit.autograde.driver import Options, run
+from rooflinekit.autograde.gradebook import CourseError
+
+__all__ = ["main", "parser"]
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m rooflinekit.autograde",
+        description="Autograde every collected submission with nbgrader, in parallel and sandboxed.",
+    )
+    p.add_argument("assignment", help="the assignment to grade, e.g. roofline")
+    p.add_argument(
+        "--course", type=Path, default=Path("."), help="the nbgrader course directory (default: .)"
+    )
+    p.add_argument("--jobs", type=_count, default=0, help="students graded at once (default: one per core)")
+    p.add_argument("--student", action="append", default=[], help="grade only this student (repeatable)")
+    p.add_argument("--timeout", type=_count, help="seconds a cell may run (default: nbgrader_config's)")
+    p.add_argument(
+        "--notebook-budget", type=_count, help="seconds a notebook may run (default: 10 x timeout)"
+    )
+    p.add_argument(
+        "--sandbox",
+        choices=("auto", "require", "off"),
+        default="auto",
+        help="confine the student's kernel with Landlock: where available (auto), or fail without it",
+    )
+    p.add_argument(
+        "--memory-gb", type=float, default=4.0, help="memory a student's kernel may use (default 4)"
+    )
+    return p
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"should be a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"should be 0 or more, not {value}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    options = Options(
+        course=args.course,
+        assignment=args.assignment,
+        jobs=args.jobs,
+        students=tuple(args.student),
+        timeout=args.timeout,
+        notebook_budget=args.notebook_budget,
+        sandbox=args.sandbox,
+        memory_gb=args.memory_gb,
+    )
+    try:
+        return run(options).exit_code
+    except CourseError as error:
+        print(f"autograde: {error}", file=sys.stderr)
+        return 2

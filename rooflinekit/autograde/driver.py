@@ -1,0 +1,280 @@
+"""Grade a class: students in parallel worker processes, one writer to the gradebook.
+
+:func:`run` finds every collected submission (``submitted/<student>/<assignment>/``), grades
+each student in a worker process (:func:`rooflinekit.autograde.worker.grade_student`, up to
+``jobs`` at once), and as each finishes, writes the scores into the course's gradebook through
+nbgrader's API and the graded notebooks into ``autograded/<student>/<assignment>/``. Only this
+process writes the gradebook, one student at a time, so a run with 8 workers writes exactly
+what a run with 1 does. A console line per finished student shows the progress, and
+``autograded/<assignment>-report.txt`` (and ``.csv``) says per submission what went wrong.
+
+Submitted files are only read: their hashes are compared before and after the run. If a
+worker process dies (only possible without the sandbox, e.g. a student's code killing it),
+the students it had not finished are graded again one at a time, and the one that kills a
+worker again is reported as failed; everyone else is graded as usual.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from rooflinekit.autograde import gradebook, sandbox, worker
+from rooflinekit.autograde.report import progress_line, write_report
+from rooflinekit.autograde.results import GradeResult, NotebookResult, StudentResult
+
+__all__ = ["Options", "Outcome", "run"]
+
+SECRET_FILE = ".grading-secret"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to grade (the command line's options)."""
+
+    course: Path
+    assignment: str
+    jobs: int = 0
+    """Worker processes; 0: one per core."""
+    students: tuple[str, ...] = ()
+    """Grade only these (default: everyone who submitted)."""
+    timeout: int | None = None
+    """Seconds a cell may run (default: the course's ``Execute.timeout``, else 30)."""
+    notebook_budget: int | None = None
+    """Seconds a whole notebook may run (default: 10 times the cell limit)."""
+    sandbox: str = "auto"
+    """``auto`` (Landlock where the system has it), ``require`` or ``off``."""
+    memory_gb: float | None = 4.0
+
+
+@dataclass
+class Outcome:
+    """What a run did."""
+
+    results: list[StudentResult] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    report: Path | None = None
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.errors else 0
+
+
+def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
+    """Grade every submission of ``options.assignment`` (see the module's docstring)."""
+    started = time.monotonic()
+    course = gradebook.open_course(options.course)
+    structures = gradebook.read_structures(course, options.assignment)
+    students = list(options.students) or course.students(options.assignment)
+    outcome = Outcome()
+    if not students:
+        print(
+            f"No submissions of {options.assignment} in {course.submitted}: collect them first "
+            "(make collect ZIP=...).",
+            file=out,
+        )
+        return outcome
+    missing = [s for s in students if not course.submitted_dir(s, options.assignment).is_dir()]
+    if missing:
+        raise gradebook.CourseError(f"no submission of {options.assignment} for {', '.join(missing)}")
+    mode, sandbox_text = _sandbox_mode(options.sandbox)
+    timeout = options.timeout or _configured_timeout(course) or 30
+    budget = options.notebook_budget or 10 * timeout
+    jobs = min(options.jobs or os.cpu_count() or 1, len(students))
+    before = {s: _hashes(course.submitted_dir(s, options.assignment)) for s in students}
+    header = [
+        f"Grading {len(students)} submissions of {options.assignment} with {jobs} worker"
+        f"{'s' if jobs != 1 else ''}; sandbox: {sandbox_text}; a cell may run {timeout} s, "
+        f"a notebook {budget} s.",
+    ]
+    print(header[0], file=out, flush=True)
+    run_dir = Path(tempfile.mkdtemp(prefix="rooflinekit-autograde-"))
+    try:
+        gradebook.make_template(course, run_dir / "template.db")
+        settings = worker.Settings(
+            course_root=course.root,
+            course_id=course.course_id,
+            config_file=course.config_file,
+            submitted=course.submitted,
+            assignment=options.assignment,
+            structures={name: s.to_json() for name, s in structures.items()},
+            template=run_dir / "template.db",
+            scratch=run_dir,
+            secret=_secret(course.root),
+            timeout=timeout,
+            notebook_budget=budget,
+            sandbox=mode,
+            memory_bytes=int(options.memory_gb * 2**30) if options.memory_gb else None,
+            read_paths=tuple(_matplotlib_paths()),
+        )
+        tally = {"held": 0, "failed": 0}
+
+        def done(result: StudentResult) -> None:
+            try:
+                gradebook.merge(course, options.assignment, result)
+                _write_autograded(course.autograded_dir(result.student, options.assignment), result)
+            except Exception as error:
+                outcome.errors.append(f"{result.student}: could not save the grades ({error})")
+                result.problems.append(f"grades NOT saved: {error}")
+            tally["held"] += result.status == "held"
+            tally["failed"] += result.status == "failed"
+            outcome.results.append(result)
+            line = progress_line(len(outcome.results), len(students), result, **tally)
+            print(line, file=out, flush=True)
+
+        _grade_all(settings, students, jobs, done)
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    for student in students:
+        after = _hashes(course.submitted_dir(student, options.assignment))
+        if after != before[student]:
+            changed = sorted(set(after.items()) ^ set(before[student].items()))
+            outcome.errors.append(f"{student}: submitted files changed during grading: {changed}")
+    outcome.seconds = time.monotonic() - started
+    counts = {
+        status: sum(r.status == status for r in outcome.results)
+        for status in ("ok", "problems", "held", "failed")
+    }
+    summary = (
+        f"Done in {_duration(outcome.seconds)}: {counts['ok']} ok, "
+        f"{counts['problems']} with problems put right, "
+        f"{counts['held']} held for manual grading, {counts['failed']} failed."
+    )
+    report = course.autograded / f"{options.assignment}-report.txt"
+    write_report(report, report.with_suffix(".csv"), outcome.results, [*header, summary, *outcome.errors])
+    outcome.report = report
+    for error in outcome.errors:
+        print(f"ERROR {error}", file=out)
+    print(f"{summary} Report: {report} (and .csv)", file=out, flush=True)
+    return outcome
+
+
+def _grade_all(
+    settings: worker.Settings, students: list[str], jobs: int, done: Callable[[StudentResult], None]
+) -> None:
+    """Grade ``students`` with ``jobs`` workers; after a worker dies, the rest one at a time."""
+    remaining = list(students)
+    parallel = jobs
+    while remaining:
+        finished: set[str] = set()
+        broken = False
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(
+            parallel, mp_context=context, initializer=worker.start_worker, initargs=(settings,)
+        ) as pool:
+            futures: dict[Future[StudentResult], str] = {
+                pool.submit(worker.grade_student, settings, student): student for student in remaining
+            }
+            for future in as_completed(futures):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    continue
+                finished.add(futures[future])
+                done(result)
+        remaining = [s for s in remaining if s not in finished]
+        if broken and parallel == 1 and remaining:
+            culprit = remaining.pop(0)
+            done(_worker_died(settings, culprit))
+        parallel = 1 if broken else parallel
+
+
+def _worker_died(settings: worker.Settings, student: str) -> StudentResult:
+    notebooks = []
+    for name, data in settings.structures.items():
+        points = {c["grade_id"]: c["points"] or 0.0 for c in data["cells"] if c["grade"] or c["task"]}
+        result = NotebookResult(name, "failed")
+        result.grades = {gid: GradeResult(0.0, p, True) for gid, p in points.items()}
+        notebooks.append(result)
+    problem = "the grading process died while grading this submission (twice): its code may kill processes"
+    return StudentResult(student, notebooks, problems=[problem])
+
+
+def _write_autograded(directory: Path, result: StudentResult) -> None:
+    """Replace ``directory`` with the graded notebooks (read-only, as nbgrader writes them)."""
+    fresh = directory.with_name(f".{directory.name}.new")
+    shutil.rmtree(fresh, ignore_errors=True)
+    fresh.mkdir(parents=True)
+    for notebook in result.notebooks:
+        if notebook.autograded is not None:
+            path = fresh / f"{notebook.notebook}.ipynb"
+            path.write_bytes(notebook.autograded)
+            path.chmod(0o444)
+    if result.timestamp is not None:
+        (fresh / worker.TIMESTAMP).write_text(str(result.timestamp))
+    old = directory.with_name(f".{directory.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if directory.exists():
+        directory.rename(old)
+    fresh.rename(directory)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _hashes(directory: Path) -> dict[str, str]:
+    return {
+        path.relative_to(directory).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _secret(root: Path) -> bytes:
+    """The course's grading secret (created on first use), from which each student's random sizes derive."""
+    path = root / SECRET_FILE
+    if not path.is_file():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32) + "\n")
+    return bytes.fromhex(path.read_text().strip())
+
+
+def _sandbox_mode(wanted: str) -> tuple[str, str]:
+    if wanted == "off":
+        return "off", "off (student code runs with your permissions)"
+    abi = sandbox.landlock_abi()
+    if abi >= 1:
+        return "landlock", f"Landlock ABI {abi}"
+    if wanted == "require":
+        raise gradebook.CourseError(
+            "this system has no Landlock (Linux 5.13 or newer): grade in a container, or pass --sandbox off"
+        )
+    return (
+        "off",
+        "NONE (no Landlock on this system: student code runs with your permissions; grade in a container)",
+    )
+
+
+def _configured_timeout(course: gradebook.Course) -> int | None:
+    config = gradebook.load_config(course.root)
+    for section in ("SandboxedExecute", "Execute", "ExecutePreprocessor"):
+        if section in config and "timeout" in config[section]:
+            return int(config[section].timeout)
+    return None
+
+
+def _matplotlib_paths() -> Iterable[str]:
+    """matplotlib's configuration and cache directories (the kernel may read them)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return []
+    return [matplotlib.get_configdir(), matplotlib.get_cachedir()]
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes else f"{seconds:.1f} s"

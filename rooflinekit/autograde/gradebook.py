@@ -1,0 +1,214 @@
+"""The course's nbgrader setup and gradebook, as the grading driver uses them.
+
+- :func:`open_course` reads ``nbgrader_config.py`` and finds the course's directories.
+- :func:`read_structures` reads each notebook's known cells from the gradebook (what
+  ``nbgrader generate_assignment`` stored), in the released order.
+- :func:`make_template` copies the gradebook without any student: each worker grades one
+  student in a scratch course with its own copy, so workers never write the same database
+  and a student's kernel never sees anyone's grades.
+- :func:`merge` writes one student's results into the course's gradebook through nbgrader's
+  own API. Only the driver's process calls it, one student at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import SAWarning
+
+from rooflinekit.autograde.results import StudentResult
+from rooflinekit.autograde.structure import NotebookStructure, SourceCell
+
+__all__ = ["Course", "CourseError", "make_template", "merge", "open_course", "read_structures"]
+
+_HIDDEN = re.compile(
+    r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.DOTALL | re.MULTILINE
+)
+
+
+class CourseError(RuntimeError):
+    """The course directory is not ready to grade (the message says what to do)."""
+
+
+@dataclass(frozen=True)
+class Course:
+    """Where an nbgrader course keeps things."""
+
+    root: Path
+    course_id: str
+    config_file: Path | None
+    submitted: Path
+    autograded: Path
+    release: Path
+    gradebook: Path
+
+    @property
+    def db_url(self) -> str:
+        return f"sqlite:///{self.gradebook}"
+
+    def submitted_dir(self, student: str, assignment: str) -> Path:
+        return self.submitted / student / assignment
+
+    def autograded_dir(self, student: str, assignment: str) -> Path:
+        return self.autograded / student / assignment
+
+    def students(self, assignment: str) -> list[str]:
+        """Every student with a folder for ``assignment`` under ``submitted/``, sorted."""
+        if not self.submitted.is_dir():
+            return []
+        return sorted(p.name for p in self.submitted.iterdir() if (p / assignment).is_dir())
+
+
+def load_config(root: Path) -> Any:
+    """The course's ``nbgrader_config.py`` as a traitlets ``Config`` (empty if there is none)."""
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    if not (root / "nbgrader_config.py").is_file():
+        return Config()
+    return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+
+
+def open_course(root: Path) -> Course:
+    """The course in ``root`` as its ``nbgrader_config.py`` describes it."""
+    from nbgrader.coursedir import CourseDirectory
+
+    root = root.resolve()
+    if not root.is_dir():
+        raise CourseError(f"no course directory {root}")
+    config = load_config(root)
+    config.CourseDirectory.root = str(root)
+    directory = CourseDirectory(config=config)
+
+    def path(name: str) -> Path:
+        return root / str(getattr(directory, f"{name}_directory"))
+
+    db_url = str(directory.db_url)
+    if not db_url.startswith("sqlite:///"):
+        raise CourseError(f"only SQLite gradebooks are supported, not {db_url}")
+    config_file = root / "nbgrader_config.py"
+    return Course(
+        root=root,
+        course_id=str(directory.course_id),
+        config_file=config_file if config_file.is_file() else None,
+        submitted=path("submitted"),
+        autograded=path("autograded"),
+        release=path("release"),
+        gradebook=Path(db_url.removeprefix("sqlite:///")),
+    )
+
+
+def read_structures(course: Course, assignment: str) -> dict[str, NotebookStructure]:
+    """Each notebook of ``assignment`` with its known cells, from the gradebook."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    if not course.gradebook.is_file():
+        raise CourseError(
+            f"no gradebook at {course.gradebook}: generate the assignment first "
+            f"(make exercises, i.e. nbgrader generate_assignment {assignment})"
+        )
+    structures = {}
+    with Gradebook(course.db_url, course.course_id) as gb:
+        try:
+            notebooks = gb.find_assignment(assignment).notebooks
+        except MissingEntry:
+            raise CourseError(
+                f"the gradebook has no assignment {assignment!r}: generate it first "
+                f"(make exercises, i.e. nbgrader generate_assignment {assignment})"
+            ) from None
+        for notebook in notebooks:
+            released = _released_sources(course.release / assignment / f"{notebook.name}.ipynb")
+            grade = {c.name: c for c in notebook.grade_cells}
+            task = {c.name: c for c in notebook.task_cells}
+            solution = {c.name for c in notebook.solution_cells}
+            cells = []
+            for source in notebook.source_cells:
+                graded = grade.get(source.name) or task.get(source.name)
+                cells.append(
+                    SourceCell(
+                        grade_id=source.name,
+                        cell_type=source.cell_type,
+                        locked=bool(source.locked),
+                        grade=source.name in grade,
+                        solution=source.name in solution,
+                        task=source.name in task,
+                        points=float(graded.max_score) if graded is not None else None,
+                        source=source.source or "",
+                        released=released.get(source.name, _HIDDEN.sub("", source.source or "")),
+                    )
+                )
+            order = {grade_id: i for i, grade_id in enumerate(released)}
+            cells.sort(key=lambda c: order.get(c.grade_id, len(order)))
+            kernelspec = json.loads(notebook.kernelspec) if notebook.kernelspec else None
+            structures[notebook.name] = NotebookStructure(notebook.name, tuple(cells), kernelspec)
+    if not structures:
+        raise CourseError(f"assignment {assignment!r} has no notebooks in the gradebook")
+    return dict(sorted(structures.items()))
+
+
+def _released_sources(path: Path) -> dict[str, str]:
+    """grade id -> source in the released notebook, in its order (empty if there is none)."""
+    import nbformat
+
+    if not path.is_file():
+        return {}
+    notebook = nbformat.read(path, as_version=4)
+    found = {}
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id:
+            found[grade_id] = cell.source
+    return found
+
+
+def make_template(course: Course, destination: Path) -> None:
+    """Copy the gradebook to ``destination`` (a consistent snapshot) and remove every student."""
+    from nbgrader.api import Gradebook
+
+    source = sqlite3.connect(f"file:{course.gradebook}?mode=ro", uri=True)
+    target = sqlite3.connect(destination)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    with Gradebook(f"sqlite:///{destination}", course.course_id) as gb:
+        for student in list(gb.students):
+            gb.remove_student(student.id)
+    vacuum = sqlite3.connect(destination)
+    try:
+        vacuum.execute("VACUUM")
+    finally:
+        vacuum.close()
+
+
+def merge(course: Course, assignment: str, result: StudentResult) -> None:
+    """Write one student's results into the course's gradebook. A manual score a grader gave
+    earlier stays (and the part is marked for review, as nbgrader does when it regrades)."""
+    from nbgrader.api import Gradebook
+
+    with warnings.catch_warnings(), Gradebook(course.db_url, course.course_id) as gb:
+        warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
+        gb.update_or_create_student(result.student)
+        extra = {"timestamp": result.timestamp} if result.timestamp is not None else {}
+        gb.update_or_create_submission(assignment, result.student, **extra)
+        for notebook in result.notebooks:
+            submitted = gb.find_submission_notebook(notebook.notebook, assignment, result.student)
+            for grade in submitted.grades:
+                mine = notebook.grades.get(grade.name)
+                grade.auto_score = mine.auto_score if mine is not None else 0.0
+                manual = mine.needs_manual_grade if mine is not None else False
+                grade.needs_manual_grade = manual or grade.manual_score is not None
+            for comment in submitted.comments:
+                comment.auto_comment = notebook.comments.get(comment.name)
+            if notebook.late_penalty is not None:
+                submitted.late_submission_penalty = notebook.late_penalty
+            if notebook.held:
+                submitted.flagged = True
+        gb.db.commit()

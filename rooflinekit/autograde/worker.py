@@ -1,0 +1,326 @@
+"""Grade one student in a scratch course: what runs in each worker process.
+
+For one student, :func:`grade_student`
+
+1. reads each expected notebook from ``submitted/`` (never writing there) and keeps only what
+   can be graded: valid notebooks and a valid ``timestamp.txt``; any other file, such as a
+   ``numpy.py`` that would shadow numpy in the kernel's directory, is left out and reported;
+2. plans the sanitizing of each notebook and scans the code that will run as written;
+3. builds a scratch course (its own gradebook copied from a template without students) and
+   runs nbgrader's autograde there, one notebook at a time, with :class:`RestoreCells` and
+   :class:`SandboxedExecute` in nbgrader's steps and the kernel confined
+   (:mod:`rooflinekit.autograde.kernel`);
+4. reads the scores nbgrader saved, judges every passed test again outside the kernel
+   (:mod:`rooflinekit.autograde.verify`), and holds a notebook with scan findings or failed
+   checks for manual grading, its parts scoring 0;
+5. returns a :class:`~rooflinekit.autograde.results.StudentResult` with the graded notebooks'
+   contents; the driver writes them and the scores into the course.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import logging
+import os
+import shutil
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rooflinekit import records
+from rooflinekit.autograde import kernel, scan, verify
+from rooflinekit.autograde.precheck import read_submission
+from rooflinekit.autograde.preprocessors import KERNEL_DIED, NOT_RUN, RestoreCells, SandboxedExecute
+from rooflinekit.autograde.results import GradeResult, NotebookResult, StudentResult
+from rooflinekit.autograde.structure import NotebookStructure, plan
+
+__all__ = ["Settings", "grade_student", "seed_for", "start_worker"]
+
+TIMESTAMP = "timestamp.txt"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every worker needs to know, the same for all students of a run."""
+
+    course_root: Path
+    course_id: str
+    config_file: Path | None
+    submitted: Path
+    assignment: str
+    structures: dict[str, dict[str, Any]]
+    """Notebook name -> NotebookStructure.to_json()."""
+    template: Path
+    scratch: Path
+    secret: bytes
+    timeout: int
+    notebook_budget: int
+    sandbox: str = "landlock"
+    memory_bytes: int | None = 4 * 2**30
+    read_paths: tuple[str, ...] = field(default=())
+
+
+def seed_for(secret: bytes, assignment: str, student: str, notebook: str) -> str:
+    """The hexadecimal seed of one student's random sizes in one notebook: the same at every
+    regrade, unknown to anyone without the course's secret.
+
+    >>> seed_for(b"k", "a", "s", "n") == seed_for(b"k", "a", "s", "n") != seed_for(b"k", "a", "t", "n")
+    True
+    """
+    message = f"{assignment}\0{student}\0{notebook}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()[:32]
+
+
+def start_worker(settings: Settings) -> None:
+    """Prepare a worker process: the kernelspec on JUPYTER_PATH, nbgrader loaded, matplotlib's
+    font cache built (so no kernel has to build it inside the sandbox)."""
+    from sqlalchemy.exc import SAWarning
+
+    logging.getLogger("traitlets").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", category=SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
+    share = settings.scratch / "share"
+    kernel.write_kernelspec(share)
+    os.environ["JUPYTER_PATH"] = str(share)
+    os.environ[records.ENABLE] = "1"
+    os.environ[kernel.MODE] = settings.sandbox
+    os.environ[kernel.READ] = os.pathsep.join(settings.read_paths)
+    if settings.memory_bytes:
+        os.environ[kernel.MEMORY] = str(settings.memory_bytes)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core per student: workers share the rest
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    import nbgrader.converters  # noqa: F401  (once per worker, not per student)
+
+    with contextlib.suppress(ImportError):
+        import matplotlib.font_manager  # noqa: F401
+
+
+def grade_student(settings: Settings, student: str) -> StudentResult:
+    """Grade every notebook of one student (see the module's docstring)."""
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="student-", dir=settings.scratch))
+    try:
+        result = _grade(settings, student, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
+    from nbgrader.utils import parse_utc
+
+    source = settings.submitted / student / settings.assignment
+    target = scratch / "submitted" / student / settings.assignment
+    target.mkdir(parents=True)
+    shutil.copyfile(settings.template, scratch / "gradebook.db")
+    problems: list[str] = []
+    expected = {f"{name}.ipynb" for name in settings.structures} | {TIMESTAMP}
+    for path in sorted(source.rglob("*")):
+        relative = path.relative_to(source).as_posix()
+        if path.is_file() and relative not in expected:
+            problems.append(f"ignored {relative} (only the notebooks are graded)")
+    timestamp = None
+    if (source / TIMESTAMP).is_file():
+        text = (source / TIMESTAMP).read_text(errors="replace").strip()
+        try:
+            timestamp = parse_utc(text) if text else None
+        except (ValueError, OverflowError):
+            problems.append(f"ignored {TIMESTAMP}: {text[:40]!r} is not a time")
+        else:
+            if timestamp is not None:
+                (target / TIMESTAMP).write_text(text)
+
+    notebooks = []
+    for data in settings.structures.values():
+        structure = NotebookStructure.from_json(data)
+        notebooks.append(_grade_notebook(settings, student, structure, source, target, scratch))
+    _read_scores(settings, student, scratch, notebooks)
+    for notebook in notebooks:
+        _finish(settings, student, notebook)
+    return StudentResult(student, notebooks, timestamp=timestamp, problems=problems)
+
+
+def _grade_notebook(
+    settings: Settings, student: str, structure: NotebookStructure, source: Path, target: Path, scratch: Path
+) -> NotebookResult:
+    name = structure.name
+    submission = read_submission(source / f"{name}.ipynb")
+    result = NotebookResult(name, "graded")
+    if submission.problem == "missing":
+        result.status = "missing"
+        return result
+    if submission.problem is not None:
+        result.status = "unreadable"
+        result.problems.append(submission.problem)
+        return result
+    import nbformat
+
+    result.problems += list(submission.notes)
+    the_plan = plan(submission.notebook.cells, structure)
+    result.problems += list(the_plan.problems)
+    result.flags += [str(f) for f in scan.scan_notebook(submission.notebook, structure, the_plan)]
+    if submission.notes:
+        nbformat.write(submission.notebook, target / f"{name}.ipynb")
+    else:
+        (target / f"{name}.ipynb").write_bytes(submission.raw)
+    try:
+        _autograde(settings, student, structure, scratch)
+    except Exception as error:  # nbgrader gave up on this notebook; the others still count
+        result.status = "failed"
+        result.problems.append(f"nbgrader could not grade it ({type(error).__name__}: {error})"[:200])
+        return result
+    graded = scratch / "autograded" / student / settings.assignment / f"{name}.ipynb"
+    if not graded.is_file():
+        result.status = "failed"
+        result.problems.append("nbgrader could not grade it (no graded notebook; see nbgrader's log)")
+        return result
+    result.autograded = graded.read_bytes()  # before the next notebook's kernel runs
+    return result
+
+
+def _autograde(settings: Settings, student: str, structure: NotebookStructure, scratch: Path) -> None:
+    from nbconvert.preprocessors import ClearMetadataPreprocessor
+    from nbgrader.converters import Autograde
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.preprocessors import (
+        AssignLatePenalties,
+        CheckCellMetadata,
+        ClearOutput,
+        DeduplicateIds,
+        IgnorePattern,
+        LimitOutput,
+        OverwriteCells,
+        OverwriteKernelspec,
+        SaveAutoGrades,
+    )
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = Config()
+    if settings.config_file is not None:
+        config = PyFileConfigLoader(
+            settings.config_file.name, path=str(settings.config_file.parent)
+        ).load_config()
+    config.CourseDirectory.root = str(scratch)
+    config.CourseDirectory.course_id = settings.course_id
+    config.CourseDirectory.assignment_id = settings.assignment
+    config.CourseDirectory.student_id = student
+    config.CourseDirectory.notebook_id = structure.name
+    config.CourseDirectory.db_url = f"sqlite:///{scratch / 'gradebook.db'}"
+    config.Autograde.sanitize_preprocessors = [
+        ClearOutput,
+        RestoreCells,
+        DeduplicateIds,
+        OverwriteKernelspec,
+        OverwriteCells,
+        CheckCellMetadata,
+    ]
+    config.Autograde.autograde_preprocessors = [
+        SandboxedExecute,
+        IgnorePattern,
+        ClearMetadataPreprocessor,
+        LimitOutput,
+        SaveAutoGrades,
+        AssignLatePenalties,
+        CheckCellMetadata,
+    ]
+    config.Autograde.exclude_overwriting = {}
+    config.RestoreCells.structure = structure.to_json()
+    config.SandboxedExecute.kernel_name = kernel.KERNEL_NAME
+    config.SandboxedExecute.timeout = settings.timeout
+    config.SandboxedExecute.notebook_budget = settings.notebook_budget
+    config.SandboxedExecute.run_directory = str(scratch / "run" / structure.name)
+    os.environ[records.SEED] = seed_for(settings.secret, settings.assignment, student, structure.name)
+    coursedir = CourseDirectory(config=config)
+    app = Autograde(coursedir=coursedir, config=config)
+    app.force = True
+    app.create_student = True
+    app.log.setLevel(logging.ERROR)
+    app.start()
+
+
+def _read_scores(settings: Settings, student: str, scratch: Path, notebooks: list[NotebookResult]) -> None:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(f"sqlite:///{scratch / 'gradebook.db'}", settings.course_id) as gb:
+        for notebook in notebooks:
+            structure = NotebookStructure.from_json(settings.structures[notebook.notebook])
+            tests = {c.grade_id: c.points or 0.0 for c in structure.cells if c.grade or c.task}
+            found = None
+            if notebook.status == "graded":
+                try:
+                    found = gb.find_submission_notebook(notebook.notebook, settings.assignment, student)
+                except MissingEntry:
+                    found = None
+            if found is None:
+                review = notebook.status in ("unreadable", "failed")
+                if notebook.status == "graded":
+                    notebook.status = "failed"
+                    notebook.problems.append("nbgrader saved no scores for it")
+                    review = True
+                notebook.grades = {gid: GradeResult(0.0, points, review) for gid, points in tests.items()}
+                continue
+            notebook.grades = {
+                g.name: GradeResult(
+                    None if g.auto_score is None else float(g.auto_score),
+                    float(g.max_score),
+                    bool(g.needs_manual_grade),
+                )
+                for g in found.grades
+            }
+            notebook.comments = {c.name: c.auto_comment for c in found.comments}
+            penalty = found.late_submission_penalty
+            notebook.late_penalty = None if penalty is None else float(penalty)
+
+
+def _finish(settings: Settings, student: str, notebook: NotebookResult) -> None:
+    """Verify the passed tests outside the kernel, note what happened while it ran, and hold
+    the notebook for manual grading if anything got around the grading."""
+    if notebook.autograded is None:
+        return
+    import nbformat
+
+    graded = nbformat.reads(notebook.autograded.decode("utf-8"), as_version=4)
+    structure = NotebookStructure.from_json(settings.structures[notebook.notebook])
+    notebook.events += _events(graded, structure)
+    scores = {gid: g.auto_score for gid, g in notebook.grades.items()}
+    seed = seed_for(settings.secret, settings.assignment, student, notebook.notebook)
+    notebook.unverified = verify.verify_notebook(graded, structure, scores, seed)
+    for grade_id in notebook.unverified:
+        notebook.grades[grade_id] = replace(
+            notebook.grades[grade_id], auto_score=0.0, needs_manual_grade=True
+        )
+    if notebook.flags:
+        notebook.grades = {
+            gid: replace(g, auto_score=0.0, needs_manual_grade=True) for gid, g in notebook.grades.items()
+        }
+
+
+def _events(graded: Any, structure: NotebookStructure) -> list[str]:
+    """Time limits and kernel deaths, from the error outputs the execution left."""
+    timed_out, died, not_run = [], [], 0
+    for index, cell in enumerate(graded.cells):
+        label = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or f"cell {index + 1}"
+        for output in cell.get("outputs", []):
+            if output.get("output_type") != "error":
+                continue
+            name = output.get("ename")
+            if name == "CellTimeoutError":
+                timed_out.append(label)
+            elif name == KERNEL_DIED:
+                died.append(f"{label} ({output.get('evalue')})")
+            elif name == NOT_RUN:
+                not_run += 1
+    found = []
+    if timed_out:
+        found.append("ran past the time limit in " + ", ".join(timed_out))
+    if died:
+        found.append("kernel lost in " + ", ".join(died))
+    if not_run:
+        found.append(f"{not_run} code cells did not run")
+    return found
