@@ -20,6 +20,7 @@ in the kernel's environment) and only inside IPython; anywhere else :func:`emit`
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import zlib
 from typing import Any
@@ -130,4 +131,8 @@ def grading_rng(question: str, seed: str | None = None) -> np.random.Generator:
     seed = os.environ.get(SEED) if seed is None else seed
     if not seed:
         return np.random.default_rng()
-    return np.random.default_rng([int(seed, 16), zlib.crc32(question.encode("utf-8"))])
+    try:
+        entropy = int(seed, 16)
+    except ValueError:  # not hexadecimal: any text will do, as long as it is the same each time
+        entropy = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:16], "big")
+    return np.random.default_rng([entropy, zlib.crc32(question.encode("utf-8"))])

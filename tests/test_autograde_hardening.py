@@ -7,8 +7,8 @@ right answer (patching numpy, math or the grading code, a float that equals ever
 built-ins, reading the solutions, importing the reference, shadowing modules with files). Beside
 them, control students (model answers, the untouched release) are graded in the same run.
 
-The class is graded three times: in parallel (JOBS=2), sequentially (JOBS=1, a copy of the course
-with the same grading secret), and the controls alone. The tests then check, part by part, that
+The class is graded in parallel (JOBS=2), and the controls again alone and sequentially (JOBS=1,
+in a copy of the course with the same grading secret). The tests then check, part by part, that
 every wrong answer scored nothing, that every attempt either failed its test or held the notebook
 for manual grading with a reason in the report, that the controls' grades do not depend on the
 bad submissions nor on the number of workers, that the gradebook is intact and that no submitted
@@ -705,13 +705,9 @@ def parallel(course_template: Path) -> Run:
 
 
 @pytest.fixture(scope="module")
-def sequential(course_template: Path) -> Run:
-    return grade_class(course_template, "sequential", CRAFTS, jobs=1)
-
-
-@pytest.fixture(scope="module")
 def controls_alone(course_template: Path) -> Run:
-    return grade_class(course_template, "controls", CONTROLS, jobs=2)
+    """The controls without the others, and with one worker."""
+    return grade_class(course_template, "controls", CONTROLS, jobs=1)
 
 
 def notebook_of(part: str) -> str:
@@ -781,23 +777,21 @@ def test_the_report_says_in_one_line_what_went_wrong(parallel: Run, craft: Craft
 # --- Nobody else's grades change, nothing is lost or spoiled ----------------------------------
 
 
-def test_bad_submissions_change_no_one_elses_grades(parallel: Run, controls_alone: Run) -> None:
+def test_grades_depend_neither_on_the_bad_submissions_nor_on_the_number_of_workers(
+    parallel: Run, controls_alone: Run
+) -> None:
+    """The controls graded with the whole class by 2 workers, and alone by 1, get the same
+    scores, part by part (random sizes included: they derive from the course's secret)."""
     controls = {c.id for c in CONTROLS}
     with_them = {key: value for key, value in parallel.grades.items() if key[0] in controls}
     assert with_them == controls_alone.grades
-    assert with_them
+    assert len(with_them) == len(controls) * len(parallel.max_scores)
+    summaries = {s: r["summary"] for s, r in parallel.report.items() if s in controls}
+    assert summaries == {s: r["summary"] for s, r in controls_alone.report.items()}
 
 
-def test_parallel_and_sequential_runs_grade_identically(parallel: Run, sequential: Run) -> None:
-    assert parallel.grades == sequential.grades
-    assert parallel.flagged == sequential.flagged
-    assert {s: r["status"] for s, r in parallel.report.items()} == {
-        s: r["status"] for s, r in sequential.report.items()
-    }
-
-
-def test_submitted_files_are_never_modified(parallel: Run, sequential: Run, controls_alone: Run) -> None:
-    for run in (parallel, sequential, controls_alone):
+def test_submitted_files_are_never_modified(parallel: Run, controls_alone: Run) -> None:
+    for run in (parallel, controls_alone):
         assert run.after == run.before
 
 

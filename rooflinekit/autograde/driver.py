@@ -144,14 +144,18 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             changed = sorted(set(after.items()) ^ set(before[student].items()))
             outcome.errors.append(f"{student}: submitted files changed during grading: {changed}")
     outcome.seconds = time.monotonic() - started
-    counts = {
-        status: sum(r.status == status for r in outcome.results)
-        for status in ("ok", "problems", "held", "failed")
-    }
+    statuses = [r.status for r in outcome.results]
+    kinds = (
+        ("ok", "ok"),
+        ("incomplete", "incomplete"),
+        ("problems", "with problems put right"),
+        ("held", "held for manual grading"),
+        ("failed", "with notebooks that could not be graded"),
+    )
     summary = (
-        f"Done in {_duration(outcome.seconds)}: {counts['ok']} ok, "
-        f"{counts['problems']} with problems put right, "
-        f"{counts['held']} held for manual grading, {counts['failed']} failed."
+        f"Done in {_duration(outcome.seconds)}: "
+        + ", ".join(f"{statuses.count(k)} {w}" for k, w in kinds)
+        + "."
     )
     report = course.autograded / f"{options.assignment}-report.txt"
     write_report(report, report.with_suffix(".csv"), outcome.results, [*header, summary, *outcome.errors])

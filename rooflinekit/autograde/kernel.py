@@ -43,6 +43,7 @@ KERNEL_NAME = "rooflinekit-sandbox"
 MODE = "ROOFLINEKIT_SANDBOX"
 READ = "ROOFLINEKIT_SANDBOX_READ"
 MEMORY = "ROOFLINEKIT_SANDBOX_MEMORY"
+PROTECT = "ROOFLINEKIT_SANDBOX_PROTECT"
 SYSTEM_PATHS = (
     "/usr",
     "/lib",
@@ -84,17 +85,28 @@ def write_kernelspec(data_dir: Path) -> Path:
     return directory
 
 
-def readable_paths(extra: list[str]) -> list[str]:
+def readable_paths(extra: list[str], protect: list[str] | None = None) -> list[str]:
     """What a grading kernel may read: system directories, this Python and its packages, the
-    directory rooflinekit is loaded from, and ``extra``."""
+    directory rooflinekit is loaded from, and ``extra``; never a directory that holds one of
+    ``protect`` (default: ``$ROOFLINEKIT_SANDBOX_PROTECT``, the course), since Landlock cannot
+    take back part of a directory it allows (a ``PYTHONPATH`` of the course would open it all)."""
     import rooflinekit
 
+    if protect is None:
+        protect = [p for p in os.environ.get(PROTECT, "").split(os.pathsep) if p]
     paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
     paths += [sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")]
     paths += site.getsitepackages()
     paths.append(str(Path(rooflinekit.__file__).resolve().parent))
     paths += [p for p in sys.path if p and Path(p).is_dir() and Path(p).resolve() != Path.cwd().resolve()]
-    return list(dict.fromkeys([*SYSTEM_PATHS, *paths, *extra]))
+    guarded = [Path(p).resolve() for p in protect]
+    allowed = [p for p in dict.fromkeys([*SYSTEM_PATHS, *paths, *extra]) if not _holds(Path(p), guarded)]
+    return allowed
+
+
+def _holds(path: Path, guarded: list[Path]) -> bool:
+    resolved = path.resolve()
+    return any(g == resolved or resolved in g.parents for g in guarded)
 
 
 def main(argv: list[str] | None = None) -> None:

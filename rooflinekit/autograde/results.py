@@ -6,8 +6,8 @@ gradebook and its :meth:`StudentResult.summary` into the report.
 >>> ok = NotebookResult("ex1", "graded", {"t": GradeResult(2.0, 2.0, False)})
 >>> eve = NotebookResult("ex2", "graded", {"u": GradeResult(0.0, 1.0, True)},
 ...                      flags=["answer cell 'a', line 2: assigns to np.isclose"])
->>> StudentResult("eve", [ok, eve]).summary()
-"2/3, held for manual grading: ex2: answer cell 'a', line 2: assigns to np.isclose"
+>>> StudentResult("eve", [ok, eve, NotebookResult("ex3", "missing")]).summary()
+"2/3, held for manual grading: ex2: answer cell 'a', line 2: assigns to np.isclose | not submitted: ex3"
 """
 
 from __future__ import annotations
@@ -64,15 +64,14 @@ class NotebookResult:
         return sum(g.max_score for g in self.grades.values())
 
     def clauses(self) -> list[str]:
-        """What went wrong, most serious first, as short clauses."""
-        items: list[str] = []
-        if self.status == "missing":
-            items.append("not submitted")
-        items += self.flags
-        items += [self.unverified[k] for k in sorted(self.unverified)]
-        items += self.events
-        items += self.problems
-        return items
+        """What went wrong, most serious first, as short clauses (nothing for a notebook that
+        was not submitted: the summary lists those together)."""
+        return [
+            *self.flags,
+            *(self.unverified[k] for k in sorted(self.unverified)),
+            *self.events,
+            *self.problems,
+        ]
 
 
 @dataclass
@@ -96,24 +95,34 @@ class StudentResult:
 
     @property
     def status(self) -> str:
-        """``held`` (for manual grading), ``failed``, ``problems`` or ``ok``."""
+        """``held`` (for manual grading), ``failed`` (a notebook could not be graded), ``problems``
+        (put right: restored cells, ignored files, time limits), ``incomplete`` (notebooks not
+        submitted) or ``ok``."""
         if any(n.held for n in self.notebooks):
             return "held"
         if any(n.status in ("unreadable", "failed") for n in self.notebooks):
             return "failed"
         if self.problems or any(n.clauses() for n in self.notebooks):
             return "problems"
+        if any(n.status == "missing" for n in self.notebooks):
+            return "incomplete"
         return "ok"
 
     def summary(self, limit: int = 3) -> str:
-        """One line for the instructor: the score, then what went wrong, per notebook."""
+        """One line for the instructor: the score, then what went wrong, notebook by notebook
+        (held ones first), then what was ignored, then what was not submitted."""
         line = f"{self.score:g}/{self.max_score:g}"
         if self.status == "held":
             line += ", held for manual grading"
-        parts = list(self.problems)
-        for notebook in self.notebooks:
+        ordered = sorted(self.notebooks, key=lambda n: not n.held)
+        parts = []
+        for notebook in ordered:
             clauses = notebook.clauses()
             if clauses:
                 more = f" (and {len(clauses) - limit} more)" if len(clauses) > limit else ""
                 parts.append(f"{notebook.notebook}: " + "; ".join(clauses[:limit]) + more)
+        parts += self.problems
+        missing = [n.notebook for n in self.notebooks if n.status == "missing"]
+        if missing:
+            parts.append("not submitted: " + ", ".join(missing))
         return line + (": " + " | ".join(parts) if parts else "")

@@ -101,8 +101,8 @@ def verify_records(checks: list[tuple[str, str, str]], found: list[Any], seed: s
             try:
                 _check(kind, question, records.decode(record.get("fields")), seed)
             except (grading.AnswerError, records.RecordError, KeyError, TypeError, ValueError) as error:
-                message = " ".join(str(error).split())
-                return f"{exercise}.{name} passed in the kernel, but not when checked outside it: {message}"
+                message = " ".join(str(error).split()).split(". ")[0].rstrip(".")
+                return f"{exercise}.{name} passed in the kernel, but not when checked outside it ({message})"
     return None
 
 

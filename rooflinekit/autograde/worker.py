@@ -89,6 +89,7 @@ def start_worker(settings: Settings) -> None:
     os.environ[records.ENABLE] = "1"
     os.environ[kernel.MODE] = settings.sandbox
     os.environ[kernel.READ] = os.pathsep.join(settings.read_paths)
+    os.environ[kernel.PROTECT] = str(settings.course_root)
     if settings.memory_bytes:
         os.environ[kernel.MEMORY] = str(settings.memory_bytes)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core per student: workers share the rest
@@ -322,5 +323,5 @@ def _events(graded: Any, structure: NotebookStructure) -> list[str]:
     if died:
         found.append("kernel lost in " + ", ".join(died))
     if not_run:
-        found.append(f"{not_run} code cells did not run")
+        found.append(f"{not_run} code cell{'s' if not_run > 1 else ''} did not run")
     return found
