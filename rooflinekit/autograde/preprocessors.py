@@ -6,7 +6,8 @@
   would give up on a test cell whose flags were changed ("Inconsistent checksums") and would
   not re-insert a deleted test cell next to a deleted answer cell.
 - :class:`SandboxedExecute` (nbgrader's ``Execute``): runs the kernel in a fresh run directory
-  (so the kernel's working directory holds nothing but what it writes), stops running cells
+  (so the kernel's working directory holds nothing but what it writes) with the notebook's seed
+  for random sizes in its environment, stops running cells
   once the notebook's time budget is spent, and when the kernel dies or cannot be interrupted,
   marks the cell it was running and every later code cell with an error, so that the parts
   graded before keep their scores and the rest score 0, instead of nbgrader dropping the
@@ -15,6 +16,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 from traitlets import Dict, Integer, Unicode
 
+from rooflinekit import records
 from rooflinekit.autograde.structure import NotebookStructure, apply_plan, plan
 
 __all__ = ["KERNEL_DIED", "NOT_RUN", "RestoreCells", "SandboxedExecute"]
@@ -37,12 +40,15 @@ NOT_RUN = "NotRun"
 class RestoreCells(NbGraderPreprocessor):  # type: ignore[misc]
     """Restore the submitted notebook's nbgrader structure (see the module's docstring)."""
 
-    structure = Dict(help="NotebookStructure.to_json() of the notebook being graded").tag(config=True)
+    structures = Dict(help="Notebook name -> NotebookStructure.to_json(), from the gradebook").tag(
+        config=True
+    )
 
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
-        if not self.structure:
-            raise ValueError("RestoreCells needs the notebook's structure")
-        known = NotebookStructure.from_json(self.structure)
+        name = resources["nbgrader"]["notebook"]
+        if name not in self.structures:
+            raise ValueError(f"RestoreCells has no structure for notebook {name!r}")
+        known = NotebookStructure.from_json(self.structures[name])
         the_plan = plan(nb.cells, known)
         for problem in the_plan.problems:
             self.log.info("RestoreCells: %s", problem)
@@ -53,13 +59,18 @@ class RestoreCells(NbGraderPreprocessor):  # type: ignore[misc]
 class SandboxedExecute(Execute):  # type: ignore[misc]
     """nbgrader's ``Execute`` with a fresh run directory, a time budget and kernel deaths handled."""
 
-    run_directory = Unicode("", help="The kernel's working directory (created empty)").tag(config=True)
+    run_root = Unicode("", help="The kernel runs in <run_root>/<notebook>, created empty").tag(config=True)
     notebook_budget = Integer(0, help="Seconds the whole notebook may run (0: no limit)").tag(config=True)
+    seeds = Dict(help="Notebook name -> seed of its random sizes, given to the kernel").tag(config=True)
 
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> tuple[Any, Any]:
-        if self.run_directory:
-            Path(self.run_directory).mkdir(parents=True, exist_ok=True)
-            resources.setdefault("metadata", {})["path"] = self.run_directory
+        name = resources.get("nbgrader", {}).get("notebook", "notebook")
+        if self.run_root:
+            run_directory = Path(self.run_root) / name
+            run_directory.mkdir(parents=True, exist_ok=True)
+            resources.setdefault("metadata", {})["path"] = str(run_directory)
+        if name in self.seeds:
+            os.environ[records.SEED] = self.seeds[name]  # the kernel starts with this environment
         self._deadline = time.monotonic() + self.notebook_budget if self.notebook_budget else None
         self._running = 0
         try:

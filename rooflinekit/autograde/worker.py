@@ -136,19 +136,21 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
             if timestamp is not None:
                 (target / TIMESTAMP).write_text(text)
 
-    notebooks = []
-    for data in settings.structures.values():
-        structure = NotebookStructure.from_json(data)
-        notebooks.append(_grade_notebook(settings, student, structure, source, target, scratch))
+    notebooks = [
+        _prepare(NotebookStructure.from_json(data), source, target) for data in settings.structures.values()
+    ]
+    submitted = [n for n in notebooks if n.status == "graded"]
+    if submitted:
+        _autograde_all(settings, student, scratch, submitted)
     _read_scores(settings, student, scratch, notebooks)
     for notebook in notebooks:
         _finish(settings, student, notebook)
     return StudentResult(student, notebooks, timestamp=timestamp, problems=problems)
 
 
-def _grade_notebook(
-    settings: Settings, student: str, structure: NotebookStructure, source: Path, target: Path, scratch: Path
-) -> NotebookResult:
+def _prepare(structure: NotebookStructure, source: Path, target: Path) -> NotebookResult:
+    """Read one submitted notebook, plan its sanitizing, scan its code, and put a copy in the
+    scratch course if it can be graded."""
     name = structure.name
     submission = read_submission(source / f"{name}.ipynb")
     result = NotebookResult(name, "graded")
@@ -169,22 +171,37 @@ def _grade_notebook(
         nbformat.write(submission.notebook, target / f"{name}.ipynb")
     else:
         (target / f"{name}.ipynb").write_bytes(submission.raw)
-    try:
-        _autograde(settings, student, structure, scratch)
-    except Exception as error:  # nbgrader gave up on this notebook; the others still count
-        result.status = "failed"
-        result.problems.append(f"nbgrader could not grade it ({type(error).__name__}: {error})"[:200])
-        return result
-    graded = scratch / "autograded" / student / settings.assignment / f"{name}.ipynb"
-    if not graded.is_file():
-        result.status = "failed"
-        result.problems.append("nbgrader could not grade it (no graded notebook; see nbgrader's log)")
-        return result
-    result.autograded = graded.read_bytes()  # before the next notebook's kernel runs
     return result
 
 
-def _autograde(settings: Settings, student: str, structure: NotebookStructure, scratch: Path) -> None:
+def _autograde_all(settings: Settings, student: str, scratch: Path, notebooks: list[NotebookResult]) -> None:
+    """Run nbgrader on all of the student's notebooks at once; if it gives up on any (nbgrader
+    then drops them all), run it again one notebook at a time, so that only that one is lost."""
+    graded = scratch / "autograded" / student / settings.assignment
+    try:
+        _autograde(settings, student, scratch, "*")
+        whole = all((graded / f"{n.notebook}.ipynb").is_file() for n in notebooks)
+    except Exception:
+        whole = False
+    for notebook in notebooks:
+        path = graded / f"{notebook.notebook}.ipynb"
+        if not whole:
+            try:
+                _autograde(settings, student, scratch, notebook.notebook)
+            except Exception as error:  # nbgrader gave up on this notebook; the others still count
+                notebook.status = "failed"
+                notebook.problems.append(
+                    f"nbgrader could not grade it ({type(error).__name__}: {error})"[:200]
+                )
+                continue
+        if not path.is_file():
+            notebook.status = "failed"
+            notebook.problems.append("nbgrader could not grade it (no graded notebook)")
+            continue
+        notebook.autograded = path.read_bytes()
+
+
+def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str) -> None:
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.converters import Autograde
     from nbgrader.coursedir import CourseDirectory
@@ -211,7 +228,7 @@ def _autograde(settings: Settings, student: str, structure: NotebookStructure, s
     config.CourseDirectory.course_id = settings.course_id
     config.CourseDirectory.assignment_id = settings.assignment
     config.CourseDirectory.student_id = student
-    config.CourseDirectory.notebook_id = structure.name
+    config.CourseDirectory.notebook_id = notebook_id
     config.CourseDirectory.db_url = f"sqlite:///{scratch / 'gradebook.db'}"
     config.Autograde.sanitize_preprocessors = [
         ClearOutput,
@@ -221,6 +238,8 @@ def _autograde(settings: Settings, student: str, structure: NotebookStructure, s
         OverwriteCells,
         CheckCellMetadata,
     ]
+    # nbgrader's list, but for the check of the metadata after execution: RestoreCells made the
+    # metadata the gradebook's own before the first check, and running cells does not touch it.
     config.Autograde.autograde_preprocessors = [
         SandboxedExecute,
         IgnorePattern,
@@ -228,20 +247,21 @@ def _autograde(settings: Settings, student: str, structure: NotebookStructure, s
         LimitOutput,
         SaveAutoGrades,
         AssignLatePenalties,
-        CheckCellMetadata,
     ]
     config.Autograde.exclude_overwriting = {}
-    config.RestoreCells.structure = structure.to_json()
+    config.RestoreCells.structures = settings.structures
     config.SandboxedExecute.kernel_name = kernel.KERNEL_NAME
     config.SandboxedExecute.timeout = settings.timeout
     config.SandboxedExecute.notebook_budget = settings.notebook_budget
-    config.SandboxedExecute.run_directory = str(scratch / "run" / structure.name)
-    os.environ[records.SEED] = seed_for(settings.secret, settings.assignment, student, structure.name)
+    config.SandboxedExecute.run_root = str(scratch / "run")
+    config.SandboxedExecute.seeds = {
+        name: seed_for(settings.secret, settings.assignment, student, name) for name in settings.structures
+    }
     coursedir = CourseDirectory(config=config)
     app = Autograde(coursedir=coursedir, config=config)
     app.force = True
     app.create_student = True
-    app.log.setLevel(logging.ERROR)
+    app.log.setLevel(logging.CRITICAL)
     app.start()
 
 

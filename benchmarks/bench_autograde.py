@@ -1,0 +1,230 @@
+"""How long does grading a class take: sequential and parallel, against executing the notebooks alone?
+
+Builds a temporary course (the repository's nbgrader config and solutions, `nbgrader
+generate_assignment`) and a class of synthetic students: model answers, some parts left
+unanswered, some answers slipped (each student differs, all notebooks of the assignment). Then,
+interleaved over ``--repeat`` rounds (the order rotates each round, so machine noise hits all
+alike), it times in fresh copies of the course:
+
+- floor: executing the same notebooks (hidden tests in place) with nbclient alone, one fresh
+  kernel per notebook, one after the other: the work any grader must do;
+- nbgrader: ``nbgrader autograde --create --force``, nbgrader's own sequential run;
+- driver, 1 worker: ``python -m rooflinekit.autograde --jobs 1`` (``make autograde JOBS=1``),
+  sandboxed, checking every passed test outside the kernel;
+- driver, N workers: the same with ``--jobs N`` (default 2).
+
+It prints the median of each, the ratios (aims: the driver with 1 worker at most 1.2 x the
+floor; with 2 workers on 2 cores at least 1.7 x faster than with 1), and whether every run gave
+every student the same total score.
+
+    python benchmarks/bench_autograde.py [--students 40] [--repeat 3] [--jobs 2] [--notebooks NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+ASSIGNMENT = "roofline"
+ENV = {
+    **os.environ,
+    "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",  # nbgrader calls alembic through PATH
+    "OPENBLAS_NUM_THREADS": "1",  # as the driver's kernels: one core per notebook, for every contender
+    "OMP_NUM_THREADS": "1",
+}
+SLIPS = (
+    ("BYTES_PER_ELEMENT = 1", "BYTES_PER_ELEMENT = 2"),
+    ("COMPUTE_PEAK = 1.97e14", "COMPUTE_PEAK = 3.94e14"),
+    ("dense_peak = DATASHEET_BF16 / 2", "dense_peak = DATASHEET_BF16"),
+    ("B * D + B * D * F", "B * D + D * F"),
+)
+
+
+def build_course(directory: Path, notebooks: list[str]) -> Path:
+    course = directory / "course"
+    (course / "solutions" / ASSIGNMENT).mkdir(parents=True)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    for name in notebooks:
+        shutil.copy(ROOT / "solutions" / ASSIGNMENT / f"{name}.ipynb", course / "solutions" / ASSIGNMENT)
+    run([str(BIN / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force"], cwd=course)
+    (course / ".grading-secret").write_text("42" * 32 + "\n")
+    return course
+
+
+def build_class(course: Path, students: int) -> None:
+    """Student i answers with the model answers, leaves every (i % 4 + 3)-th answer cell empty
+    when i is odd, and makes slip i % 4 when i % 3 == 0."""
+    import nbformat
+
+    for path in sorted((course / "solutions" / ASSIGNMENT).glob("*.ipynb")):
+        solution = nbformat.read(path, as_version=4)
+        answers = {
+            c.metadata["nbgrader"]["grade_id"]: _without_markers(c.source)
+            for c in solution.cells
+            if c.metadata.get("nbgrader", {}).get("solution")
+        }
+        for i in range(students):
+            nb = nbformat.read(course / "exercises" / ASSIGNMENT / path.name, as_version=4)
+            answer_cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") in answers]
+            for k, cell in enumerate(answer_cells):
+                if i % 2 and k % (i % 4 + 3) == 2:
+                    continue  # left as released: unanswered
+                source = answers[cell.metadata["nbgrader"]["grade_id"]]
+                if i % 3 == 0:
+                    source = source.replace(*SLIPS[i % 4])
+                cell.source = source
+            folder = course / "submitted" / f"student{i:02d}" / ASSIGNMENT
+            folder.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, folder / path.name)
+
+
+def _without_markers(source: str) -> str:
+    return "\n".join(
+        line
+        for line in source.splitlines()
+        if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line
+    )
+
+
+def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(command, cwd=cwd, env=ENV, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return done
+
+
+def floor(course: Path) -> None:
+    """Execute every submitted notebook, test cells as the gradebook holds them, with nbclient alone
+    (run in a fresh interpreter by :func:`time_floor`)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    tests = {}
+    for path in (course / "solutions" / ASSIGNMENT).glob("*.ipynb"):
+        for cell in nbformat.read(path, as_version=4).cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("locked") and cell.cell_type == "code":
+                tests[(path.stem, meta["grade_id"])] = cell.source
+    work = Path(tempfile.mkdtemp(prefix="floor-"))
+    for path in sorted((course / "submitted").glob(f"*/{ASSIGNMENT}/*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            key = (path.stem, cell.metadata.get("nbgrader", {}).get("grade_id"))
+            if key in tests:
+                cell.source = tests[key]
+        NotebookClient(
+            nb, timeout=30, allow_errors=True, resources={"metadata": {"path": str(work)}}
+        ).execute()
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def time_floor(course: Path) -> float:
+    start = time.perf_counter()
+    run([sys.executable, __file__, "--floor-only", str(course)], cwd=course)
+    return time.perf_counter() - start
+
+
+def time_nbgrader(course: Path) -> float:
+    start = time.perf_counter()
+    run([str(BIN / "nbgrader"), "autograde", ASSIGNMENT, "--create", "--force"], cwd=course)
+    return time.perf_counter() - start
+
+
+def time_driver(jobs: int) -> Callable[[Path], float]:
+    def timed(course: Path) -> float:
+        start = time.perf_counter()
+        command = [
+            sys.executable,
+            "-m",
+            "rooflinekit.autograde",
+            ASSIGNMENT,
+            "--course",
+            str(course),
+            "--jobs",
+            str(jobs),
+        ]
+        run(command, cwd=ROOT)
+        return time.perf_counter() - start
+
+    return timed
+
+
+def totals(course: Path) -> dict[str, float]:
+    """Each student's total score in the gradebook."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "roofline") as gb:
+        return {s.student.id: float(s.score) for s in gb.assignment_submissions(ASSIGNMENT)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; medians are over these")
+    parser.add_argument("--jobs", type=int, default=2, help="workers of the parallel run")
+    parser.add_argument("--notebooks", nargs="+", help="grade only these notebooks (default: all five)")
+    parser.add_argument("--floor-only", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.floor_only:
+        floor(args.floor_only)
+        return
+    notebooks = args.notebooks or sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
+    contenders: dict[str, Callable[[Path], float]] = {
+        "floor (nbclient alone)": time_floor,
+        "nbgrader autograde (sequential)": time_nbgrader,
+        "driver, 1 worker": time_driver(1),
+        f"driver, {args.jobs} workers": time_driver(args.jobs),
+    }
+    with tempfile.TemporaryDirectory(prefix="bench-autograde-") as scratch:
+        template = build_course(Path(scratch), notebooks)
+        build_class(template, args.students)
+        subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], env=ENV, check=True)  # font cache
+        samples: dict[str, list[float]] = {name: [] for name in contenders}
+        scores: dict[str, dict[str, float]] = {}
+        for round_ in range(args.repeat):
+            names = list(contenders)
+            names = names[round_ % len(names) :] + names[: round_ % len(names)]
+            for name in names:
+                course = Path(scratch) / f"run-{round_}-{re.sub(r'[^a-z0-9]+', '-', name)}"
+                shutil.copytree(template, course)
+                samples[name].append(contenders[name](course))
+                if not name.startswith("floor"):
+                    scores[f"{name}, round {round_ + 1}"] = totals(course)
+                shutil.rmtree(course)
+                print(f"  round {round_ + 1}: {name}: {samples[name][-1]:.1f} s", flush=True)
+    medians = {name: statistics.median(times) for name, times in samples.items()}
+    notebooks_graded = args.students * len(notebooks)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"\nGrading {args.students} students x {len(notebooks)} notebooks ({notebooks_graded} notebooks), "
+        f"{os.cpu_count()} cores, median of {args.repeat} interleaved rounds (load average now {load:.1f}):"
+    )
+    for name, median in medians.items():
+        print(f"  {name:<34} {median:8.1f} s   {median / notebooks_graded:6.2f} s a notebook")
+    floor_time, nbgrader_time = medians["floor (nbclient alone)"], medians["nbgrader autograde (sequential)"]
+    one, many = medians["driver, 1 worker"], medians[f"driver, {args.jobs} workers"]
+    print(f"  ratio nbgrader sequential / floor:       {nbgrader_time / floor_time:.2f}")
+    print(f"  ratio driver 1 worker / floor:           {one / floor_time:.2f}   (aim: <= 1.2)")
+    print(
+        f"  speed-up {args.jobs} workers over 1 worker:       {one / many:.2f}   (aim: >= 1.7 with 2 workers on 2 cores)"
+    )
+    print(f"  speed-up {args.jobs} workers over nbgrader:       {nbgrader_time / many:.2f}")
+    same = len({tuple(sorted(t.items())) for t in scores.values()}) == 1
+    print(f"  every run gave every student the same total: {'yes' if same else 'NO'}")
+    if not same:
+        raise SystemExit("scores differ between runs")
+
+
+if __name__ == "__main__":
+    main()
