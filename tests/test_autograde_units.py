@@ -483,6 +483,17 @@ def test_the_command_line_says_what_is_missing(tmp_path: Path) -> None:
     assert done.returncode == 2 and "should be a whole number, not 'two'" in done.stderr
 
 
+def test_the_guide_states_the_time_limits_grading_uses() -> None:
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from rooflinekit.autograde.driver import BUDGET_FACTOR
+
+    timeout = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config().Execute.timeout
+    guide = " ".join((ROOT / "book" / "instructor-guide.md").read_text().split())
+    assert f"A cell may run `c.Execute.timeout` seconds ({timeout}, in `nbgrader_config.py`)" in guide
+    assert f"a notebook {BUDGET_FACTOR} times that" in guide
+
+
 def test_importing_rooflinekit_loads_no_grading_machinery() -> None:
     heavy = ("nbgrader", "rooflinekit.autograde", "IPython")
     probe = f"import rooflinekit.grading, sys; print(sorted(m for m in sys.modules if m.startswith({heavy})))"

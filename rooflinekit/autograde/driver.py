@@ -38,6 +38,8 @@ from rooflinekit.autograde.results import GradeResult, NotebookResult, StudentRe
 __all__ = ["Options", "Outcome", "run"]
 
 SECRET_FILE = ".grading-secret"
+BUDGET_FACTOR = 10
+"""A notebook may run this many times the time a cell may run (unless told otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class Options:
     timeout: int | None = None
     """Seconds a cell may run (default: the course's ``Execute.timeout``, else 30)."""
     notebook_budget: int | None = None
-    """Seconds a whole notebook may run (default: 10 times the cell limit)."""
+    """Seconds a whole notebook may run (default: ``BUDGET_FACTOR`` times the cell limit)."""
     sandbox: str = "auto"
     """``auto`` (Landlock where the system has it), ``require`` or ``off``."""
     memory_gb: float | None = 4.0
@@ -92,8 +94,8 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
         raise gradebook.CourseError(f"no submission of {options.assignment} for {', '.join(missing)}")
     mode, sandbox_text = _sandbox_mode(options.sandbox)
     timeout = options.timeout or _configured_timeout(course) or 30
-    budget = options.notebook_budget or 10 * timeout
-    jobs = min(options.jobs or os.cpu_count() or 1, len(students))
+    budget = options.notebook_budget or BUDGET_FACTOR * timeout
+    jobs = min(options.jobs or _cores(), len(students))
     before = {s: _hashes(course.submitted_dir(s, options.assignment)) for s in students}
     header = [
         f"Grading {len(students)} submissions of {options.assignment} with {jobs} worker"
@@ -152,11 +154,8 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
         ("held", "held for manual grading"),
         ("failed", "with notebooks that could not be graded"),
     )
-    summary = (
-        f"Done in {_duration(outcome.seconds)}: "
-        + ", ".join(f"{statuses.count(k)} {w}" for k, w in kinds)
-        + "."
-    )
+    counted = [f"{statuses.count(k)} {w}" for k, w in kinds if statuses.count(k) or k == "ok"]
+    summary = f"Done in {_duration(outcome.seconds)}: " + ", ".join(counted) + "."
     report = course.autograded / f"{options.assignment}-report.txt"
     write_report(report, report.with_suffix(".csv"), outcome.results, [*header, summary, *outcome.errors])
     outcome.report = report
@@ -277,6 +276,14 @@ def _matplotlib_paths() -> Iterable[str]:
     except ImportError:
         return []
     return [matplotlib.get_configdir(), matplotlib.get_cachedir()]
+
+
+def _cores() -> int:
+    """The cores this process may run on (fewer than the machine's in a container with a CPU set)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _duration(seconds: float) -> str:
