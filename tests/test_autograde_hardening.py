@@ -558,6 +558,12 @@ CRAFTS = [
     ),
     Craft("read-course", _read_course, zero=EX5_PARTS, held=True, says=("uses open",)),
     Craft(
+        "link-to-solutions",
+        lambda course: {f"{EX5}.ipynb": course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb"},  # type: ignore[dict-item]
+        zero=EX5_PARTS,
+        says=("not read: a symbolic link, not a file",),
+    ),
+    Craft(
         "reference",
         ex5(
             ex5_critical_answer="from rooflinekit.reference import ex5_critical_batch as ref\n"
@@ -688,7 +694,10 @@ def grade_class(template: Path, name: str, crafts: list[Craft], jobs: int, optio
         folder = course / "submitted" / craft.id / ASSIGNMENT
         for relative, content in craft.build(course).items():
             (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-            (folder / relative).write_bytes(content)
+            if isinstance(content, Path):
+                (folder / relative).symlink_to(content)
+            else:
+                (folder / relative).write_bytes(content)
     before = tree_hashes(course / "submitted")
     options = f"--timeout {TIMEOUT} --notebook-budget {BUDGET} {options}"
     done = make("autograde", course=course, JOBS=str(jobs), AUTOGRADE_OPTIONS=options)

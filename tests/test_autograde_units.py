@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -120,6 +121,7 @@ ATTACKS = {
     "fig.savefig('/tmp/elsewhere.png')": "saves a figure to a path other than a plain file name",
     "from operator import attrgetter": "imports attrgetter from operator",
     "display({'application/vnd.rooflinekit.check+json': {}}, raw=True)": "mentions the grading records",
+    "x = " + "+".join(["1"] * 2000): "nested too deeply to be checked",  # compiles, too deep to read
 }
 
 
@@ -297,6 +299,15 @@ def test_a_file_that_is_not_a_notebook_is_named_for_what_it_is(
     path.write_bytes(content)
     result = read_submission(path)
     assert result.notebook is None and result.problem is not None and result.problem.startswith(problem)
+
+
+def test_a_link_or_a_special_file_is_never_read(tmp_path: Path) -> None:
+    (tmp_path / "link.ipynb").symlink_to(SOLUTIONS / f"{EX5}.ipynb")
+    assert read_submission(tmp_path / "link.ipynb").problem == "not read: a symbolic link, not a file"
+    os.mkfifo(tmp_path / "fifo.ipynb")  # reading it would block the grader
+    assert read_submission(tmp_path / "fifo.ipynb").problem == "not read: not a regular file"
+    (tmp_path / "deep.ipynb").write_text("[" * 100_000 + "]" * 100_000)
+    assert read_submission(tmp_path / "deep.ipynb").problem == "not a notebook: JSON nested too deeply"
 
 
 def test_a_notebook_with_format_slips_is_repaired_in_memory_only(tmp_path: Path) -> None:

@@ -103,4 +103,3 @@ def test_dtype_sizes() -> None:
 def test_unknown_dtype_lists_the_known_ones() -> None:
     with pytest.raises(rk.UnknownNameError, match=r"^w must be one of fp64, fp32, .*int4 \(got 'int3'\)$"):
         rk.matmul_cost(1, 1, 1, w="int3")
-

@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import secrets
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -187,24 +188,31 @@ def _grade_all(
                 except BrokenProcessPool:
                     broken = True
                     continue
+                except Exception as error:  # a bug of ours met a submission it did not expect
+                    result = _not_graded(
+                        settings, futures[future], f"grading failed ({type(error).__name__}: {error})"
+                    )
                 finished.add(futures[future])
                 done(result)
         remaining = [s for s in remaining if s not in finished]
         if broken and parallel == 1 and remaining:
             culprit = remaining.pop(0)
-            done(_worker_died(settings, culprit))
+            why = (
+                "the grading process died while grading this submission (twice): its code may kill processes"
+            )
+            done(_not_graded(settings, culprit, why))
         parallel = 1 if broken else parallel
 
 
-def _worker_died(settings: worker.Settings, student: str) -> StudentResult:
+def _not_graded(settings: worker.Settings, student: str, why: str) -> StudentResult:
+    """A student the workers could not grade: every part 0, for a human to look at."""
     notebooks = []
     for name, data in settings.structures.items():
         points = {c["grade_id"]: c["points"] or 0.0 for c in data["cells"] if c["grade"] or c["task"]}
         result = NotebookResult(name, "failed")
         result.grades = {gid: GradeResult(0.0, p, True) for gid, p in points.items()}
         notebooks.append(result)
-    problem = "the grading process died while grading this submission (twice): its code may kill processes"
-    return StudentResult(student, notebooks, problems=[problem])
+    return StudentResult(student, notebooks, problems=[why])
 
 
 def _write_autograded(directory: Path, result: StudentResult) -> None:
@@ -228,11 +236,21 @@ def _write_autograded(directory: Path, result: StudentResult) -> None:
 
 
 def _hashes(directory: Path) -> dict[str, str]:
-    return {
-        path.relative_to(directory).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(directory.rglob("*"))
-        if path.is_file()
-    }
+    """A fingerprint of every entry under ``directory``: a regular file's sha256, a link's target;
+    nothing is read through a link or from a special file (a FIFO would block)."""
+    found = {}
+    for path in sorted(directory.rglob("*")):
+        info = path.lstat()
+        if stat.S_ISREG(info.st_mode):
+            digest = hashlib.sha256()
+            with path.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+            found[path.relative_to(directory).as_posix()] = digest.hexdigest()
+        elif not stat.S_ISDIR(info.st_mode):
+            target = os.readlink(path) if stat.S_ISLNK(info.st_mode) else ""
+            found[path.relative_to(directory).as_posix()] = f"{stat.filemode(info.st_mode)} {target}"
+    return found
 
 
 def _secret(root: Path) -> bytes:

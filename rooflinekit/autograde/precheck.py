@@ -19,6 +19,7 @@ memory and graded, with a note.
 from __future__ import annotations
 
 import json
+import stat
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,9 +47,15 @@ def read_submission(path: Path, max_bytes: int = MAX_BYTES) -> Submission:
     import nbformat
     from nbformat.validator import ValidationError
 
-    if not path.is_file():
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
         return Submission(path, problem="missing")
-    size = path.stat().st_size
+    if stat.S_ISLNK(info.st_mode):
+        return Submission(path, problem="not read: a symbolic link, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        return Submission(path, problem="not read: not a regular file")
+    size = info.st_size
     if size == 0:
         return Submission(path, problem="not a notebook: the file is empty")
     if size > max_bytes:
@@ -62,6 +69,8 @@ def read_submission(path: Path, max_bytes: int = MAX_BYTES) -> Submission:
         return Submission(path, problem=f"not a notebook: not UTF-8 text (byte {error.start})", raw=raw)
     try:
         data = json.loads(text)
+    except RecursionError:
+        return Submission(path, problem="not a notebook: JSON nested too deeply", raw=raw)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
         return Submission(

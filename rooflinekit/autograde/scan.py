@@ -236,14 +236,17 @@ def scan_source(source: str, cell: str = "cell", protected: Protected | None = N
     if tree is None:
         return magic_findings  # a syntax error: the cell fails when it runs, which costs its tests
     visitor = _Visitor(cell, protected)
-    visitor.visit(tree)
+    try:
+        visitor.visit(tree)
+    except RecursionError:
+        visitor.flag(tree, "is nested too deeply to be checked")
     return magic_findings + visitor.findings
 
 
 def _parse(source: str) -> ast.Module | None:
     try:
         return ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 

@@ -126,8 +126,12 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
         if path.is_file() and relative not in expected:
             problems.append(f"ignored {relative} (only the notebooks are graded)")
     timestamp = None
-    if (source / TIMESTAMP).is_file():
-        text = (source / TIMESTAMP).read_text(errors="replace").strip()
+    stamp = source / TIMESTAMP
+    if stamp.is_symlink() or (stamp.exists() and not stamp.is_file()):
+        problems.append(f"ignored {TIMESTAMP}: not a regular file")
+    elif stamp.is_file():
+        with stamp.open(errors="replace") as handle:
+            text = handle.read(200).strip()
         try:
             timestamp = parse_utc(text) if text else None
         except (ValueError, OverflowError):
@@ -136,9 +140,15 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
             if timestamp is not None:
                 (target / TIMESTAMP).write_text(text)
 
-    notebooks = [
-        _prepare(NotebookStructure.from_json(data), source, target) for data in settings.structures.values()
-    ]
+    notebooks = []
+    for data in settings.structures.values():
+        structure = NotebookStructure.from_json(data)
+        try:
+            notebooks.append(_prepare(structure, source, target))
+        except Exception as error:  # whatever the file does to the readers, the others still count
+            unreadable = NotebookResult(structure.name, "unreadable")
+            unreadable.problems.append(f"could not be read ({type(error).__name__}: {error})"[:200])
+            notebooks.append(unreadable)
     submitted = [n for n in notebooks if n.status == "graded"]
     if submitted:
         _autograde_all(settings, student, scratch, submitted)
