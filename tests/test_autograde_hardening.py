@@ -177,6 +177,11 @@ def _metadata(nb: nbformat.NotebookNode, course: Path) -> None:
     bonus.source = "assert True"
 
 
+def _garbled(nb: nbformat.NotebookNode, course: Path) -> None:
+    for metadata in ([], {"grade": True, "points": 100}, {"grade_id": 7, "solution": True}):
+        nb.cells.append(nbformat.v4.new_code_cell("extra = 1", metadata={"nbgrader": metadata}))
+
+
 def _duplicate(nb: nbformat.NotebookNode, course: Path) -> None:
     fake = copy.deepcopy(cell_of(nb, GLOBAL))
     fake.id = "fake-test"
@@ -468,6 +473,12 @@ CRAFTS = [
         says=(f"2 cells carry the id of test cell '{GLOBAL}'",),
     ),
     Craft("kernelspec", ex5_with(_kernelspec), full=EX5_PARTS),
+    Craft(
+        "garbled-metadata",
+        ex5_with(_garbled),
+        full=EX5_PARTS,
+        says=("carries nbgrader metadata of an unknown part",),
+    ),
     # Attempts to pass without the right answer.
     Craft(
         "patch-numpy",

@@ -259,6 +259,17 @@ def test_of_two_cells_with_one_id_the_last_keeps_it_and_the_other_runs_as_writte
     )
 
 
+def test_malformed_nbgrader_metadata_is_dropped_and_the_cell_runs_as_written() -> None:
+    nb = model(EX5)
+    weird = [[], {}, "grade", {"grade": True, "points": 100}, {"grade_id": 7}]
+    for metadata in weird:
+        nb.cells.append(nbformat.v4.new_code_cell("x = 1", metadata={"nbgrader": metadata}))
+    fixed, problems = sanitized(nb)
+    assert all("nbgrader" not in c.metadata for c in fixed.cells[-len(weird) :])
+    assert sum("unknown part" in p for p in problems) == 3  # the empty ones go without a word
+    assert known_cells(fixed) == known_cells(model(EX5))
+
+
 def test_the_plan_tells_which_cells_run_as_the_student_wrote_them() -> None:
     nb = model(EX5)
     nb.cells.insert(3, nbformat.v4.new_code_cell("scratch = 1"))

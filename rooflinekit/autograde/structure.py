@@ -138,8 +138,12 @@ def plan(cells: Sequence[Mapping[str, Any]], structure: NotebookStructure) -> Pl
     claims: dict[str, list[int]] = {}
     stripped: list[int] = []
     for index, cell in enumerate(cells):
-        meta = _nbgrader_meta(cell)
-        if not meta:
+        metadata = cell.get("metadata")
+        if not isinstance(metadata, Mapping) or "nbgrader" not in metadata:
+            continue
+        meta = metadata["nbgrader"]
+        if not meta:  # an empty entry (nbgrader leaves them too): dropped without a word
+            stripped.append(index)
             continue
         grade_id = meta.get("grade_id") if isinstance(meta, Mapping) else None
         if not isinstance(grade_id, str) or grade_id not in structure.ids:

@@ -217,7 +217,6 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.preprocessors import (
         AssignLatePenalties,
-        CheckCellMetadata,
         ClearOutput,
         DeduplicateIds,
         IgnorePattern,
@@ -240,16 +239,17 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
     config.CourseDirectory.student_id = student
     config.CourseDirectory.notebook_id = notebook_id
     config.CourseDirectory.db_url = f"sqlite:///{scratch / 'gradebook.db'}"
+    # nbgrader's own lists, with RestoreCells before its sanitizing and SandboxedExecute for its
+    # Execute. nbgrader's CheckCellMetadata (a JSON-schema check of each cell's nbgrader metadata,
+    # a tenth of a second a notebook) is left out: RestoreCells has just replaced every cell's
+    # nbgrader metadata with the gradebook's own, or removed it, and running cells does not touch it.
     config.Autograde.sanitize_preprocessors = [
         ClearOutput,
         RestoreCells,
         DeduplicateIds,
         OverwriteKernelspec,
         OverwriteCells,
-        CheckCellMetadata,
     ]
-    # nbgrader's list, but for the check of the metadata after execution: RestoreCells made the
-    # metadata the gradebook's own before the first check, and running cells does not touch it.
     config.Autograde.autograde_preprocessors = [
         SandboxedExecute,
         IgnorePattern,
