@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv test test-fast book lab bench lint typecheck lock clean
+.PHONY: help venv test test-fast book vendor lab bench lint typecheck lock clean
 
 help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -20,6 +20,30 @@ $(STAMP): requirements.lock pyproject.toml
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
 
+# The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
+# offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
+# them into book/_static/vendor.
+NPM_STAMP := node_modules/.package-lock.json
+VENDOR_STAMP := book/_static/vendor/.vendored
+# The one command that builds the site; tests/conftest.py runs `make book` too.
+BOOK_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $@
+
+$(VENDOR_STAMP): $(NPM_STAMP) tools/vendor_assets.py
+	$(PYTHON) tools/vendor_assets.py
+
+vendor: $(VENDOR_STAMP)  ## Install the site's browser assets from npm
+
+book: $(STAMP) $(VENDOR_STAMP)  ## Build the site into _build/html; fails on any warning or cell error
+	@# Build matplotlib's font cache first: its one-off notice on stderr would fail a chapter.
+	$(BIN)/python -c "import matplotlib.font_manager"
+	@# Cached outputs are keyed on the chapters' code only: drop them when rooflinekit changes.
+	$(BIN)/python tools/book_cache.py
+	$(BOOK_BUILD)
+
 test: $(STAMP)  ## Run every test
 	$(BIN)/python -m pytest
 
@@ -32,9 +56,6 @@ lint: $(STAMP)  ## ruff and mypy
 
 bench: $(STAMP)  ## Run every benchmark
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
-
-book: $(STAMP)  ## Build the site into _build/html
-	@echo "The book does not exist yet: its chapters land with the book issue." && exit 1
 
 lab: $(STAMP)  ## Open JupyterLab in the course's environment
 	$(BIN)/jupyter lab
