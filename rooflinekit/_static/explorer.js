@@ -30,7 +30,7 @@
 
   /* A number for people: 4 significant digits, exponent form when large or small. */
   function fmt(x) {
-    if (x === null || x === undefined) { return "–"; }
+    if (x === null || x === undefined) { return "-"; }
     if (!isFinite(x)) { return "never"; }
     var a = Math.abs(x);
     if (a !== 0 && (a >= 1e5 || a < 1e-2)) {
