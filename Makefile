@@ -22,33 +22,33 @@ venv: $(STAMP)  ## Create .venv with the pinned dependencies
 
 # The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
 # offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
-# them into book/_static/vendor.
-NPM_STAMP := node_modules/.package-lock.json
+# them into book/_static/vendor, and node_modules goes again (Sphinx would walk its 12,000
+# files on every build).
 VENDOR_STAMP := book/_static/vendor/.vendored
-# The one command that builds the site; tests/conftest.py runs `make book` too.
-BOOK_BUILD := $(BIN)/jupyter-book build . --builder html -W -n --keep-going
+# The one command that builds the site (jupyter-book build . --builder html -W -n --keep-going,
+# see tools/build_book.py); tests/conftest.py runs `make book` too.
+BOOK_BUILD := $(BIN)/python tools/build_book.py
 
-$(NPM_STAMP): package.json package-lock.json
+$(VENDOR_STAMP): package.json package-lock.json tools/vendor_assets.py
 	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
-	touch $@
-
-$(VENDOR_STAMP): $(NPM_STAMP) tools/vendor_assets.py
 	$(PYTHON) tools/vendor_assets.py
+	rm -rf node_modules
 
 vendor: $(VENDOR_STAMP)  ## Install the site's browser assets from npm
 
-book: $(STAMP) $(VENDOR_STAMP)  ## Build the site into _build/html; fails on any warning or cell error
-	@# Build matplotlib's font cache first: its one-off notice on stderr would fail a chapter.
-	$(BIN)/python -c "import matplotlib.font_manager"
-	@# Cached outputs are keyed on the chapters' code only: drop them when rooflinekit changes.
-	$(BIN)/python tools/book_cache.py
+# Everything the site is built from. With none of it newer than the last successful build,
+# `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
+# (book/ itself is left out of the list: its name is the target's.)
+BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build_book.py \
+	tools/book_cache.py $(shell find book/* exercises rooflinekit -name __pycache__ -prune \
+	-o -name .ipynb_checkpoints -prune -o -print 2>/dev/null)
+BOOK_STAMP := _build/html/.built
+
+$(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_INPUTS)
 	$(BOOK_BUILD)
+	touch $@
 
-test: $(STAMP)  ## Run every test
-	$(BIN)/python -m pytest
-
-test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
-	$(BIN)/python -m pytest -m "not slow and not browser"
+book: $(BOOK_STAMP)  ## Build the site into _build/html; fails on any warning or cell error
 
 lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check rooflinekit tests benchmarks
@@ -66,4 +66,4 @@ lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
 
 clean:  ## Remove build outputs (keeps .venv)
-	rm -rf _build .pytest_cache .mypy_cache .hypothesis
+	rm -rf _build .pytest_cache .mypy_cache .hypothesis book/_static/vendor node_modules

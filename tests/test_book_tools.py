@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import book_cache
+import build_book
 import pytest
 import vendor_assets
 from book_site import ROOT, config, is_text_notebook, source_of, toc_docnames
@@ -44,9 +45,10 @@ def test_config_fails_builds_on_errors_and_caches_execution() -> None:
     assert c["only_build_toc_files"] is True
     assert "solutions" in c["exclude_patterns"]
     assert c["launch_buttons"]["binderhub_url"] and c["repository"]["url"]
+    assert {"-W", "-n", "--keep-going"} <= set(build_book.BUILD_ARGS)
     makefile = (ROOT / "Makefile").read_text()
     build = re.search(r"^BOOK_BUILD := (.*)$", makefile, re.M)
-    assert build and {"-W", "-n", "--keep-going"} <= set(build.group(1).split())
+    assert build and build.group(1).endswith("tools/build_book.py")
     assert "$(BOOK_BUILD)" in makefile.split("\nbook:", 1)[1].split("\n\n", 1)[0]
 
 

@@ -3,9 +3,9 @@
 jupyter-cache keys a notebook's outputs on its code cells only, and Sphinx re-reads a page
 only when its source changes. After an edit to ``rooflinekit`` (or to the pinned
 environment) the chapters would keep showing numbers from the old code. ``make book`` runs
-this first: it hashes the package and requirements.lock, and when the hash differs from the
-last build's (or there is no record of it) it deletes ``_build/.jupyter_cache`` and ``_build/.doctrees`` so every chapter
-is read and executed again.
+this first (through tools/build_book.py): it hashes the package and requirements.lock, and
+when the hash differs from the last build's (or there is no record of it) it deletes
+``_build/.jupyter_cache`` and ``_build/.doctrees`` so every chapter is read and run again.
 
     python tools/book_cache.py     # prints what it did
 """
@@ -38,11 +38,12 @@ def fingerprint(root: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
-def main() -> int:
+def refresh() -> list[Path]:
+    """Remove the stale caches if the fingerprint changed; returns what was removed."""
     current = fingerprint()
     previous = STAMP.read_text().strip() if STAMP.exists() else None
     if previous == current:
-        return 0
+        return []
     removed = [p for p in STALE if p.exists()]
     for path in removed:
         shutil.rmtree(path)
@@ -51,6 +52,11 @@ def main() -> int:
     if removed:
         names = ", ".join(p.name for p in removed)
         print(f"book_cache: rooflinekit or the environment changed (or no record); removed {names}")
+    return removed
+
+
+def main() -> int:
+    refresh()
     return 0
 
 

@@ -6,15 +6,13 @@ MathJax (rendering the chapters' math) and RequireJS plus @jupyter-widgets/html-
 in package.json / package-lock.json) and copied here. ``make book`` runs this script;
 _config.yml points Sphinx and myst-nb at the copies.
 
-Run from the repository root::
+Run from the repository root, after ``npm ci``::
 
-    python tools/vendor_assets.py            # copy, then write book/_static/vendor/.vendored
-    python tools/vendor_assets.py --check    # exit 1 if a vendored file is missing
+    python tools/vendor_assets.py     # copy, then list the copies in book/_static/vendor/.vendored
 """
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 from dataclasses import dataclass
@@ -85,35 +83,19 @@ def plan() -> list[tuple[Path, Path]]:
     return pairs
 
 
-def copy(pairs: list[tuple[Path, Path]]) -> int:
-    """Copy files whose size or modification time differ; returns how many were copied."""
-    copied = 0
+def copy(pairs: list[tuple[Path, Path]]) -> None:
+    """Replace book/_static/vendor with fresh copies, so no file of an old version lingers."""
+    shutil.rmtree(VENDOR, ignore_errors=True)
     for source, target in pairs:
-        stat = source.stat()
-        if target.exists():
-            existing = target.stat()
-            if existing.st_size == stat.st_size and int(existing.st_mtime) == int(stat.st_mtime):
-                continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
-        copied += 1
-    return copied
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only check the copies exist")
-    args = parser.parse_args(argv)
-    pairs = plan() if NODE_MODULES.is_dir() or not args.check else []
-    if args.check:
-        missing = [str(t.relative_to(ROOT)) for _, t in pairs if not t.exists()]
-        if not STAMP.exists() or missing:
-            print(f"vendor_assets: missing {missing[:5] or [str(STAMP.relative_to(ROOT))]}")
-            return 1
-        return 0
-    copied = copy(pairs)
+def main() -> int:
+    pairs = plan()
+    copy(pairs)
     STAMP.write_text("".join(f"{t.relative_to(VENDOR)}\n" for _, t in pairs))
-    print(f"vendor_assets: {len(pairs)} files in book/_static/vendor ({copied} copied)")
+    print(f"vendor_assets: {len(pairs)} files in book/_static/vendor")
     return 0
 
 
