@@ -20,6 +20,12 @@ $(STAMP): requirements.lock pyproject.toml
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
 
+test: $(STAMP)  ## Run every test
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
+	$(BIN)/python -m pytest -m "not slow and not browser"
+
 # The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
 # offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
 # them into book/_static/vendor, and node_modules goes again (Sphinx would walk its 12,000
