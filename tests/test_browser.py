@@ -204,6 +204,7 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     _check_against_rooflinekit(first)
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "explorer-page.png"), full_page=True)
     explorer.scroll_into_view_if_needed()
     explorer.screenshot(path=str(SCREENSHOTS / "explorer.png"))
 
