@@ -49,7 +49,9 @@ def test_config_fails_builds_on_errors_and_caches_execution() -> None:
     makefile = (ROOT / "Makefile").read_text()
     build = re.search(r"^BOOK_BUILD := (.*)$", makefile, re.M)
     assert build and build.group(1).endswith("tools/build_book.py")
-    assert "$(BOOK_BUILD)" in makefile.split("\nbook:", 1)[1].split("\n\n", 1)[0]
+    recipe = makefile.split("\n$(BOOK_STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "\t$(BOOK_BUILD)" in recipe and "$(VENDOR_STAMP)" in recipe
+    assert re.search(r"^book: \$\(BOOK_STAMP\)", makefile, re.M)
 
 
 def test_vendored_assets_cover_what_the_config_loads() -> None:
