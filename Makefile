@@ -44,9 +44,9 @@ vendor: $(VENDOR_STAMP)  ## Install the site's browser assets from npm
 
 # Everything the site is built from. With none of it newer than the last successful build,
 # `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
-# (book/ itself is left out of the list: its name is the target's.)
+# (book/ and exercises/ themselves are left out: their names are also targets.)
 BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build_book.py \
-	tools/book_cache.py $(shell find book/* exercises rooflinekit -name __pycache__ -prune \
+	tools/book_cache.py $(shell find book/* exercises/* rooflinekit -name __pycache__ -prune \
 	-o -name .ipynb_checkpoints -prune -o -print 2>/dev/null)
 BOOK_STAMP := _build/html/.built
 
