@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv test test-fast book vendor lab bench lint typecheck lock clean
+.PHONY: help venv test test-fast book vendor lab bench lint typecheck lock clean FORCE
 
 help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -49,12 +49,23 @@ BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build
 	tools/book_cache.py $(shell find book/* exercises/* rooflinekit -name __pycache__ -prune \
 	-o -name .ipynb_checkpoints -prune -o -print 2>/dev/null)
 BOOK_STAMP := _build/html/.built
+# The list itself, so that a removed file counts as a change. When the list changes, the site
+# is written afresh (chapters come from the execution cache): Sphinx never deletes the page of
+# a document that is gone, and no such page may linger in _build/html.
+BOOK_MANIFEST := _build/.book-inputs
 
-$(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_INPUTS)
+$(BOOK_MANIFEST): FORCE
+	@mkdir -p _build
+	@echo '$(sort $(BOOK_INPUTS))' | cmp -s - $@ || { rm -rf _build/html _build/.doctrees; \
+		echo '$(sort $(BOOK_INPUTS))' > $@; }
+
+$(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_MANIFEST) $(BOOK_INPUTS)
 	$(BOOK_BUILD)
 	touch $@
 
 book: $(BOOK_STAMP)  ## Build the site into _build/html; fails on any warning or cell error
+
+FORCE:
 
 lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check rooflinekit tests benchmarks
