@@ -24,8 +24,20 @@ CHAPTERS = [
 
 def test_toc_has_the_ten_chapters_in_order() -> None:
     names = toc_docnames()
-    assert [n for n in names if n.startswith("book/chapters/")] == [f"book/chapters/{c}" for c in CHAPTERS]
+    chapters = [n for n in names if n.startswith("book/chapters/")]
+    assert chapters[: len(CHAPTERS)] == [f"book/chapters/{c}" for c in CHAPTERS]
     assert "book/explorer" in names and "book/exercises" in names
+
+
+def test_every_page_under_book_is_in_the_toc() -> None:
+    # Only pages in _toc.yml are built: one left out would silently vanish from the site.
+    listed = set(toc_docnames())
+    pages = {
+        p.relative_to(ROOT).with_suffix("").as_posix()
+        for p in (ROOT / "book").rglob("*")
+        if p.suffix in {".md", ".ipynb"} and not any(part.startswith("_") for part in p.parts)
+    }
+    assert not pages - listed, f"add to _toc.yml: {sorted(pages - listed)}"
 
 
 @pytest.mark.parametrize("docname", toc_docnames())
