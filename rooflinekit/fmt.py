@@ -16,10 +16,11 @@ the text never carries a number typed by hand.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rooflinekit.catalog import Chip
 from rooflinekit.errors import RooflineInputError
 
 _PREFIXES = {-12: "p", -9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
@@ -92,6 +93,35 @@ def pct(fraction: Any, digits: int = 3) -> str:
     ('50%', '100%', '1.23%')
     """
     return f"{_fixed(100 * float(fraction), _check_digits(digits))}%"
+
+
+def link(title: str, url: str) -> str:
+    """A Markdown link, for a table cell or printed Markdown.
+
+    >>> link("TPU v5e", "https://cloud.google.com/tpu/docs/v5e")
+    '[TPU v5e](https://cloud.google.com/tpu/docs/v5e)'
+    """
+    return f"[{title.replace('[', '(').replace(']', ')')}]({url})"
+
+
+def sources_table(chips: Iterable[Chip]) -> Table:
+    """The pages the chips' figures come from, each once, with the chips that use it.
+
+    >>> from rooflinekit.catalog import chip
+    >>> table = sources_table([chip("tpu-v5e"), chip("tpu-v5p")])
+    >>> [row[1] for row in table.rows]
+    ['TPU v5e', 'TPU v5p', 'TPU v5e, TPU v5p']
+    >>> table.rows[0][0]
+    '[Google Cloud TPU v5e](https://cloud.google.com/tpu/docs/v5e)'
+    """
+    users: dict[tuple[str, str], list[str]] = {}
+    for c in chips:
+        for source in c.sources:
+            users.setdefault((source.title, source.url), []).append(c.name)
+    # Pages of one chip (the vendor's) first, pages shared by several (the course's) last.
+    ordered = sorted(users.items(), key=lambda item: len(item[1]))
+    rows = [[link(title, url), ", ".join(names)] for (title, url), names in ordered]
+    return Table(["source", "figures for"], rows, align="ll")
 
 
 def _cell(value: Any) -> str:

@@ -137,8 +137,8 @@ def roofline_axes(
             ax.plot([ridge, ridge], [hw.peak / 1e3, hw.peak], color=color, linestyle=":", linewidth=1,
                     label="_ridge", gid="ridge")
             ax.annotate(
-                f"{num(ridge)} FLOPs/B", (ridge, hw.peak), xytext=(4, -14), textcoords="offset points",
-                fontsize=8, color=color,
+                f"ridge {num(ridge)} FLOPs/B", (ridge, hw.peak / 1e3), xytext=(-3, 2),
+                textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
             )
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -180,6 +180,7 @@ def mark_operations(
     """
     hw, _ = _resolve(on, compute)
     results = []
+    compute_bound_seen = 0
     for item in operations:
         if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Cost)):
             raise RooflineInputError("operations", "a list of (label, Cost) pairs", item)
@@ -191,8 +192,15 @@ def mark_operations(
         ax.plot([r.intensity], [r.attainable], marker="o", markersize=7, linestyle="none", color=color,
                 label=str(label), gid="operation")
         if annotate:
-            ax.annotate(str(label), (r.intensity, r.attainable), xytext=(6, 6), textcoords="offset points",
-                        fontsize=8, color=color)
+            # Labels go under the roof: right of points on the slope, below points on the flat
+            # part, staggered so that neighbours on the flat part do not collide.
+            if r.bound == "compute":
+                offset, ha = (0, -8 - 11 * (compute_bound_seen % 3)), "center"
+                compute_bound_seen += 1
+            else:
+                offset, ha = (8, -2), "left"
+            ax.annotate(str(label), (r.intensity, r.attainable), xytext=offset, textcoords="offset points",
+                        ha=ha, va="top", fontsize=8, color=color)
         results.append(r)
     return results
 
