@@ -123,7 +123,9 @@ def test_the_prose_check_catches_a_typed_number() -> None:
 
 
 def test_chapter_three_has_the_explorer_section() -> None:
-    assert "\n## Interactive explorer\n" in read("03-roofline-plots")
+    text = read("03-roofline-plots")
+    assert "\n## Interactive explorer\n" in text
+    assert "from rooflinekit.explorer import explorer" in text
 
 
 def test_chapter_nine_serves_a_catalog_model_on_a_catalog_chip() -> None:
