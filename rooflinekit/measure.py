@@ -65,6 +65,8 @@ FULL_BUDGET = 120.0
 TARGET_FRACTION = 0.85
 """Share of the budget the repeats are planned to fill; the rest absorbs overruns."""
 MIN_ARRAY_BYTES = 2**16
+SWEEP_START_BYTES = 2**13
+"""The cache sweep's smallest array: two of them fit in any L1 data cache."""
 _ALIGN_ELEMENTS = 1024
 MAX_MATMUL_SIZE = 16384
 MEASURED_DTYPES = ("fp32", "fp64")
@@ -402,9 +404,9 @@ def _check_repeats(value: Any) -> int:
 
 
 def _sweep(array_bytes: int, factor: int) -> tuple[int, ...]:
-    """Array sizes from 64 KiB up to ``array_bytes``, each ``factor`` times the last."""
+    """Array sizes from 8 KiB up to ``array_bytes``, each ``factor`` times the last."""
     sizes = []
-    size = MIN_ARRAY_BYTES
+    size = SWEEP_START_BYTES
     while size < array_bytes:
         sizes.append(size)
         size *= factor
