@@ -131,7 +131,8 @@ def _filler(array: np.ndarray[Any, Any], value: float) -> Callable[[slice], None
 def stream_call(
     name: str, arena: Arena, threads: int | None = None, n: int | None = None
 ) -> Callable[[], None]:
-    """One pass of STREAM kernel ``name`` over the first ``n`` elements, on ``threads`` threads."""
+    """One pass of STREAM kernel ``name``: over the whole arena on ``threads`` threads (all the
+    arena's by default), or over its first ``n`` elements on one thread."""
     if name not in STREAMS:
         raise RooflineInputError("stream", "one of " + ", ".join(STREAMS), name)
     a, b, c = (x if n is None else x[:n] for x in (arena.a, arena.b, arena.c))

@@ -602,6 +602,18 @@ def measure_machine(
     repeat whatever the budget, so a budget below that minimum is overrun by it.
     ``progress``: ``None`` shows a bar on stderr only when stderr is a terminal.
     ``gpu``: also measure a GPU through torch or jax where one is installed and sees one.
+
+    A tiny run (small arrays that fit in cache, one small matmul size) takes about a second:
+
+    >>> tiny = measure_machine(quick=True, array_bytes=2**22, matmul_sizes=[64], budget=2.0, gpu=False)
+    >>> tiny.chip.id, sorted(tiny.peaks), tiny.kernel("np.dot(b, c)").bound
+    ('this-machine', ['fp32', 'fp64'], 'memory')
+    >>> print(format_report(tiny.to_dict()).splitlines()[0])  # doctest: +ELLIPSIS
+    this machine (...): measured in ... s (quick mode, budget 2 s)
+
+    The real one:
+
+    >>> m = measure_machine(quick=True)  # doctest: +SKIP
     """
     from rooflinekit import _gpu  # the GPU part imports this module's result types
 
