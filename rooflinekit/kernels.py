@@ -194,8 +194,8 @@ def memory_kernels(arena: Arena) -> list[Kernel]:
 
 
 def skinny_width(arena: Arena) -> int:
-    """The largest ``D`` (a multiple of 256) whose ``D x D`` float32 matrix fits in one arena array."""
-    return max(256, math.isqrt(arena.n) // 256 * 256)
+    """The largest ``D`` (a multiple of 64) whose ``D x D`` float32 matrix fits in one arena array."""
+    return max(64, math.isqrt(arena.n) // 64 * 64)
 
 
 def skinny_matmul_kernels(arena: Arena, batches: Sequence[int]) -> list[Kernel]:

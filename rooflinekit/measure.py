@@ -64,7 +64,7 @@ FULL_BUDGET = 120.0
 """Seconds a full measurement may take by default."""
 TARGET_FRACTION = 0.85
 """Share of the budget the repeats are planned to fill; the rest absorbs overruns."""
-MIN_ARRAY_BYTES = 2**16
+MIN_ARRAY_BYTES = 2**20
 SWEEP_START_BYTES = 2**13
 """The cache sweep's smallest array: two of them fit in any L1 data cache."""
 _ALIGN_ELEMENTS = 1024
@@ -428,8 +428,8 @@ def plan_measurement(
     at most a sixth of the available memory.
 
     >>> p = plan_measurement(quick=True)
-    >>> p.budget, p.threads >= 1, p.array_bytes >= 2**28 or p.array_bytes < 2**28
-    (20.0, True, True)
+    >>> p.budget, p.matmul_sizes, p.sweep_bytes[-1] == p.array_bytes, p.threads >= 1
+    (20.0, (128, 512, 2048), True, True)
     >>> plan_measurement(matmul_sizes=[0])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

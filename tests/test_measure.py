@@ -137,6 +137,14 @@ def test_gpu_part_runs_or_says_why_not(quick: tuple[measure.Measurement, float])
     assert m.gpu.message.startswith("GPU measurement skipped: ")
 
 
+def test_the_smallest_accepted_arrays_measure_everything() -> None:
+    for quick in (True, False):
+        m = measure.measure_machine(
+            quick=quick, array_bytes=measure.MIN_ARRAY_BYTES, matmul_sizes=[32], budget=1.0, gpu=False
+        )
+        assert len(m.kernels) == 2 + 3 + len(m.plan.batches) and m.bandwidth > 0
+
+
 def test_a_tiny_run_has_no_stderr_unless_asked(capsys: pytest.CaptureFixture[str]) -> None:
     quiet = measure.measure_machine(quick=True, **TINY)  # type: ignore[arg-type]
     assert capsys.readouterr().err == ""
