@@ -8,10 +8,10 @@ Two kinds:
   read one array and write one (2 arrays), add ``a = b + c`` and triad ``a = b + s*c`` read
   two and write one (3 arrays). Write-allocate traffic is **not** counted: a cache that
   reads a line before overwriting it moves one more array per write, so the hardware moves
-  up to 3/2 (copy, scale) or 4/3 (add, triad) of the counted bytes. ``np.copyto`` uses the
-  C library's ``memcpy``, whose non-temporal stores for large copies skip that read. numpy
-  has no fused multiply-add for arrays, so the triad is two passes over ``a``
-  (``a = s*c``, then ``a += b``): the counted figure is what an ideal triad would need.
+  up to 3/2 (copy, scale) or 4/3 (add, triad) of the counted bytes. A large ``np.copyto``
+  ends in the C library's ``memmove``, which typically uses non-temporal stores that skip
+  that read. numpy has no fused multiply-add for arrays, so the triad is two passes over
+  ``a`` (``a = s*c``, then ``a += b``): the counted figure is what an ideal triad would need.
 - **Roofline kernels**: plain numpy calls, each with a :class:`~rooflinekit.costs.Cost` from
   rooflinekit's cost models (``dot_cost``, ``elementwise_cost``, ``matmul_cost``), so the
   measurement can place them on the measured roofline.

@@ -288,7 +288,10 @@ class Measurement:
 
     @property
     def bandwidth(self) -> float:
-        """The attainable DRAM bandwidth: the best STREAM kernel on all threads, in B/s."""
+        """The attainable DRAM bandwidth in B/s: the best STREAM kernel over the large arrays.
+
+        Usually a kernel on all threads; on a busy machine one thread can win, because a
+        split pass waits for its slowest thread."""
         return self.chip.hbm_bandwidth
 
     @property
@@ -298,10 +301,8 @@ class Measurement:
 
     @property
     def best_stream(self) -> StreamResult:
-        return max(self._all_thread_streams(), key=lambda s: s.bandwidth)
-
-    def _all_thread_streams(self) -> list[StreamResult]:
-        return [s for s in self.streams if s.threads == self.plan.threads]
+        """The STREAM kernel (and thread count) that set :attr:`bandwidth`."""
+        return max(self.streams, key=lambda s: s.bandwidth)
 
     def stream(self, name: str, threads: int | None = None) -> StreamResult:
         """The result of STREAM kernel ``name`` on ``threads`` threads (all of them by default)."""
@@ -564,8 +565,8 @@ def machine_chip(
         link_name="none (one machine; placeholder figure)",
         sources=(SOURCE,),
         notes=(
-            "hbm_bandwidth is the best STREAM kernel's counted bytes per second on all threads "
-            "(DRAM, not HBM); write-allocate traffic is not counted.",
+            "hbm_bandwidth is the best STREAM kernel's counted bytes per second over arrays far "
+            "larger than the last-level cache (DRAM, not HBM); write-allocate traffic is not counted.",
             "Peaks are the best median numpy matmul FLOP/s over the sizes measured.",
             *notes,
         ),
@@ -646,9 +647,8 @@ def measure_machine(
         timings = _time_kernels(square, repeats, schedule, "matmul FLOP/s")
         del square
         matmuls = [MatmulResult(dtype, n, t) for (dtype, n), t in zip(sizes, timings, strict=True)]
-        all_threads = [s for s in streams if s.threads == plan.threads]
         peaks = {d: max(m.flops_per_second for m in matmuls if m.dtype == d) for d in MEASURED_DTYPES}
-        chip = machine_chip(max(s.bandwidth for s in all_threads), peaks, info)
+        chip = machine_chip(max(s.bandwidth for s in streams), peaks, info)
         placed = [_place_matmul(m, chip) for m in matmuls]
         kernels = memory_kernels(arena) + skinny_matmul_kernels(arena, plan.batches)
         timings = _time_kernels(kernels, repeats, schedule, "kernels")

@@ -61,7 +61,9 @@ def test_the_chip_is_the_best_measurements(quick: tuple[measure.Measurement, flo
     m, _ = quick
     all_threads = [s for s in m.streams if s.threads == m.plan.threads]
     assert {s.name for s in all_threads} == {"copy", "scale", "add", "triad"}
-    assert m.bandwidth == max(s.bandwidth for s in all_threads) == m.best_stream.bandwidth
+    assert m.stream("copy", threads=1) in m.streams
+    assert m.bandwidth == max(s.bandwidth for s in m.streams) == m.best_stream.bandwidth
+    assert all(s.array_bytes == m.plan.array_bytes for s in m.streams)
     for dtype in ("fp32", "fp64"):
         assert m.peaks[dtype] == max(x.flops_per_second for x in m.matmuls if x.dtype == dtype)
     # The peak is the best matmul, so no square matmul sits above the roof.
