@@ -46,3 +46,36 @@ lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 
 clean:  ## Remove build outputs (keeps .venv)
 	rm -rf _build .pytest_cache .mypy_cache .hypothesis
+
+# --- Graded exercises (nbgrader). See book/instructor-guide.md for a whole grading round.
+# COURSE is the nbgrader course directory: this checkout by default. To keep student work out of
+# the repository, copy nbgrader_config.py, solutions/ and exercises/ elsewhere and pass COURSE=that/dir.
+ASSIGNMENT ?= roofline
+COURSE ?= .
+GRADES ?= grades.csv
+NBGRADER = cd $(COURSE) && $(abspath $(BIN))/nbgrader
+.PHONY: exercises collect autograde feedback grades grading-round
+
+exercises: $(STAMP)  ## Regenerate the student version exercises/ from solutions/ (nbgrader generate_assignment)
+	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+
+collect: $(STAMP)  ## Collect submissions from LMS zips: make collect ZIP="a.zip b.zip"
+	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
+	rm -rf $(COURSE)/downloaded/$(ASSIGNMENT)/archive && mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
+	cp $(ZIP) $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
+	$(NBGRADER) zip_collect $(ASSIGNMENT) --force --strict
+
+autograde: $(STAMP)  ## Autograde every collected submission (students are added to the gradebook)
+	$(NBGRADER) autograde $(ASSIGNMENT) --create --force
+
+feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
+	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
+
+grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
+	cd $(COURSE) && mkdir -p "$$(dirname '$(GRADES)')" && $(abspath $(BIN))/nbgrader export --to '$(GRADES)'
+
+grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
+	$(MAKE) -o $(STAMP) collect
+	$(MAKE) -o $(STAMP) autograde
+	$(MAKE) -o $(STAMP) feedback
+	$(MAKE) -o $(STAMP) grades

@@ -13,10 +13,13 @@ answer is computed from the catalog and the cost models, never typed in.
 2.0
 >>> [int(b) for b in ex5_accepted_critical_batches()]
 [295, 298]
+>>> ex4_critical_batch(*EX4_D_F)
+inf
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -34,6 +37,8 @@ EX1_CHIP: Chip = chip("tpu-v5e").derive(
     id="tpu-v5e-exercise-1", name="TPU v5e (exercise 1)", hbm_bandwidth=EXERCISE_1_HBM_BANDWIDTH
 )
 INT8: dict[str, str] = {"x": "int8", "w": "int8", "out": "int8"}
+EX1_SHAPE = (128, 8192, 8192)
+"""(B, D, F) for which exercise 1 asks the times and the limiting resource."""
 
 
 def ex1_bytes_read(B: Any, D: Any, F: Any) -> Any:
@@ -64,6 +69,11 @@ def ex1_critical_batch() -> float:
 def ex1_roofline(B: Any, D: Any, F: Any) -> Roofline:
     """``t_math``, ``t_comms``, ``t_lower``, ``t_upper`` for one shape."""
     return analyze(matmul_cost(B, D, F, **INT8), EX1_CHIP, compute="int8")
+
+
+def ex1_bound(B: Any, D: Any, F: Any) -> Any:
+    """``"compute"`` or ``"memory"``: which time is the longer one for this shape."""
+    return ex1_roofline(B, D, F).bound
 
 
 # --- Exercise 2: bf16[B,D] . int8[D,F] -> bf16[B,F], bf16 compute ------------------------
@@ -119,6 +129,8 @@ def ex3_crossover(D: Any, F: Any | None = None) -> Any:
 
 # --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F], a weight matrix per example -------
 EX4_CHIP: Chip = EX1_CHIP
+EX4_D_F = (8192, 8192)
+"""(D, F) for which exercise 4 asks the critical batch."""
 
 
 def ex4_bytes_read(B: Any, D: Any, F: Any) -> Any:
@@ -146,8 +158,21 @@ def ex4_bound(B: Any, D: Any, F: Any) -> Any:
     return analyze(batched_matmul_cost(B, D, F, **INT8), EX4_CHIP, compute="int8").bound
 
 
+def ex4_critical_batch(D: Any, F: Any) -> float:
+    """Smallest batch at which the batched matmul is compute-bound, ``inf`` if none.
+
+    Its intensity ``2DF / (D + DF + F)`` does not depend on ``B`` at all: if it is below the
+    chip's critical intensity for one example, it is for every batch.
+    """
+    if ex4_intensity(1, D, F) > EX4_CHIP.critical_intensity("int8"):
+        return 1.0
+    return math.inf
+
+
 # --- Exercise 5: the H100's critical batch from its datasheet ----------------------------
 EX5_CHIP: Chip = chip("h100-sxm")
+EX5_REPLICAS = 8
+"""Exercise 5's data-parallel replicas, one H100 each."""
 
 
 def ex5_dense_peak() -> float:
@@ -160,12 +185,23 @@ def ex5_critical_batch() -> float:
     return matmul_critical_batch_approx(peak=ex5_dense_peak(), bandwidth=EX5_CHIP.hbm_bandwidth)
 
 
+def ex5_dense_peak_rounded() -> float:
+    """The dense peak rounded to one significant figure, as a published answer does (1e15)."""
+    return float(f"{ex5_dense_peak():.0e}")
+
+
 def ex5_critical_batch_rounded_peak() -> float:
     """The same with the peak rounded to one significant figure (1e15): about 298."""
-    rounded_peak = float(f"{ex5_dense_peak():.0e}")
-    return matmul_critical_batch_approx(peak=rounded_peak, bandwidth=EX5_CHIP.hbm_bandwidth)
+    return matmul_critical_batch_approx(peak=ex5_dense_peak_rounded(), bandwidth=EX5_CHIP.hbm_bandwidth)
 
 
 def ex5_accepted_critical_batches() -> tuple[float, float]:
     """Both published answers, 295 and 298, are accepted."""
     return ex5_critical_batch(), ex5_critical_batch_rounded_peak()
+
+
+def ex5_accepted_global_batches() -> tuple[float, float]:
+    """Total tokens per step over ``EX5_REPLICAS`` data-parallel replicas: the threshold is per
+    replica, so each replica needs its own critical batch."""
+    dense, rounded = ex5_accepted_critical_batches()
+    return EX5_REPLICAS * dense, EX5_REPLICAS * rounded

@@ -1,0 +1,28 @@
+"""nbgrader's configuration for the course (read from the directory nbgrader runs in).
+
+The five graded notebooks form one assignment, ``roofline``: one release, one upload per
+student, one gradebook row per student. Instructor versions live in ``solutions/roofline/``,
+the student versions nbgrader generates from them in ``exercises/roofline/``.
+The instructor's guide (book/instructor-guide.md) walks through a grading round.
+"""
+
+c = get_config()  # type: ignore[name-defined]  # noqa: F821  (nbgrader provides get_config)
+
+c.CourseDirectory.course_id = "roofline"
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "exercises"
+
+# A cell may take a while only if the student's code does; the model answers take well under a second.
+c.Execute.timeout = 120
+
+# Submissions downloaded from a learning-management system: nbgrader zip_collect matches this
+# pattern against each extracted file's full path. The file name must be
+#   <student>_[late_][<digits>_...]<notebook>[-<n>].ipynb
+# e.g. "alice_ex1_int8_matmul.ipynb" or, as Canvas names them,
+# "smithjane_late_123456_7890123_ex1_int8_matmul-1.ipynb": the student id is the first
+# token (letters, digits, "." or "-"), the LMS's numbers and "late_" are skipped, and a
+# "-<n>" a re-submission adds is dropped.
+c.FileNameCollectorPlugin.named_regexp = (
+    r"^.*/(?P<student_id>[A-Za-z0-9][A-Za-z0-9.\-]*)_(?:late_)?(?:[0-9]+_)*"
+    r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
+)
