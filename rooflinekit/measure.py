@@ -36,7 +36,7 @@ import math
 import numbers
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rooflinekit._machine import MachineInfo, describe_machine
@@ -284,7 +284,6 @@ class Measurement:
     kernels: tuple[KernelResult, ...]
     gpu: GpuReport
     elapsed: float
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def bandwidth(self) -> float:
@@ -342,7 +341,6 @@ class Measurement:
             "matmuls": [m.to_dict() for m in self.matmuls],
             "kernels": [k.to_dict() for k in self.kernels],
             "gpu": self.gpu.to_dict(),
-            "notes": list(self.notes),
         }
 
 
@@ -657,11 +655,13 @@ def measure_machine(
     finally:
         arena.close()
         del arena
-    gpu_report = (
-        _gpu.measure_gpu(backend, skipped, quick=quick, schedule=schedule, repeats=repeats)
-        if backend is not None
-        else GpuReport(ran=False, skipped=skipped)
-    )
+    gpu_report = GpuReport(ran=False, skipped=skipped)
+    if backend is not None:
+        try:
+            gpu_report = _gpu.measure_gpu(backend, skipped, quick=quick, schedule=schedule, repeats=repeats)
+        except Exception as error:  # out of GPU memory, a driver error: the CPU results still stand
+            reason = f"{backend.name} failed on {backend.device}: {type(error).__name__}: {error}"
+            gpu_report = GpuReport(ran=False, skipped=(*skipped, reason))
     bar.close()
     placed.sort(key=lambda k: k.intensity)
     return Measurement(
