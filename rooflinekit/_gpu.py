@@ -139,11 +139,24 @@ def task_count(quick: bool) -> int:
 
 
 def measure_gpu(
-    backend: Backend, skipped: tuple[str, ...], *, quick: bool, schedule: Schedule, repeats: int
+    backend: Backend,
+    skipped: tuple[str, ...],
+    *,
+    quick: bool,
+    schedule: Schedule,
+    repeats: int,
+    array_bytes: int | None = None,
+    sizes: tuple[int, ...] | None = None,
 ) -> GpuReport:
-    """Time copy and triad over GPU arrays far larger than any GPU's L2, and matmuls in fp32 and bf16."""
-    wanted = (2**29 if quick else 2**30)
-    array_bytes = min(wanted, backend.memory_bytes // 8) if backend.memory_bytes else wanted
+    """Time copy and triad over GPU arrays far larger than any GPU's L2, and matmuls in fp32 and bf16.
+
+    ``array_bytes`` and ``sizes`` default to the quick or full mode's (512 MiB or 1 GiB arrays,
+    at most an eighth of the GPU's memory).
+    """
+    if array_bytes is None:
+        wanted = 2**29 if quick else 2**30
+        array_bytes = min(wanted, backend.memory_bytes // 8) if backend.memory_bytes else wanted
+    sizes = sizes if sizes is not None else _sizes(quick)
     streams = []
     for name in GPU_STREAMS:
         run = backend.stream(name, array_bytes)
@@ -153,7 +166,7 @@ def measure_gpu(
         schedule.finish(f"GPU {name}")
     matmuls = []
     for dtype in GPU_DTYPES:
-        for n in _sizes(quick):
+        for n in sizes:
             run = backend.matmul(n, dtype)
             timing = time_call(run, repeats=repeats, deadline=schedule.next_deadline())
             matmuls.append(MatmulResult(dtype, n, timing))

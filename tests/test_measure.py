@@ -282,3 +282,31 @@ def test_the_cli_and_the_package_do_not_load_the_measuring_code() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_the_gpu_code_path_builds_a_chip_from_any_backend() -> None:
+    """No GPU here: a numpy backend runs the very code a torch or jax backend runs (float32
+    stands in for bf16, which numpy lacks), so the report and chip it builds are checked."""
+    import numpy as np
+
+    from rooflinekit import _gpu
+
+    def stream(name: str, array_bytes: int) -> Any:
+        a, b, c = (np.full(array_bytes // 4, v, dtype=np.float32) for v in (0.0, 1.0, 0.5))
+        return (lambda: np.copyto(a, b)) if name == "copy" else (lambda: np.add(b, 3 * c, out=a))
+
+    def matmul(n: int, dtype: str) -> Any:
+        x = np.ones((n, n), dtype=np.float32)
+        return lambda: x @ x
+
+    backend = _gpu.Backend("numpy", "a CPU standing in", 2**33, stream, matmul)
+    schedule = Schedule(2.0, tasks=_gpu.task_count(True))
+    report = _gpu.measure_gpu(backend, ("jax is not installed",), quick=True, schedule=schedule, repeats=3,
+                              array_bytes=2**22, sizes=(64, 128))
+    assert report.ran and report.message == "GPU measured: a CPU standing in through numpy."
+    assert report.chip is not None and report.chip.id == "this-gpu"
+    assert set(report.chip.dense_flops) == {"fp32", "bf16"}
+    assert report.chip.hbm_bandwidth == max(s.bandwidth for s in report.streams) > 0
+    measured = [(m.dtype, m.n) for m in report.matmuls]
+    assert measured == [("fp32", 64), ("fp32", 128), ("bf16", 64), ("bf16", 128)]
+    json.dumps(report.to_dict(), allow_nan=False)
