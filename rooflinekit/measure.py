@@ -328,6 +328,7 @@ class Measurement:
         return {
             "chip": self.chip.to_dict(),
             "bandwidth": self.bandwidth,
+            "best_stream": {"name": self.best_stream.name, "threads": self.best_stream.threads},
             "peaks": self.peaks,
             "critical_intensity": {d: self.chip.critical_intensity(d) for d in self.peaks},
             "quick": self.plan.quick,
@@ -708,10 +709,12 @@ def format_report(data: dict[str, Any]) -> str:
     chip, machine = data["chip"], data["machine"]
     mode = "quick" if data["quick"] else "full"
     arrays, cache = si(data["array_bytes"], "B"), si(machine["last_level_cache_bytes"], "B")
+    best = data["best_stream"]
+    on = f"{best['threads']} thread{'s' if best['threads'] != 1 else ''}"
     lines = [
         f"{chip['name']}: measured in {data['elapsed']:.1f} s ({mode} mode, budget {data['budget']:g} s)",
-        f"  memory bandwidth   {si(data['bandwidth'], 'B/s')}  (best STREAM kernel on {data['threads']}"
-        f" threads; arrays of {arrays}, last-level cache {cache})",
+        f"  memory bandwidth   {si(data['bandwidth'], 'B/s')}  (best STREAM kernel: {best['name']} on {on};"
+        f" arrays of {arrays}, last-level cache {cache})",
     ]
     for dtype, peak in data["peaks"].items():
         lines.append(

@@ -259,6 +259,11 @@ def test_cli_measure_json_is_one_object_and_nothing_on_stderr() -> None:
     out = json.loads(done.stdout)
     assert out["chip"]["id"] == "this-machine" and out["budget"] == 6.0 and out["quick"] is True
     assert out["bandwidth"] == out["chip"]["hbm_bandwidth"] > 0
+    best = out["best_stream"]
+    assert out["bandwidth"] == max(s["bandwidth"] for s in out["streams"])
+    assert [(s["name"], s["threads"]) for s in out["streams"] if s["bandwidth"] == out["bandwidth"]] == [
+        (best["name"], best["threads"])
+    ]
     assert set(out["peaks"]) == {"fp32", "fp64"}
     assert {k["name"] for k in out["kernels"]} >= {"np.dot(b, c)", "fp32 matmul 2048x2048x2048"}
     assert out["gpu"]["message"]
