@@ -154,7 +154,9 @@ class Chip:
             "link_bandwidth": self.link_bandwidth,
             "link_name": self.link_name,
             "vector_flops": self.vector_flops,
-            "critical_intensity_bf16": self.critical_intensity("bf16"),
+            "critical_intensity_bf16": (  # None for a chip without bf16, e.g. a measured CPU
+                self.critical_intensity("bf16") if "bf16" in self.dense_flops else None
+            ),
             "sources": [{"title": s.title, "url": s.url} for s in self.sources],
             "notes": list(self.notes),
         }

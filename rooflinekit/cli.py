@@ -4,6 +4,7 @@
     rooflinekit matmul B D F --chip ID [--x DT] [--w DT] [--out DT] [--compute DT]
                        [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
     rooflinekit dot N --chip ID [--dtype DT] [--peak FLOPS] [--bandwidth BPS] [--json]
+    rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--json]
 
 ``--json`` prints one JSON object and nothing else. Bad input exits with status 2 and one
 line naming the argument and what is accepted.
@@ -57,6 +58,7 @@ def _checked(
 
 _size = _checked(check_size, int, "a positive integer")
 _figure = _checked(check_figure, float, "a positive, finite number")
+_seconds = _checked(check_figure, float, "a positive, finite number of seconds")
 
 
 def _chip_id(text: str) -> str:
@@ -108,6 +110,21 @@ def build_parser() -> argparse.ArgumentParser:
     dot.add_argument(
         "--dtype", type=_dtype_name, default="bf16", metavar="DT", help="dtype of the vectors (default bf16)"
     )
+
+    measure = commands.add_parser(
+        "measure", help="measure this machine: memory bandwidth, peak FLOP/s and kernels on its roofline"
+    )
+    measure.add_argument("--quick", action="store_true", help="smaller arrays, fewer sizes, a shorter budget")
+    measure.add_argument(
+        "--budget", type=_seconds, metavar="SECONDS", help="time budget (default: the quick or full mode's)"
+    )
+    measure.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: only when stderr is a terminal)",
+    )
+    measure.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -168,6 +185,13 @@ def _dot(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     )
 
 
+def _measure(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    from rooflinekit import measure  # loads the measuring code only for this command
+
+    result = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress)
+    return result.chip.name, result.to_dict()
+
+
 def _chips() -> tuple[str, dict[str, Any]]:
     return "hardware catalog", {"chips": [c.to_dict() for c in CHIPS.values()]}
 
@@ -203,6 +227,11 @@ def _format_value(key: str, value: Any) -> str:
 
 
 def _print_text(title: str, fields: dict[str, Any]) -> None:
+    if "kernels" in fields:  # a measurement of this machine
+        from rooflinekit.measure import format_report
+
+        print(format_report(fields))
+        return
     if "chips" in fields:
         headings = ("bf16 FLOP/s", "HBM B/s", "HBM bytes", "link B/s", "crit. int.")
         print(f"{'id':<10} {'name':<20} " + " ".join(f"{h:>12}" for h in headings))
@@ -225,7 +254,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    handlers = {"chips": lambda: _chips(), "matmul": lambda: _matmul(args), "dot": lambda: _dot(args)}
+    handlers = {
+        "chips": lambda: _chips(),
+        "matmul": lambda: _matmul(args),
+        "dot": lambda: _dot(args),
+        "measure": lambda: _measure(args),
+    }
     try:
         title, fields = handlers[args.command]()
     except RooflineInputError as error:  # e.g. a compute dtype the chip has no figure for
