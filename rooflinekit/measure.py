@@ -45,6 +45,7 @@ from rooflinekit.analysis import Roofline, analyze
 from rooflinekit.catalog import Chip, Source
 from rooflinekit.costs import Cost, matmul_cost
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.fmt import si
 from rooflinekit.kernels import (
     ELEMENT_BYTES,
     NUMPY_DTYPES,
@@ -679,23 +680,6 @@ def measure_machine(
 
 
 # --- reporting -------------------------------------------------------------------------------------
-
-_PREFIXES = (
-    (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")
-)
-
-
-def si(value: float, unit: str) -> str:
-    """Three significant figures with an SI prefix.
-
-    >>> si(3.69e10, "B/s"), si(0.0341, "s"), si(2.758e11, "FLOP/s")
-    ('36.9 GB/s', '34.1 ms', '276 GFLOP/s')
-    """
-    for scale, prefix in _PREFIXES:
-        if abs(value) >= scale:
-            return f"{value / scale:.3g} {prefix}{unit}"
-    return f"{value:.3g} {unit}"
-
 
 def _table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headings)]
