@@ -189,6 +189,18 @@ SCALING_BOOK = Source(
 
 _GIGA = 1e9
 
+# H100 SXM and H200 SXM share the Hopper GPU and its tensor-core peaks.
+_HOPPER_DENSE = {
+    "fp64": 6.7e13,
+    "fp32": 6.7e13,
+    "tf32": 4.945e14,
+    "bf16": 9.89e14,
+    "fp16": 9.89e14,
+    "fp8": 1.979e15,
+    "int8": 1.979e15,
+}
+_HOPPER_SPARSE = {"tf32": 9.89e14, "bf16": 1.979e15, "fp16": 1.979e15, "fp8": 3.958e15, "int8": 3.958e15}
+
 CHIPS: Mapping[str, Chip] = MappingProxyType(
     {
         c.id: c
@@ -253,22 +265,8 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 id="h100-sxm",
                 name="NVIDIA H100 SXM",
                 vendor="NVIDIA",
-                dense_flops={
-                    "fp64": 6.7e13,
-                    "fp32": 6.7e13,
-                    "tf32": 4.945e14,
-                    "bf16": 9.89e14,
-                    "fp16": 9.89e14,
-                    "fp8": 1.979e15,
-                    "int8": 1.979e15,
-                },
-                sparse_flops={
-                    "tf32": 9.89e14,
-                    "bf16": 1.979e15,
-                    "fp16": 1.979e15,
-                    "fp8": 3.958e15,
-                    "int8": 3.958e15,
-                },
+                dense_flops=_HOPPER_DENSE,
+                sparse_flops=_HOPPER_SPARSE,
                 hbm_bandwidth=3.35e12,
                 hbm_bytes=80 * _GIGA,
                 link_bandwidth=4.5e11,
@@ -287,22 +285,8 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 id="h200-sxm",
                 name="NVIDIA H200 SXM",
                 vendor="NVIDIA",
-                dense_flops={
-                    "fp64": 6.7e13,
-                    "fp32": 6.7e13,
-                    "tf32": 4.945e14,
-                    "bf16": 9.89e14,
-                    "fp16": 9.89e14,
-                    "fp8": 1.979e15,
-                    "int8": 1.979e15,
-                },
-                sparse_flops={
-                    "tf32": 9.89e14,
-                    "bf16": 1.979e15,
-                    "fp16": 1.979e15,
-                    "fp8": 3.958e15,
-                    "int8": 3.958e15,
-                },
+                dense_flops=_HOPPER_DENSE,
+                sparse_flops=_HOPPER_SPARSE,
                 hbm_bandwidth=4.8e12,
                 hbm_bytes=141 * _GIGA,
                 link_bandwidth=4.5e11,
