@@ -168,7 +168,7 @@ def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     else:
         fields["critical_batch"] = matmul_critical_batch(args.D, args.F, args.chip, **dtypes, **figures)
         fields["critical_batch_approx"] = matmul_critical_batch_approx(args.chip, w=args.w, **figures)
-    weights = f"{args.w}[{'B,' if args.batched else ''}{args.D},{args.F}]"
+    weights = f"{args.w}[{f'{args.B},' if args.batched else ''}{args.D},{args.F}]"
     title = (
         f"{args.x}[{args.B},{args.D}] . {weights} -> {args.out}[{args.B},{args.F}]"
         f" on {chip(args.chip).name}, {args.compute} compute"
@@ -218,7 +218,9 @@ _UNITS = {
 
 
 def _format_value(key: str, value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isinf(value)):
+    if value is None:  # a batched matmul: its intensity, hence its bound, is the same for every B
+        return "none (the bound does not depend on B)"
+    if isinstance(value, float) and math.isinf(value):
         return "none (never compute-bound)"
     if isinstance(value, str):
         return value

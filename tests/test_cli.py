@@ -137,6 +137,17 @@ def test_text_output_is_readable() -> None:
     assert chips.returncode == 0 and "h100-sxm" in chips.stdout
 
 
+def test_text_output_of_a_batched_matmul_shows_its_shapes_and_why_there_is_no_critical_batch() -> None:
+    # Compute-bound at every batch (a tiny peak): "never compute-bound" would be wrong here.
+    done = run("matmul", "64", "512", "256", "--chip", "tpu-v5e", "--batched", "--peak", "1e9")
+    assert done.returncode == 0
+    assert "bf16[64,512] . bf16[64,512,256] -> bf16[64,256] on TPU v5e" in done.stdout
+    assert "compute" in done.stdout and "never compute-bound" not in done.stdout
+    assert "critical_batch         none (the bound does not depend on B)" in done.stdout
+    no_crossover = run("matmul", "8", "128", "128", "--chip", "tpu-v5e")
+    assert "critical_batch         none (never compute-bound)" in no_crossover.stdout
+
+
 def test_console_script_is_installed() -> None:
     script = Path(sys.executable).with_name("rooflinekit")
     found = str(script) if script.exists() else shutil.which("rooflinekit")
