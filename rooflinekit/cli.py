@@ -156,7 +156,16 @@ def _roofline_fields(result: Roofline) -> dict[str, Any]:
     }
 
 
+def _check_compute(flag: str, chip_id: str, compute: str, peak: float | None) -> None:
+    """Without ``--peak`` the chip must have a dense peak for the compute dtype; name the flag if not."""
+    peaks = chip(chip_id).dense_flops
+    if peak is None and compute not in peaks:
+        accepted = f"a dtype {chip_id} has a dense peak for ({', '.join(peaks)}), or any dtype with --peak"
+        raise RooflineInputError(flag, accepted, compute)
+
+
 def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    _check_compute("--compute", args.chip, args.compute, args.peak)
     dtypes = {"x": args.x, "w": args.w, "out": args.out}
     figures = {"compute": args.compute, "peak": args.peak, "bandwidth": args.bandwidth}
     cost_model = batched_matmul_cost if args.batched else matmul_cost
@@ -177,6 +186,7 @@ def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 
 def _dot(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    _check_compute("--dtype", args.chip, args.dtype, args.peak)
     result = analyze(
         dot_cost(args.N, args.dtype), args.chip, compute=args.dtype, peak=args.peak, bandwidth=args.bandwidth
     )
@@ -264,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         title, fields = handlers[args.command]()
-    except RooflineInputError as error:  # e.g. a compute dtype the chip has no figure for
+    except RooflineInputError as error:  # e.g. --compute naming a dtype the chip has no peak for
         print(f"rooflinekit {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     if args.json:

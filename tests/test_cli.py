@@ -173,7 +173,13 @@ BAD_INPUTS = [
     ),
     (
         ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--compute", "fp8"),
-        "compute dtype for tpu-v5e (dense) must be one of bf16, int8 (got 'fp8')",
+        "error: --compute must be a dtype tpu-v5e has a dense peak for (bf16, int8), or any dtype with"
+        " --peak (got 'fp8')",
+    ),
+    (
+        ("dot", "8", "--chip", "tpu-v5e", "--dtype", "fp32"),
+        "error: --dtype must be a dtype tpu-v5e has a dense peak for (bf16, int8), or any dtype with"
+        " --peak (got 'fp32')",
     ),
     (
         ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--peak", "0"),
