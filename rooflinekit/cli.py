@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -277,8 +278,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RooflineInputError as error:  # e.g. --compute naming a dtype the chip has no peak for
         print(f"rooflinekit {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if args.json:
-        print(json.dumps({key: _json_ready(value) for key, value in fields.items()}, allow_nan=False))
-    else:
-        _print_text(title, fields)
+    try:
+        if args.json:
+            print(json.dumps({key: _json_ready(value) for key, value in fields.items()}, allow_nan=False))
+        else:
+            _print_text(title, fields)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader left early (`rooflinekit chips | head -1`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush is quiet
+        return 1
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -219,3 +220,19 @@ def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str, as
     assert message in lines[0]
     assert lines[0].startswith("rooflinekit")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args", [("chips",), ("chips", "--json"), ("dot", "8", "--chip", "b200")])
+def test_a_reader_that_leaves_early_gets_no_traceback(args: tuple[str, ...]) -> None:
+    # As `rooflinekit chips | head -1` does once head has its line: the pipe is closed on the writer.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "rooflinekit", *args], stdout=write_end, stderr=subprocess.PIPE,
+            text=True, timeout=60, check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 1
