@@ -426,7 +426,7 @@ def plan_measurement(
     """Check the arguments and fill in defaults for this machine.
 
     Arrays default to 2x (quick) or 4x (full) the last-level cache, at least 256 MiB, and
-    at most a sixth of the available memory.
+    at most an eighth of the available memory; ``array_bytes`` may ask for up to a sixth.
 
     >>> p = plan_measurement(quick=True)
     >>> p.budget, p.matmul_sizes, p.sweep_bytes[-1] == p.array_bytes, p.threads >= 1
