@@ -201,6 +201,7 @@ BAD_INPUTS = [
     (("matmul", "8", "8", "--chip", "tpu-v5e"), "the following arguments are required: F"),
     (("matmul", "8", "8", "8"), "the following arguments are required: --chip"),
     (("dot", "0", "--chip", "b200"), "argument N: must be a positive integer (got '0')"),
+    (("dot", "9" * 400, "--chip", "b200"), "argument N: must be a positive integer"),
     (("dot", "8", "--chip", "b200", "--dtype", "float128"), "argument --dtype: must be one of"),
     (("chip",), "argument COMMAND: invalid choice: 'chip'"),
     ((), "the following arguments are required: COMMAND"),
@@ -208,7 +209,7 @@ BAD_INPUTS = [
 
 
 @pytest.mark.parametrize(
-    ("args", "message"), BAD_INPUTS, ids=[" ".join(a) or "(none)" for a, _ in BAD_INPUTS]
+    ("args", "message"), BAD_INPUTS, ids=[" ".join(x[:12] for x in a) or "(none)" for a, _ in BAD_INPUTS]
 )
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str, as_json: bool) -> None:
