@@ -22,3 +22,8 @@ def test_the_figures_shown_come_from_a_measurement() -> None:
     text = read(CHAPTER)
     assert "measure.measure_machine(quick=True" in text
     assert re.search(r"\{glue:text\}`\w+`", text), "the chapter shows measured values"
+
+
+def test_sources_credit_the_stream_benchmark() -> None:
+    sources = read(CHAPTER).split("\n## Sources\n", 1)[1]
+    assert "McCalpin" in sources and "https://www.cs.virginia.edu/stream/" in sources
