@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -156,7 +157,16 @@ def _roofline_fields(result: Roofline) -> dict[str, Any]:
     }
 
 
+def _check_compute(flag: str, chip_id: str, compute: str, peak: float | None) -> None:
+    """Without ``--peak`` the chip must have a dense peak for the compute dtype; name the flag if not."""
+    peaks = chip(chip_id).dense_flops
+    if peak is None and compute not in peaks:
+        accepted = f"a dtype {chip_id} has a dense peak for ({', '.join(peaks)}), or any dtype with --peak"
+        raise RooflineInputError(flag, accepted, compute)
+
+
 def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    _check_compute("--compute", args.chip, args.compute, args.peak)
     dtypes = {"x": args.x, "w": args.w, "out": args.out}
     figures = {"compute": args.compute, "peak": args.peak, "bandwidth": args.bandwidth}
     cost_model = batched_matmul_cost if args.batched else matmul_cost
@@ -168,7 +178,7 @@ def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     else:
         fields["critical_batch"] = matmul_critical_batch(args.D, args.F, args.chip, **dtypes, **figures)
         fields["critical_batch_approx"] = matmul_critical_batch_approx(args.chip, w=args.w, **figures)
-    weights = f"{args.w}[{'B,' if args.batched else ''}{args.D},{args.F}]"
+    weights = f"{args.w}[{f'{args.B},' if args.batched else ''}{args.D},{args.F}]"
     title = (
         f"{args.x}[{args.B},{args.D}] . {weights} -> {args.out}[{args.B},{args.F}]"
         f" on {chip(args.chip).name}, {args.compute} compute"
@@ -177,6 +187,7 @@ def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 
 def _dot(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    _check_compute("--dtype", args.chip, args.dtype, args.peak)
     result = analyze(
         dot_cost(args.N, args.dtype), args.chip, compute=args.dtype, peak=args.peak, bandwidth=args.bandwidth
     )
@@ -218,7 +229,9 @@ _UNITS = {
 
 
 def _format_value(key: str, value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isinf(value)):
+    if value is None:  # a batched matmul: its intensity, hence its bound, is the same for every B
+        return "none (the bound does not depend on B)"
+    if isinstance(value, float) and math.isinf(value):
         return "none (never compute-bound)"
     if isinstance(value, str):
         return value
@@ -262,11 +275,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         title, fields = handlers[args.command]()
-    except RooflineInputError as error:  # e.g. a compute dtype the chip has no figure for
+    except RooflineInputError as error:  # e.g. --compute naming a dtype the chip has no peak for
         print(f"rooflinekit {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if args.json:
-        print(json.dumps({key: _json_ready(value) for key, value in fields.items()}, allow_nan=False))
-    else:
-        _print_text(title, fields)
+    try:
+        if args.json:
+            print(json.dumps({key: _json_ready(value) for key, value in fields.items()}, allow_nan=False))
+        else:
+            _print_text(title, fields)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader left early (`rooflinekit chips | head -1`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush is quiet
+        return 1
     return 0

@@ -49,6 +49,7 @@ from rooflinekit.explorer_model import (
     operation,
 )
 from rooflinekit.explorer_static import ExplorerSettings, explorer_html
+from rooflinekit.fmt import num
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -58,7 +59,7 @@ def _fmt(x: float | None) -> str:
         return "-"
     if not np.isfinite(x):
         return "never"
-    return f"{x:.4g}"
+    return num(x, 4)
 
 
 def _fmt_time(t: float) -> str:

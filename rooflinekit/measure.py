@@ -426,7 +426,7 @@ def plan_measurement(
     """Check the arguments and fill in defaults for this machine.
 
     Arrays default to 2x (quick) or 4x (full) the last-level cache, at least 256 MiB, and
-    at most a sixth of the available memory.
+    at most an eighth of the available memory; ``array_bytes`` may ask for up to a sixth.
 
     >>> p = plan_measurement(quick=True)
     >>> p.budget, p.matmul_sizes, p.sweep_bytes[-1] == p.array_bytes, p.threads >= 1
@@ -580,12 +580,6 @@ def _place(kernel: Kernel, timing: Timing, chip: Chip) -> KernelResult:
     )
 
 
-def _place_matmul(result: MatmulResult, chip: Chip) -> KernelResult:
-    name = f"{result.dtype} matmul {result.n}x{result.n}x{result.n}"
-    roofline = analyze(result.cost, chip, compute=result.dtype)
-    return KernelResult(name, result.dtype, result.cost, result.timing, roofline, "BLAS gemm")
-
-
 def measure_machine(
     *,
     quick: bool = False,
@@ -645,11 +639,11 @@ def measure_machine(
         sizes = [(dtype, n) for dtype in MEASURED_DTYPES for n in plan.matmul_sizes]
         square = [square_matmul_kernel(n, dtype) for dtype, n in sizes]
         timings = _time_kernels(square, repeats, schedule, "matmul FLOP/s")
-        del square
         matmuls = [MatmulResult(dtype, n, t) for (dtype, n), t in zip(sizes, timings, strict=True)]
         peaks = {d: max(m.flops_per_second for m in matmuls if m.dtype == d) for d in MEASURED_DTYPES}
         chip = machine_chip(max(s.bandwidth for s in streams), peaks, info)
-        placed = [_place_matmul(m, chip) for m in matmuls]
+        placed = [_place(k, t, chip) for k, t in zip(square, timings, strict=True)]
+        del square  # the matrices go before the kernels' arrays are made
         kernels = memory_kernels(arena) + skinny_matmul_kernels(arena, plan.batches)
         timings = _time_kernels(kernels, repeats, schedule, "kernels")
         placed += [_place(k, t, chip) for k, t in zip(kernels, timings, strict=True)]

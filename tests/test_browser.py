@@ -59,8 +59,8 @@ class Visit:
 def visit(browser: Any, site_url: str) -> Iterator[Any]:
     contexts = []
 
-    def open_page(path: str) -> Visit:
-        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    def open_page(path: str, width: int = 1280) -> Visit:
+        context = browser.new_context(viewport={"width": width, "height": 1000})
         contexts.append(context)
         page = context.new_page()
         seen = Visit(page)
@@ -117,6 +117,25 @@ def test_page_loads_cleanly_offline(visit: Any, path: str) -> None:
     page.wait_for_timeout(300)  # late console errors (deferred scripts, fonts)
     assert not seen.blocked, f"requests to other hosts: {seen.blocked}"
     assert not seen.errors, "\n".join(seen.errors)
+
+
+def test_one_search_field_and_a_sidebar_that_opens_on_a_phone(visit: Any) -> None:
+    # pydata-sphinx-theme's header navbar (book/_ext turns it off) doubles the search field and
+    # leaves the visible sidebar toggle dead.
+    desktop = visit("book/chapters/01-where-the-time-goes.html").page
+    fields = desktop.locator(".search-button-field")
+    assert sum(fields.nth(i).is_visible() for i in range(fields.count())) == 1
+    phone = visit("book/chapters/01-where-the-time-goes.html", width=480).page
+    on_screen_links = """() => [...document.querySelectorAll('nav.bd-docs-nav a.reference.internal')]
+        .filter(a => { const r = a.getBoundingClientRect();
+                       return r.width > 0 && r.right > 0 && r.left < innerWidth; }).length"""
+    assert phone.evaluate(on_screen_links) == 0, "the navigation starts hidden on a narrow screen"
+    toggles = phone.locator(".primary-toggle")
+    visible = [toggles.nth(i) for i in range(toggles.count()) if toggles.nth(i).is_visible()]
+    assert len(visible) == 1
+    visible[0].click()
+    chapters = [d for d in toc_docnames() if d.startswith("book/chapters/")]
+    phone.wait_for_function(f"() => ({on_screen_links})() >= {len(chapters)}", timeout=5_000)
 
 
 # --- the static explorer ---------------------------------------------------------------

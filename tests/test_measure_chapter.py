@@ -1,33 +1,29 @@
-"""The chapter that measures the machine: its prose carries no hand-typed number and every value
-it shows is glued. tests/test_notebooks.py executes it with the other chapters."""
+"""The chapter that measures the machine building the book, beyond what tests/test_chapters.py checks
+of every chapter: each build measures afresh, so not even a single digit may be typed into its prose.
+tests/test_notebooks.py executes it with the other chapters."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CHAPTER = ROOT / "book" / "chapters" / "11-measure-your-machine.md"
+from test_chapters import prose, read
 
-
-def _prose(text: str) -> str:
-    """The chapter's Markdown without front matter, code cells, code spans, glue roles and links."""
-    text = text.split("\n---\n", 1)[1]  # after the jupytext header
-    text = re.sub(r"```.*?```", "", text, flags=re.S)
-    text = re.sub(r"\{glue:text\}`[^`]+`", "", text)
-    text = re.sub(r"`[^`]*`", "", text)
-    text = re.sub(r"<https?://[^>]+>", "", text)
-    return re.sub(r"\b(float|fp)(16|32|64)\b", "", text)
+CHAPTER = "11-measure-your-machine"
 
 
-def test_prose_has_no_hand_typed_number() -> None:
-    prose = _prose(CHAPTER.read_text())
-    assert re.findall(r"\d", prose) == []
+def test_prose_has_no_digit_at_all() -> None:
+    # test_chapters lets single digits through (factors of formulas, exercise numbers); a figure
+    # of this chapter is a measurement, so any digit in its prose would be one typed by hand.
+    text = re.sub(r"\b(float|fp)(16|32|64)\b", " ", prose(read(CHAPTER)))
+    assert re.findall(r"\d", text) == []
 
 
-def test_every_glued_name_shown_is_glued() -> None:
-    text = CHAPTER.read_text()
-    shown = set(re.findall(r"\{glue:text\}`(\w+)`", text))
-    glued = set(re.findall(r'glue\("(\w+)"', text))
-    assert shown, "the chapter shows measured values"
-    assert shown <= glued, shown - glued
+def test_the_figures_shown_come_from_a_measurement() -> None:
+    text = read(CHAPTER)
+    assert "measure.measure_machine(quick=True" in text
+    assert re.search(r"\{glue:text\}`\w+`", text), "the chapter shows measured values"
+
+
+def test_sources_credit_the_stream_benchmark() -> None:
+    sources = read(CHAPTER).split("\n## Sources\n", 1)[1]
+    assert "McCalpin" in sources and "https://www.cs.virginia.edu/stream/" in sources

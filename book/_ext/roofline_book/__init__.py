@@ -4,6 +4,11 @@
   their graded parts, points and download links (see :mod:`roofline_book.exercises`).
 - Checks at start-up that the vendored browser assets exist (``make book`` creates them),
   so a build never silently falls back to a CDN.
+- Turns pydata-sphinx-theme's header navbar off, as sphinx-book-theme means to. Since
+  pydata-sphinx-theme 0.17.1 the navbar comes back unless ``navbar_persistent`` is set
+  (sphinx-book-theme issue 988): it adds a second search field above the page and hidden
+  copies of the sidebar toggles, and the theme's script then wires the hidden toggle, so the
+  visible one does nothing and the navigation cannot be opened on a narrow screen.
 - Drops repeated inline scripts from pages. Extensions that add a script in a build event
   (sphinx-thebe, sphinx-togglebutton) get it twice under Sphinx 7.4, and sphinx-thebe's
   ``const`` declared twice is a JavaScript error on every page.
@@ -86,6 +91,10 @@ def _check_vendored(app: Sphinx) -> None:
     )
 
 
+def _no_header_navbar(app: Sphinx, config: Any) -> None:
+    config.html_theme_options.setdefault("navbar_persistent", [])
+
+
 def _dedupe_scripts(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -106,6 +115,7 @@ def _dedupe_scripts(
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("exercise-list", ExerciseList)
+    app.connect("config-inited", _no_header_navbar)
     app.connect("builder-inited", _check_vendored)
     app.connect("env-get-outdated", _refresh_listing)
     app.connect("env-purge-doc", _purge)
