@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,9 +26,12 @@ from rooflinekit.dtypes import DType
 from rooflinekit.errors import RooflineInputError
 
 
-@dataclass(frozen=True)
-class Hardware:
-    """The two figures a single-chip roofline needs: a peak and a bandwidth."""
+class Hardware(NamedTuple):
+    """The two figures a single-chip roofline needs: a peak and a bandwidth.
+
+    A named tuple rather than a dataclass: a plain record, and cheaper to define, which
+    keeps ``import rooflinekit`` close to the cost of importing numpy.
+    """
 
     peak: float
     bandwidth: float

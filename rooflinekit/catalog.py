@@ -19,16 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from rooflinekit._validate import check_figure
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 
 
-@dataclass(frozen=True)
-class Source:
-    """Where a chip's figures come from."""
+class Source(NamedTuple):
+    """Where a chip's figures come from (a named tuple: a plain record, cheap to define)."""
 
     title: str
     url: str

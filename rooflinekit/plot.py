@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -79,7 +79,7 @@ def _as_list(roofs: RoofSpec | Sequence[RoofSpec]) -> list[RoofSpec]:
         return [roofs]
     if not isinstance(roofs, Sequence):
         raise RooflineInputError("roof", "a chip id, a Chip or a Hardware (from rk.hardware)", roofs)
-    listed = list(roofs)
+    listed = list(cast(Sequence[RoofSpec], roofs))  # a Hardware is a tuple too: handled above
     if not listed:
         raise RooflineInputError("roofs", "at least one chip id, Chip or Hardware", roofs)
     return listed
