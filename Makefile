@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv test test-fast book lab bench lint typecheck lock clean
+.PHONY: help venv test test-fast book vendor lab bench lint typecheck lock clean FORCE
 
 help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -26,15 +26,53 @@ test: $(STAMP)  ## Run every test
 test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
 	$(BIN)/python -m pytest -m "not slow and not browser"
 
+# The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
+# offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
+# them into book/_static/vendor, and node_modules goes again (Sphinx would walk its 12,000
+# files on every build).
+VENDOR_STAMP := book/_static/vendor/.vendored
+# The one command that builds the site (jupyter-book build . --builder html -W -n --keep-going,
+# see tools/build_book.py); tests/conftest.py runs `make book` too.
+BOOK_BUILD := $(BIN)/python tools/build_book.py
+
+$(VENDOR_STAMP): package.json package-lock.json tools/vendor_assets.py
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	$(PYTHON) tools/vendor_assets.py
+	rm -rf node_modules
+
+vendor: $(VENDOR_STAMP)  ## Install the site's browser assets from npm
+
+# Everything the site is built from. With none of it newer than the last successful build,
+# `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
+# (book/ and exercises/ themselves are left out: their names are also targets.)
+BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build_book.py \
+	tools/book_cache.py $(shell find book/* exercises/* rooflinekit -name __pycache__ -prune \
+	-o -name .ipynb_checkpoints -prune -o -print 2>/dev/null)
+BOOK_STAMP := _build/html/.built
+# The list itself, so that a removed file counts as a change. When the list changes, the site
+# is written afresh (chapters come from the execution cache): Sphinx never deletes the page of
+# a document that is gone, and no such page may linger in _build/html.
+BOOK_MANIFEST := _build/.book-inputs
+
+$(BOOK_MANIFEST): FORCE
+	@mkdir -p _build
+	@echo '$(sort $(BOOK_INPUTS))' | cmp -s - $@ || { rm -rf _build/html _build/.doctrees; \
+		echo '$(sort $(BOOK_INPUTS))' > $@; }
+
+$(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_MANIFEST) $(BOOK_INPUTS)
+	$(BOOK_BUILD)
+	touch $@
+
+book: $(BOOK_STAMP)  ## Build the site into _build/html; fails on any warning or cell error
+
+FORCE:
+
 lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check rooflinekit tests benchmarks
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## Run every benchmark
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
-
-book: $(STAMP)  ## Build the site into _build/html
-	@echo "The book does not exist yet: its chapters land with the book issue." && exit 1
 
 lab: $(STAMP)  ## Open JupyterLab in the course's environment
 	$(BIN)/jupyter lab
@@ -45,7 +83,7 @@ lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
 
 clean:  ## Remove build outputs (keeps .venv)
-	rm -rf _build .pytest_cache .mypy_cache .hypothesis
+	rm -rf _build .pytest_cache .mypy_cache .hypothesis book/_static/vendor node_modules
 
 # --- Graded exercises (nbgrader). See book/instructor-guide.md for a whole grading round.
 # COURSE is the nbgrader course directory: this checkout by default. To keep student work out of

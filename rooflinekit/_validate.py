@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,8 @@ def check_size(name: str, value: Any) -> Any:
     if isinstance(value, numbers.Integral):
         if int(value) <= 0:
             raise RooflineInputError(name, SIZE_ACCEPTED, value)
+        if int(value) > sys.float_info.max:  # the formulas compute in float64
+            raise RooflineInputError(name, f"{SIZE_ACCEPTED} that a float64 can hold", value)
         return float(value)
     if isinstance(value, numbers.Real):
         number = float(value)
@@ -61,7 +64,10 @@ def check_figure(name: str, value: Any, *, allow_array: bool = False) -> Any:
     if isinstance(value, (bool | np.bool_, str | bytes)):
         raise RooflineInputError(name, accepted, value)
     if isinstance(value, numbers.Real):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError as error:  # an integer beyond float64's range
+            raise RooflineInputError(name, accepted, value) from error
         if not (math.isfinite(number) and number > 0):
             raise RooflineInputError(name, accepted, value)
         return number

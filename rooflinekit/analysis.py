@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,9 +26,12 @@ from rooflinekit.dtypes import DType
 from rooflinekit.errors import RooflineInputError
 
 
-@dataclass(frozen=True)
-class Hardware:
-    """The two figures a single-chip roofline needs: a peak and a bandwidth."""
+class Hardware(NamedTuple):
+    """The two figures a single-chip roofline needs: a peak and a bandwidth.
+
+    A named tuple rather than a dataclass: a plain record, and cheaper to define, which
+    keeps ``import rooflinekit`` close to the cost of importing numpy.
+    """
 
     peak: float
     bandwidth: float
@@ -45,23 +48,34 @@ def hardware(
     compute: str | DType = "bf16",
     peak: float | None = None,
     bandwidth: float | None = None,
+    link: bool = False,
 ) -> Hardware:
     """Resolve a chip (by id or object) and optional overrides into a peak and a bandwidth.
 
-    Without a chip both ``peak`` and ``bandwidth`` must be given.
+    The bandwidth is the chip's HBM bandwidth, or with ``link=True`` its inter-chip link
+    (one way), as the network roofline needs. Without a chip both ``peak`` and
+    ``bandwidth`` must be given.
 
     >>> hardware("tpu-v5e", compute="int8", bandwidth=8.1e11)
     Hardware(peak=394000000000000.0, bandwidth=810000000000.0)
+    >>> hardware("tpu-v5e", link=True).bandwidth
+    45000000000.0
     """
+    bandwidth_name = "link_bandwidth" if link else "bandwidth"
     if on is None and (peak is None or bandwidth is None):
-        raise RooflineInputError(
-            "chip", "a chip id, or both peak and bandwidth", f"chip={on}, peak={peak}, bandwidth={bandwidth}"
-        )
+        given = f"chip={on}, peak={peak}, {bandwidth_name}={bandwidth}"
+        raise RooflineInputError("chip", f"a chip id, or both peak and {bandwidth_name}", given)
     found = chip(on) if on is not None else None
-    resolved_peak = check_figure("peak", peak) if peak is not None else found.peak(compute)  # type: ignore[union-attr]
-    resolved_bandwidth = (
-        check_figure("bandwidth", bandwidth) if bandwidth is not None else found.hbm_bandwidth  # type: ignore[union-attr]
-    )
+    if peak is not None:
+        resolved_peak = check_figure("peak", peak)
+    else:
+        assert found is not None
+        resolved_peak = found.peak(compute)
+    if bandwidth is not None:
+        resolved_bandwidth = check_figure(bandwidth_name, bandwidth)
+    else:
+        assert found is not None
+        resolved_bandwidth = found.link_bandwidth if link else found.hbm_bandwidth
     return Hardware(peak=resolved_peak, bandwidth=resolved_bandwidth)
 
 
@@ -96,12 +110,40 @@ def attainable_flops(intensity: Any, peak: float, bandwidth: float) -> Any:
     return plain(np.minimum(peak, intensity * bandwidth))
 
 
-def _bound(t_math_value: Any, t_comms_value: Any) -> Any:
-    return plain(np.where(t_math_value > t_comms_value, "compute", "memory"))
+class TimeBounds:
+    """``t_lower``, ``t_upper`` and ``bound`` from a subclass's ``t_math`` and ``t_comms``.
+
+    ``COMMS`` names what the bytes travel over: ``"memory"`` (HBM) or ``"network"``.
+    """
+
+    COMMS = "memory"
+
+    @property
+    def t_math(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def t_comms(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def t_lower(self) -> Any:
+        """Runtime with math and data movement perfectly overlapped."""
+        return plain(np.maximum(self.t_math, self.t_comms))
+
+    @property
+    def t_upper(self) -> Any:
+        """Runtime with no overlap at all; never more than twice ``t_lower``."""
+        return self.t_math + self.t_comms
+
+    @property
+    def bound(self) -> Any:
+        """``"compute"`` where the math takes longer, else ``COMMS``."""
+        return plain(np.where(self.t_math > self.t_comms, "compute", self.COMMS))
 
 
 @dataclass(frozen=True)
-class Roofline:
+class Roofline(TimeBounds):
     """A cost placed on a chip: its times, bounds and which resource limits it.
 
     Fields are floats for scalar sizes and numpy arrays for array sizes; ``bound`` is
@@ -138,20 +180,6 @@ class Roofline:
     @property
     def t_comms(self) -> Any:
         return self.cost.bytes / self.hardware.bandwidth
-
-    @property
-    def t_lower(self) -> Any:
-        """Runtime with math and memory traffic perfectly overlapped."""
-        return plain(np.maximum(self.t_math, self.t_comms))
-
-    @property
-    def t_upper(self) -> Any:
-        """Runtime with no overlap at all."""
-        return self.t_math + self.t_comms
-
-    @property
-    def bound(self) -> Any:
-        return _bound(self.t_math, self.t_comms)
 
     @property
     def attainable(self) -> Any:

@@ -19,16 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from rooflinekit._validate import check_figure
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 
 
-@dataclass(frozen=True)
-class Source:
-    """Where a chip's figures come from."""
+class Source(NamedTuple):
+    """Where a chip's figures come from (a named tuple: a plain record, cheap to define)."""
 
     title: str
     url: str
@@ -154,7 +153,9 @@ class Chip:
             "link_bandwidth": self.link_bandwidth,
             "link_name": self.link_name,
             "vector_flops": self.vector_flops,
-            "critical_intensity_bf16": self.critical_intensity("bf16"),
+            "critical_intensity_bf16": (  # None for a chip without bf16, e.g. a measured CPU
+                self.critical_intensity("bf16") if "bf16" in self.dense_flops else None
+            ),
             "sources": [{"title": s.title, "url": s.url} for s in self.sources],
             "notes": list(self.notes),
         }
@@ -186,6 +187,18 @@ SCALING_BOOK = Source(
 )
 
 _GIGA = 1e9
+
+# H100 SXM and H200 SXM share the Hopper GPU and its tensor-core peaks.
+_HOPPER_DENSE = {
+    "fp64": 6.7e13,
+    "fp32": 6.7e13,
+    "tf32": 4.945e14,
+    "bf16": 9.89e14,
+    "fp16": 9.89e14,
+    "fp8": 1.979e15,
+    "int8": 1.979e15,
+}
+_HOPPER_SPARSE = {"tf32": 9.89e14, "bf16": 1.979e15, "fp16": 1.979e15, "fp8": 3.958e15, "int8": 3.958e15}
 
 CHIPS: Mapping[str, Chip] = MappingProxyType(
     {
@@ -251,22 +264,8 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 id="h100-sxm",
                 name="NVIDIA H100 SXM",
                 vendor="NVIDIA",
-                dense_flops={
-                    "fp64": 6.7e13,
-                    "fp32": 6.7e13,
-                    "tf32": 4.945e14,
-                    "bf16": 9.89e14,
-                    "fp16": 9.89e14,
-                    "fp8": 1.979e15,
-                    "int8": 1.979e15,
-                },
-                sparse_flops={
-                    "tf32": 9.89e14,
-                    "bf16": 1.979e15,
-                    "fp16": 1.979e15,
-                    "fp8": 3.958e15,
-                    "int8": 3.958e15,
-                },
+                dense_flops=_HOPPER_DENSE,
+                sparse_flops=_HOPPER_SPARSE,
                 hbm_bandwidth=3.35e12,
                 hbm_bytes=80 * _GIGA,
                 link_bandwidth=4.5e11,
@@ -285,22 +284,8 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 id="h200-sxm",
                 name="NVIDIA H200 SXM",
                 vendor="NVIDIA",
-                dense_flops={
-                    "fp64": 6.7e13,
-                    "fp32": 6.7e13,
-                    "tf32": 4.945e14,
-                    "bf16": 9.89e14,
-                    "fp16": 9.89e14,
-                    "fp8": 1.979e15,
-                    "int8": 1.979e15,
-                },
-                sparse_flops={
-                    "tf32": 9.89e14,
-                    "bf16": 1.979e15,
-                    "fp16": 1.979e15,
-                    "fp8": 3.958e15,
-                    "int8": 3.958e15,
-                },
+                dense_flops=_HOPPER_DENSE,
+                sparse_flops=_HOPPER_SPARSE,
                 hbm_bandwidth=4.8e12,
                 hbm_bytes=141 * _GIGA,
                 link_bandwidth=4.5e11,

@@ -4,6 +4,7 @@
     rooflinekit matmul B D F --chip ID [--x DT] [--w DT] [--out DT] [--compute DT]
                        [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
     rooflinekit dot N --chip ID [--dtype DT] [--peak FLOPS] [--bandwidth BPS] [--json]
+    rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--json]
 
 ``--json`` prints one JSON object and nothing else. Bad input exits with status 2 and one
 line naming the argument and what is accepted.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -57,6 +59,7 @@ def _checked(
 
 _size = _checked(check_size, int, "a positive integer")
 _figure = _checked(check_figure, float, "a positive, finite number")
+_seconds = _checked(check_figure, float, "a positive, finite number of seconds")
 
 
 def _chip_id(text: str) -> str:
@@ -108,6 +111,21 @@ def build_parser() -> argparse.ArgumentParser:
     dot.add_argument(
         "--dtype", type=_dtype_name, default="bf16", metavar="DT", help="dtype of the vectors (default bf16)"
     )
+
+    measure = commands.add_parser(
+        "measure", help="measure this machine: memory bandwidth, peak FLOP/s and kernels on its roofline"
+    )
+    measure.add_argument("--quick", action="store_true", help="smaller arrays, fewer sizes, a shorter budget")
+    measure.add_argument(
+        "--budget", type=_seconds, metavar="SECONDS", help="time budget (default: the quick or full mode's)"
+    )
+    measure.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: only when stderr is a terminal)",
+    )
+    measure.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -139,7 +157,16 @@ def _roofline_fields(result: Roofline) -> dict[str, Any]:
     }
 
 
+def _check_compute(flag: str, chip_id: str, compute: str, peak: float | None) -> None:
+    """Without ``--peak`` the chip must have a dense peak for the compute dtype; name the flag if not."""
+    peaks = chip(chip_id).dense_flops
+    if peak is None and compute not in peaks:
+        accepted = f"a dtype {chip_id} has a dense peak for ({', '.join(peaks)}), or any dtype with --peak"
+        raise RooflineInputError(flag, accepted, compute)
+
+
 def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    _check_compute("--compute", args.chip, args.compute, args.peak)
     dtypes = {"x": args.x, "w": args.w, "out": args.out}
     figures = {"compute": args.compute, "peak": args.peak, "bandwidth": args.bandwidth}
     cost_model = batched_matmul_cost if args.batched else matmul_cost
@@ -151,7 +178,7 @@ def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     else:
         fields["critical_batch"] = matmul_critical_batch(args.D, args.F, args.chip, **dtypes, **figures)
         fields["critical_batch_approx"] = matmul_critical_batch_approx(args.chip, w=args.w, **figures)
-    weights = f"{args.w}[{'B,' if args.batched else ''}{args.D},{args.F}]"
+    weights = f"{args.w}[{f'{args.B},' if args.batched else ''}{args.D},{args.F}]"
     title = (
         f"{args.x}[{args.B},{args.D}] . {weights} -> {args.out}[{args.B},{args.F}]"
         f" on {chip(args.chip).name}, {args.compute} compute"
@@ -160,12 +187,20 @@ def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 
 def _dot(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    _check_compute("--dtype", args.chip, args.dtype, args.peak)
     result = analyze(
         dot_cost(args.N, args.dtype), args.chip, compute=args.dtype, peak=args.peak, bandwidth=args.bandwidth
     )
     return f"dot product of two {args.dtype}[{args.N}] vectors on {chip(args.chip).name}", _roofline_fields(
         result
     )
+
+
+def _measure(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    from rooflinekit import measure  # loads the measuring code only for this command
+
+    result = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress)
+    return result.chip.name, result.to_dict()
 
 
 def _chips() -> tuple[str, dict[str, Any]]:
@@ -194,7 +229,9 @@ _UNITS = {
 
 
 def _format_value(key: str, value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isinf(value)):
+    if value is None:  # a batched matmul: its intensity, hence its bound, is the same for every B
+        return "none (the bound does not depend on B)"
+    if isinstance(value, float) and math.isinf(value):
         return "none (never compute-bound)"
     if isinstance(value, str):
         return value
@@ -203,6 +240,11 @@ def _format_value(key: str, value: Any) -> str:
 
 
 def _print_text(title: str, fields: dict[str, Any]) -> None:
+    if "kernels" in fields:  # a measurement of this machine
+        from rooflinekit.measure import format_report
+
+        print(format_report(fields))
+        return
     if "chips" in fields:
         headings = ("bf16 FLOP/s", "HBM B/s", "HBM bytes", "link B/s", "crit. int.")
         print(f"{'id':<10} {'name':<20} " + " ".join(f"{h:>12}" for h in headings))
@@ -225,14 +267,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    handlers = {"chips": lambda: _chips(), "matmul": lambda: _matmul(args), "dot": lambda: _dot(args)}
+    handlers = {
+        "chips": lambda: _chips(),
+        "matmul": lambda: _matmul(args),
+        "dot": lambda: _dot(args),
+        "measure": lambda: _measure(args),
+    }
     try:
         title, fields = handlers[args.command]()
-    except RooflineInputError as error:  # e.g. a compute dtype the chip has no figure for
+    except RooflineInputError as error:  # e.g. --compute naming a dtype the chip has no peak for
         print(f"rooflinekit {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    if args.json:
-        print(json.dumps({key: _json_ready(value) for key, value in fields.items()}, allow_nan=False))
-    else:
-        _print_text(title, fields)
+    try:
+        if args.json:
+            print(json.dumps({key: _json_ready(value) for key, value in fields.items()}, allow_nan=False))
+        else:
+            _print_text(title, fields)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader left early (`rooflinekit chips | head -1`): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush is quiet
+        return 1
     return 0

@@ -74,14 +74,7 @@ def matmul_cost(
     >>> (c.flops, c.bytes_read, c.bytes_written)
     (48.0, 18.0, 8.0)
     """
-    B, D, F = check_size("B", B), check_size("D", D), check_size("F", F)
-    sx, sw, so = dtype_bytes(x, "x"), dtype_bytes(w, "w"), dtype_bytes(out, "out")
-    return Cost(
-        flops=2 * B * D * F,
-        bytes_read=sx * B * D + sw * D * F,
-        bytes_written=so * B * F,
-        name="matmul",
-    )
+    return _matmul(B, D, F, x, w, out, weights_per_example=False)
 
 
 def batched_matmul_cost(
@@ -102,13 +95,20 @@ def batched_matmul_cost(
     >>> (c.flops, c.bytes_read, c.bytes_written)
     (48.0, 30.0, 8.0)
     """
+    return _matmul(B, D, F, x, w, out, weights_per_example=True)
+
+
+def _matmul(
+    B: Size, D: Size, F: Size, x: str | DType, w: str | DType, out: str | DType, *, weights_per_example: bool
+) -> Cost:
     B, D, F = check_size("B", B), check_size("D", D), check_size("F", F)
     sx, sw, so = dtype_bytes(x, "x"), dtype_bytes(w, "w"), dtype_bytes(out, "out")
+    weight_matrices = B if weights_per_example else 1.0
     return Cost(
         flops=2 * B * D * F,
-        bytes_read=sx * B * D + sw * B * D * F,
+        bytes_read=sx * B * D + sw * weight_matrices * D * F,
         bytes_written=so * B * F,
-        name="batched matmul",
+        name="batched matmul" if weights_per_example else "matmul",
     )
 
 

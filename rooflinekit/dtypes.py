@@ -10,14 +10,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rooflinekit.errors import UnknownNameError
 
 
-@dataclass(frozen=True)
-class DType:
-    """A number format: its short name, its size in bytes and a description."""
+class DType(NamedTuple):
+    """A number format: its short name, its size in bytes and a description.
+
+    A named tuple (a plain record, cheap to define) keeps ``import rooflinekit`` light.
+    """
 
     name: str
     bytes: float

@@ -17,18 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from rooflinekit._arrays import plain
-from rooflinekit._validate import check_count, check_figure, check_size
-from rooflinekit.catalog import Chip, chip
+from rooflinekit._validate import check_count, check_size
+from rooflinekit.analysis import TimeBounds, hardware
+from rooflinekit.catalog import Chip
 from rooflinekit.dtypes import DType, dtype_bytes
-from rooflinekit.errors import RooflineInputError
 
 
 @dataclass(frozen=True)
-class ShardedMatmul:
+class ShardedMatmul(TimeBounds):
     """Per-chip FLOPs and bytes sent over the link, with the resulting times."""
+
+    COMMS = "network"
 
     flops_per_chip: Any
     bytes_sent_per_chip: Any
@@ -42,33 +41,6 @@ class ShardedMatmul:
     @property
     def t_comms(self) -> Any:
         return self.bytes_sent_per_chip / self.link_bandwidth
-
-    @property
-    def t_lower(self) -> Any:
-        return plain(np.maximum(self.t_math, self.t_comms))
-
-    @property
-    def t_upper(self) -> Any:
-        return self.t_math + self.t_comms
-
-    @property
-    def bound(self) -> Any:
-        return plain(np.where(self.t_math > self.t_comms, "compute", "network"))
-
-
-def _link_figures(
-    on: str | Chip | None, compute: str | DType, peak: float | None, link_bandwidth: float | None
-) -> tuple[float, float]:
-    if on is None and (peak is None or link_bandwidth is None):
-        raise RooflineInputError(
-            "chip", "a chip id, or both peak and link_bandwidth", f"chip={on}, peak={peak}"
-        )
-    found = chip(on) if on is not None else None
-    resolved_peak = check_figure("peak", peak) if peak is not None else found.peak(compute)  # type: ignore[union-attr]
-    resolved_link = (
-        check_figure("link_bandwidth", link_bandwidth) if link_bandwidth is not None else found.link_bandwidth  # type: ignore[union-attr]
-    )
-    return resolved_peak, resolved_link
 
 
 def analyze_sharded_matmul(
@@ -91,13 +63,13 @@ def analyze_sharded_matmul(
     """
     B, D, F = check_size("B", B), check_size("D", D), check_size("F", F)
     n = check_count("n_chips", n_chips, minimum=2)
-    resolved_peak, resolved_link = _link_figures(on, compute, peak, link_bandwidth)
+    hw = hardware(on, compute=compute, peak=peak, bandwidth=link_bandwidth, link=True)
     so = dtype_bytes(out, "out")
     return ShardedMatmul(
         flops_per_chip=2 * B * D * F / n,
         bytes_sent_per_chip=2 * (n - 1) / n * so * B * F,
-        peak=resolved_peak,
-        link_bandwidth=resolved_link,
+        peak=hw.peak,
+        link_bandwidth=hw.bandwidth,
     )
 
 
@@ -118,5 +90,5 @@ def network_critical_d(
     8755.6
     """
     n = check_count("n_chips", n_chips, minimum=2)
-    resolved_peak, resolved_link = _link_figures(on, compute, peak, link_bandwidth)
-    return (n - 1) * dtype_bytes(out, "out") * resolved_peak / resolved_link
+    hw = hardware(on, compute=compute, peak=peak, bandwidth=link_bandwidth, link=True)
+    return (n - 1) * dtype_bytes(out, "out") * hw.peak / hw.bandwidth

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -137,6 +138,17 @@ def test_text_output_is_readable() -> None:
     assert chips.returncode == 0 and "h100-sxm" in chips.stdout
 
 
+def test_text_output_of_a_batched_matmul_shows_its_shapes_and_why_there_is_no_critical_batch() -> None:
+    # Compute-bound at every batch (a tiny peak): "never compute-bound" would be wrong here.
+    done = run("matmul", "64", "512", "256", "--chip", "tpu-v5e", "--batched", "--peak", "1e9")
+    assert done.returncode == 0
+    assert "bf16[64,512] . bf16[64,512,256] -> bf16[64,256] on TPU v5e" in done.stdout
+    assert "compute" in done.stdout and "never compute-bound" not in done.stdout
+    assert "critical_batch         none (the bound does not depend on B)" in done.stdout
+    no_crossover = run("matmul", "8", "128", "128", "--chip", "tpu-v5e")
+    assert "critical_batch         none (never compute-bound)" in no_crossover.stdout
+
+
 def test_console_script_is_installed() -> None:
     script = Path(sys.executable).with_name("rooflinekit")
     found = str(script) if script.exists() else shutil.which("rooflinekit")
@@ -162,7 +174,13 @@ BAD_INPUTS = [
     ),
     (
         ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--compute", "fp8"),
-        "compute dtype for tpu-v5e (dense) must be one of bf16, int8 (got 'fp8')",
+        "error: --compute must be a dtype tpu-v5e has a dense peak for (bf16, int8), or any dtype with"
+        " --peak (got 'fp8')",
+    ),
+    (
+        ("dot", "8", "--chip", "tpu-v5e", "--dtype", "fp32"),
+        "error: --dtype must be a dtype tpu-v5e has a dense peak for (bf16, int8), or any dtype with"
+        " --peak (got 'fp32')",
     ),
     (
         ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--peak", "0"),
@@ -183,6 +201,7 @@ BAD_INPUTS = [
     (("matmul", "8", "8", "--chip", "tpu-v5e"), "the following arguments are required: F"),
     (("matmul", "8", "8", "8"), "the following arguments are required: --chip"),
     (("dot", "0", "--chip", "b200"), "argument N: must be a positive integer (got '0')"),
+    (("dot", "9" * 400, "--chip", "b200"), "argument N: must be a positive integer"),
     (("dot", "8", "--chip", "b200", "--dtype", "float128"), "argument --dtype: must be one of"),
     (("chip",), "argument COMMAND: invalid choice: 'chip'"),
     ((), "the following arguments are required: COMMAND"),
@@ -190,7 +209,7 @@ BAD_INPUTS = [
 
 
 @pytest.mark.parametrize(
-    ("args", "message"), BAD_INPUTS, ids=[" ".join(a) or "(none)" for a, _ in BAD_INPUTS]
+    ("args", "message"), BAD_INPUTS, ids=[" ".join(x[:12] for x in a) or "(none)" for a, _ in BAD_INPUTS]
 )
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str, as_json: bool) -> None:
@@ -202,3 +221,19 @@ def test_bad_input_exits_2_with_one_line(args: tuple[str, ...], message: str, as
     assert message in lines[0]
     assert lines[0].startswith("rooflinekit")
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args", [("chips",), ("chips", "--json"), ("dot", "8", "--chip", "b200")])
+def test_a_reader_that_leaves_early_gets_no_traceback(args: tuple[str, ...]) -> None:
+    # As `rooflinekit chips | head -1` does once head has its line: the pipe is closed on the writer.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "rooflinekit", *args], stdout=write_end, stderr=subprocess.PIPE,
+            text=True, timeout=60, check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert done.stderr == ""
+    assert done.returncode == 1

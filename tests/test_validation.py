@@ -22,6 +22,7 @@ BAD_SIZES: list[Any] = [
     [],
     np.array([2.5]),
     [[1], [2, 3]],
+    10**400,  # beyond float64, in which the formulas compute
 ]
 
 
@@ -39,7 +40,7 @@ def test_sizes_may_be_integer_valued_floats_and_numpy_integers() -> None:
     assert rk.matmul_cost(np.int64(4), 4.0, np.arange(1, 4)).flops.tolist() == [32.0, 64.0, 96.0]
 
 
-@pytest.mark.parametrize("bad", [0, -1e14, float("nan"), float("inf"), "1e14", True, [1e14]])
+@pytest.mark.parametrize("bad", [0, -1e14, float("nan"), float("inf"), 10**400, "1e14", True, [1e14]])
 @pytest.mark.parametrize("figure", ["peak", "bandwidth"])
 def test_analyze_refuses_figures_that_are_not_positive_and_finite(bad: Any, figure: str) -> None:
     figures = {"peak": 1e14, "bandwidth": 1e12, figure: bad}

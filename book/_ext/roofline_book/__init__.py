@@ -1,0 +1,124 @@
+"""Sphinx extension of the roofline course's book (loaded through _config.yml).
+
+- ``{exercise-list}``: a table of the released student notebooks in ``exercises/`` with
+  their graded parts, points and download links (see :mod:`roofline_book.exercises`).
+- Checks at start-up that the vendored browser assets exist (``make book`` creates them),
+  so a build never silently falls back to a CDN.
+- Turns pydata-sphinx-theme's header navbar off, as sphinx-book-theme means to. Since
+  pydata-sphinx-theme 0.17.1 the navbar comes back unless ``navbar_persistent`` is set
+  (sphinx-book-theme issue 988): it adds a second search field above the page and hidden
+  copies of the sidebar toggles, and the theme's script then wires the hidden toggle, so the
+  visible one does nothing and the navigation cannot be opened on a narrow screen.
+- Drops repeated inline scripts from pages. Extensions that add a script in a build event
+  (sphinx-thebe, sphinx-togglebutton) get it twice under Sphinx 7.4, and sphinx-thebe's
+  ``const`` declared twice is a JavaScript error on every page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
+
+from roofline_book.exercises import find_exercises, listing_markdown
+
+VENDORED = ("vendor/require.js", "vendor/html-manager/embed-amd.js", "vendor/mathjax/tex-mml-chtml.js")
+
+
+class ExerciseList(SphinxDirective):
+    """Lists ``exercises/*/*.ipynb`` (the nbgrader release directory) as a table."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        root = Path(self.env.srcdir)
+        exercises = find_exercises(root)
+        for ex in exercises:
+            self.env.note_dependency(str(root / ex.path))
+        _listing_docs(self.env).add(self.env.docname)
+        container = nodes.container(classes=["exercise-list"])
+        lines = StringList(listing_markdown(exercises).splitlines(), source=self.env.docname)
+        self.state.nested_parse(lines, self.content_offset, container)
+        return [container]
+
+
+def _listing_docs(env: BuildEnvironment) -> set[str]:
+    """Documents that use ``{exercise-list}`` (kept in the pickled environment)."""
+    if not hasattr(env, "roofline_book_listing_docs"):
+        env.roofline_book_listing_docs = set()  # type: ignore[attr-defined]
+    docs: set[str] = env.roofline_book_listing_docs  # type: ignore[attr-defined]
+    return docs
+
+
+def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _listing_docs(env).discard(docname)
+
+
+def _merge(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    _listing_docs(env).update(_listing_docs(other))
+
+
+def _refresh_listing(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Re-read the listing when notebooks appear or vanish (a new file has no dependency yet)."""
+    current = [ex.docname for ex in find_exercises(Path(env.srcdir))]
+    previous = getattr(env, "roofline_book_exercises", None)
+    env.roofline_book_exercises = current  # type: ignore[attr-defined]
+    if previous is not None and previous != current:
+        return sorted(_listing_docs(env))
+    return []
+
+
+def _check_vendored(app: Sphinx) -> None:
+    if app.builder.format != "html":
+        return
+    for static in app.config.html_static_path:
+        base = Path(app.confdir) / static
+        if all((base / name).is_file() for name in VENDORED):
+            return
+    raise ExtensionError(
+        "vendored browser assets are missing (book/_static/vendor): build with `make book`, "
+        "which runs `npm ci` and tools/vendor_assets.py"
+    )
+
+
+def _no_header_navbar(app: Sphinx, config: Any) -> None:
+    config.html_theme_options.setdefault("navbar_persistent", [])
+
+
+def _dedupe_scripts(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    scripts = context.get("script_files")
+    if not isinstance(scripts, list):
+        return
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for script in scripts:
+        attributes = getattr(script, "attributes", {})
+        key = (str(getattr(script, "filename", "") or ""), repr(sorted(attributes.items())))
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(script)
+    scripts[:] = kept
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("exercise-list", ExerciseList)
+    app.connect("config-inited", _no_header_navbar)
+    app.connect("builder-inited", _check_vendored)
+    app.connect("env-get-outdated", _refresh_listing)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("html-page-context", _dedupe_scripts, priority=900)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

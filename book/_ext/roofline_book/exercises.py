@@ -1,0 +1,103 @@
+"""Find the student versions of the graded exercises and describe them for the book.
+
+nbgrader releases each assignment into ``exercises/<assignment>/<notebook>.ipynb``. The book
+shows every released notebook as a page (a glob in _toc.yml) and lists them on one page with
+their graded parts, points and a download link. Only ``exercises/`` is read: the instructor
+versions in ``solutions/`` never reach the site.
+
+>>> import json, tempfile
+>>> from pathlib import Path
+>>> root = Path(tempfile.mkdtemp())
+>>> (root / "exercises" / "ex1").mkdir(parents=True)
+>>> nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# Int8 matmul\\n"},
+...     {"cell_type": "code", "metadata": {"nbgrader": {"grade": True, "points": 2}},
+...      "source": "", "outputs": [], "execution_count": None}],
+...     "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+>>> _ = (root / "exercises" / "ex1" / "int8.ipynb").write_text(json.dumps(nb))
+>>> [(e.docname, e.title, e.graded_parts, e.points) for e in find_exercises(root)]
+[('exercises/ex1/int8', 'Int8 matmul', 1, 2.0)]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+EXERCISES_DIR = "exercises"
+_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ExerciseNotebook:
+    """One released (student) notebook."""
+
+    path: Path  # relative to the repository root, e.g. exercises/ex1/int8.ipynb
+    title: str
+    graded_parts: int
+    points: float
+
+    @property
+    def docname(self) -> str:
+        """The Sphinx document name of the notebook's page."""
+        return self.path.with_suffix("").as_posix()
+
+
+def _source(cell: dict[str, Any]) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def describe(root: Path, path: Path) -> ExerciseNotebook:
+    """Read one notebook: its first level-1 heading and its nbgrader graded cells."""
+    notebook = json.loads((root / path).read_text(encoding="utf-8"))
+    title = path.stem
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            match = _HEADING.search(_source(cell))
+            if match:
+                title = match.group(1)
+                break
+    graded = [
+        cell["metadata"]["nbgrader"]
+        for cell in notebook.get("cells", [])
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade")
+    ]
+    points = sum(float(meta.get("points", 0) or 0) for meta in graded)
+    return ExerciseNotebook(path=path, title=title, graded_parts=len(graded), points=points)
+
+
+def find_exercises(root: Path) -> list[ExerciseNotebook]:
+    """Every ``exercises/<assignment>/<notebook>.ipynb`` under ``root``, sorted by path."""
+    base = root / EXERCISES_DIR
+    if not base.is_dir():
+        return []
+    paths = sorted(
+        p.relative_to(root)
+        for p in base.glob("*/*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
+    )
+    return [describe(root, p) for p in paths]
+
+
+def listing_markdown(exercises: list[ExerciseNotebook]) -> str:
+    """A MyST table of the exercises with links to their pages and downloads.
+
+    >>> listing_markdown([])
+    '*No exercises have been released yet.*\\n'
+    """
+    if not exercises:
+        return "*No exercises have been released yet.*\n"
+    rows = [
+        "| Exercise | Graded parts | Points | Notebook |",
+        "| --- | --: | --: | --- |",
+    ]
+    for ex in exercises:
+        title = ex.title.replace("|", "\\|").replace("<", "\\<")
+        rows.append(
+            f"| {{doc}}`{title} </{ex.docname}>` | {ex.graded_parts} | {ex.points:g} "
+            f"| {{download}}`{ex.path.name} </{ex.path.as_posix()}>` |"
+        )
+    return "\n".join(rows) + "\n"

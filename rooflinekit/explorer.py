@@ -1,0 +1,283 @@
+"""The interactive roofline explorer.
+
+Pick a catalog chip or set the peak and bandwidth with sliders, choose operations, a token
+batch ``B`` and a width ``D = F``, and see where each operation lands on the roofline and
+whether it is compute- or memory-bound, with its time bounds and critical batch.
+
+Call :func:`explorer` as the last line of a notebook cell. The result has two faces:
+
+- in JupyterLab (a live kernel), ipywidgets sliders driven by the kernel, every number from
+  :func:`rooflinekit.explorer_model.evaluate`;
+- on a static page (the book, or a notebook opened without a kernel), the same controls in
+  plain JavaScript over numbers rooflinekit computed beforehand
+  (:mod:`rooflinekit.explorer_static`). The book's _config.yml ranks ``text/html`` above the
+  widget view so the site shows this face.
+
+matplotlib and ipywidgets are imported only when the live face is first displayed, so
+``import rooflinekit`` stays cheap; without them the static face is shown alone.
+
+>>> e = explorer("h100-sxm", B=512, D=4096)
+>>> sorted(e._repr_mimebundle_(include=["text/html", "text/plain"]))
+['text/html', 'text/plain']
+>>> e.points()[0].bound
+'compute'
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+import numpy as np
+
+from rooflinekit.analysis import analyze
+from rooflinekit.catalog import CHIPS
+from rooflinekit.explorer_model import (
+    B_VALUES,
+    BANDWIDTH_RANGE,
+    COMPUTE,
+    D_VALUES,
+    INTENSITY_RANGE,
+    OPERATIONS,
+    PEAK_RANGE,
+    Point,
+    chip_figures,
+    evaluate,
+    operation,
+)
+from rooflinekit.explorer_static import ExplorerSettings, explorer_html
+from rooflinekit.fmt import num
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if not np.isfinite(x):
+        return "never"
+    return num(x, 4)
+
+
+def _fmt_time(t: float) -> str:
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+        if t >= scale:
+            return f"{t / scale:.4g} {unit}"
+    return f"{t / 1e-9:.4g} ns"
+
+
+def table_html(points: Sequence[Point]) -> str:
+    """The explorer's table of points, as HTML.
+
+    >>> "compute" in table_html(evaluate(1.97e14, 8.2e11, B=4096, D=8192, keys=["matmul"]))
+    True
+    """
+    head = (
+        "<tr><th>operation</th><th>intensity (FLOP/B)</th><th>attainable FLOP/s</th>"
+        "<th>T_math</th><th>T_comms</th><th>T_lower</th><th>T_upper</th><th>bound</th>"
+        "<th>critical batch (exact)</th><th>critical batch (B ≪ D rule)</th></tr>"
+    )
+    rows = "".join(
+        f"<tr><td>{escape(p.label)}</td><td>{_fmt(p.intensity)}</td><td>{_fmt(p.attainable)}</td>"
+        f"<td>{_fmt_time(p.t_math)}</td><td>{_fmt_time(p.t_comms)}</td>"
+        f"<td>{_fmt_time(p.t_lower)}</td><td>{_fmt_time(p.t_upper)}</td><td>{p.bound}</td>"
+        f"<td>{_fmt(p.critical_batch)}</td><td>{_fmt(p.critical_batch_approx)}</td></tr>"
+        for p in points
+    )
+    return f'<table style="font-variant-numeric: tabular-nums">{head}{rows}</table>'
+
+
+def roofline_png(
+    peak: float, bandwidth: float, B: int, D: int, keys: Iterable[str], *, dpi: int = 96
+) -> bytes:
+    """A PNG of the roofline with each operation's point and its path over every batch.
+
+    Uses matplotlib's Agg canvas directly (no pyplot state).
+
+    >>> roofline_png(1.97e14, 8.2e11, 256, 8192, ["matmul"])[:4]
+    b'\\x89PNG'
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4), dpi=dpi, layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    lo, hi = INTENSITY_RANGE
+    ridge = peak / bandwidth
+    xs = np.array([lo, min(max(ridge, lo), hi), hi])
+    ax.loglog(xs, np.minimum(peak, xs * bandwidth), color="black", lw=2.5, label="roofline")
+    ax.axvline(ridge, color="gray", ls="--", lw=1)
+    ax.annotate(f"critical intensity {ridge:.4g}", (ridge, peak), textcoords="offset points",
+                xytext=(5, -15), fontsize=8, color="gray")
+    batches = np.array(B_VALUES)
+    for key in keys:
+        op = operation(key)
+        path = analyze(op(batches, D), peak=peak, bandwidth=bandwidth, compute=COMPUTE)
+        intensity = np.broadcast_to(path.intensity, batches.shape)
+        attainable = np.broadcast_to(path.attainable, batches.shape)
+        ax.plot(intensity, attainable, color=op.color, alpha=0.35, lw=1.5)
+        (point,) = evaluate(peak, bandwidth, B, D, keys=[key])
+        ax.plot([point.intensity], [point.attainable], "o", color=op.color, ms=8,
+                label=f"{op.label}: {point.bound}-bound")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(1e9, 1e17)
+    ax.set_xlabel("arithmetic intensity (FLOPs per byte)")
+    ax.set_ylabel(f"{COMPUTE} FLOP/s attainable")
+    ax.grid(True, which="major", lw=0.4)
+    ax.legend(fontsize=7, loc="lower right")
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+@dataclass
+class Explorer:
+    """An explorer: live ipywidgets in a kernel, a static HTML explorer elsewhere.
+
+    ``peak`` and ``bandwidth`` start at the chip's bf16 peak and HBM bandwidth. The live
+    controls are in ``widget`` (built on first use); ``points()`` evaluates what they show.
+    """
+
+    settings: ExplorerSettings
+    peak: float = field(init=False)
+    bandwidth: float = field(init=False)
+    _widget: Any = field(default=None, init=False, repr=False)
+    _controls: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.peak, self.bandwidth = chip_figures(self.settings.chip)
+
+    def state(self) -> tuple[float, float, int, int, tuple[str, ...]]:
+        """(peak, bandwidth, B, D, operations) as the controls currently show them."""
+        c = self._controls
+        if not c:
+            s = self.settings
+            return self.peak, self.bandwidth, s.B, s.D, s.operations
+        keys = tuple(op.key for op in OPERATIONS if c["ops"][op.key].value)
+        return c["peak"].value, c["bandwidth"].value, c["batch"].value, c["width"].value, keys
+
+    def points(self) -> list[Point]:
+        """Every shown operation placed on the roofline, as the table lists them."""
+        peak, bandwidth, B, D, keys = self.state()
+        return evaluate(peak, bandwidth, B, D, keys)
+
+    @property
+    def widget(self) -> Any:
+        """The live explorer (an ipywidgets ``VBox``); needs ipywidgets and matplotlib."""
+        if self._widget is None:
+            self._widget = self._build()
+        return self._widget
+
+    def _build(self) -> Any:
+        import ipywidgets as w  # type: ignore[import-untyped]
+
+        s = self.settings
+        chip_options = [(c.name, c.id) for c in CHIPS.values()] + [("custom (sliders)", "custom")]
+        log = np.log10
+        c: dict[str, Any] = {
+            "chip": w.Dropdown(options=chip_options, value=s.chip, description="chip"),
+            "peak": w.FloatLogSlider(
+                value=self.peak, base=10, min=log(PEAK_RANGE[0]), max=log(PEAK_RANGE[1]),
+                step=0.01, description="peak FLOP/s", readout_format=".3g",
+            ),
+            "bandwidth": w.FloatLogSlider(
+                value=self.bandwidth, base=10, min=log(BANDWIDTH_RANGE[0]),
+                max=log(BANDWIDTH_RANGE[1]), step=0.01, description="HBM B/s",
+                readout_format=".3g",
+            ),
+            "batch": w.SelectionSlider(options=list(B_VALUES), value=s.B, description="batch B"),
+            "width": w.SelectionSlider(options=list(D_VALUES), value=s.D, description="D = F"),
+            "ops": {
+                op.key: w.Checkbox(value=op.key in s.operations, description=op.label, indent=False)
+                for op in OPERATIONS
+            },
+        }
+        self._controls = c
+        image = w.Image(format="png")
+        table = w.HTML()
+        syncing = False
+
+        def redraw(_: Any = None) -> None:
+            peak, bandwidth, B, D, keys = self.state()
+            image.value = roofline_png(peak, bandwidth, B, D, keys)
+            table.value = table_html(evaluate(peak, bandwidth, B, D, keys))
+
+        def on_chip(change: dict[str, Any]) -> None:
+            nonlocal syncing
+            if change["new"] == "custom":
+                return
+            syncing = True
+            c["peak"].value, c["bandwidth"].value = chip_figures(change["new"])
+            syncing = False
+            redraw()
+
+        def on_figure(_: Any) -> None:
+            if syncing:
+                return
+            chosen = c["chip"].value
+            if chosen != "custom" and chip_figures(chosen) != (c["peak"].value, c["bandwidth"].value):
+                c["chip"].value = "custom"
+            redraw()
+
+        c["chip"].observe(on_chip, names="value")
+        c["peak"].observe(on_figure, names="value")
+        c["bandwidth"].observe(on_figure, names="value")
+        for control in (c["batch"], c["width"], *c["ops"].values()):
+            control.observe(redraw, names="value")
+        redraw()
+        return w.VBox([
+            w.HBox([c["chip"], c["batch"], c["width"]]),
+            w.HBox([c["peak"], c["bandwidth"]]),
+            w.HBox(list(c["ops"].values()), layout=w.Layout(flex_flow="row wrap")),
+            image,
+            table,
+        ])
+
+    def _repr_mimebundle_(
+        self, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
+    ) -> dict[str, Any]:
+        s = self.settings
+        bundle: dict[str, Any] = {
+            "text/plain": f"roofline explorer on {s.chip} (B={s.B}, D=F={s.D})",
+            "text/html": explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations),
+        }
+        wants_widget = (include is None or WIDGET_VIEW in include) and not (
+            exclude and WIDGET_VIEW in exclude
+        )
+        if wants_widget:
+            try:
+                view = self.widget._repr_mimebundle_()
+            except ImportError:  # no ipywidgets/matplotlib: the static face is all there is
+                view = None
+            if view and WIDGET_VIEW in view:
+                bundle[WIDGET_VIEW] = view[WIDGET_VIEW]
+        if include is not None:
+            bundle = {k: v for k, v in bundle.items() if k in include}
+        return bundle
+
+
+def explorer(
+    chip: str = "tpu-v5e",
+    *,
+    B: int = 256,
+    D: int = 8192,
+    operations: Sequence[str] | None = None,
+) -> Explorer:
+    """A roofline explorer starting on ``chip`` with batch ``B`` and width ``D = F``.
+
+    ``B`` must be one of :data:`~rooflinekit.explorer_model.B_VALUES` and ``D`` one of
+    :data:`~rooflinekit.explorer_model.D_VALUES` (the sliders' positions); ``operations``
+    takes keys of :data:`~rooflinekit.explorer_model.OPERATIONS` (all by default).
+
+    >>> explorer("tpu-v5p", B=4096, operations=["matmul", "dot"]).settings.operations
+    ('matmul', 'dot')
+    """
+    settings = ExplorerSettings(
+        chip=chip, B=B, D=D,
+        **({} if operations is None else {"operations": tuple(operations)}),
+    )
+    return Explorer(settings)

@@ -1,0 +1,239 @@
+"""What the roofline explorer shows: operations, sizes and their place on a roofline.
+
+Both faces of the explorer use this module: the live one in JupyterLab
+(:mod:`rooflinekit.explorer`, ipywidgets) evaluates :func:`evaluate` on every slider move,
+and the kernel-free one on the static site (:mod:`rooflinekit.explorer_static`) embeds
+:func:`grid_data`, the FLOPs and bytes of every operation at every size on its sliders,
+computed here by the cost models. Only numpy and the rest of ``rooflinekit`` are needed.
+
+Every operation computes in bf16 and ``F = D``, so one peak (bf16 FLOP/s) and one bandwidth
+(HBM B/s) describe the chip.
+
+>>> rows = evaluate(peak=1.97e14, bandwidth=8.2e11, B=256, D=8192)
+>>> [(r.key, r.bound) for r in rows]  # doctest: +NORMALIZE_WHITESPACE
+[('matmul', 'compute'), ('matmul-int8w', 'compute'), ('batched-matmul', 'memory'),
+ ('layer-norm', 'memory'), ('dot', 'memory')]
+>>> round(rows[0].critical_batch, 1), round(rows[0].critical_batch_approx, 1)
+(255.2, 240.2)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rooflinekit.analysis import analyze
+from rooflinekit.catalog import CHIPS, Chip, chip
+from rooflinekit.costs import (
+    Cost,
+    batched_matmul_cost,
+    dot_cost,
+    layer_norm_cost,
+    matmul_cost,
+)
+from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.dtypes import dtype_bytes
+from rooflinekit.errors import RooflineInputError
+
+COMPUTE = "bf16"
+"""The dtype every explorer operation computes in (its peak is the one on the slider)."""
+
+B_VALUES: tuple[int, ...] = tuple(sorted({round(2 ** (k / 4)) for k in range(0, 65)}))
+"""Token batches on the B slider: 1 to 65536, four steps per doubling."""
+
+D_VALUES: tuple[int, ...] = tuple(2**k for k in range(8, 16))
+"""Model widths on the D slider (``F = D``): 256 to 32768."""
+
+PEAK_RANGE = (1e12, 1e16)
+"""Peak FLOP/s the peak slider spans (log scale)."""
+
+BANDWIDTH_RANGE = (1e10, 2e13)
+"""Bandwidths (B/s) the bandwidth slider spans (log scale)."""
+
+INTENSITY_RANGE = (0.1, 1e5)
+"""FLOPs per byte on the plot's horizontal axis."""
+
+
+@dataclass(frozen=True)
+class MatmulDTypes:
+    """Element types of ``x[B,D] . w[D,F] -> out[B,F]``, for its critical batch."""
+
+    x: str = "bf16"
+    w: str = "bf16"
+    out: str = "bf16"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """An operation the explorer can place on the roofline, as a function of ``B`` and ``D``."""
+
+    key: str
+    label: str
+    short: str  # a column heading
+    color: str
+    cost: Callable[[Any, Any], Cost]
+    matmul: MatmulDTypes | None = None  # set when the critical batch applies
+
+    def __call__(self, B: Any, D: Any) -> Cost:
+        return self.cost(B, D)
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "matmul", "matmul bf16[B,D]·bf16[D,F]", "matmul", "#1f77b4",
+        lambda B, D: matmul_cost(B, D, D), MatmulDTypes(),
+    ),
+    Operation(
+        "matmul-int8w", "matmul bf16[B,D]·int8[D,F] (int8 weights)", "int8-weight matmul",
+        "#ff7f0e",
+        lambda B, D: matmul_cost(B, D, D, w="int8"), MatmulDTypes(w="int8"),
+    ),
+    Operation(
+        "batched-matmul", "batched matmul bf16[B,D]·bf16[B,D,F]", "batched matmul", "#2ca02c",
+        lambda B, D: batched_matmul_cost(B, D, D),
+    ),
+    Operation(
+        "layer-norm", "layer norm of bf16[B,D]", "layer norm", "#d62728",
+        lambda B, D: layer_norm_cost(B, D),
+    ),
+    Operation(
+        "dot", "dot product of two bf16[D]", "dot product", "#9467bd",
+        lambda B, D: dot_cost(D if np.ndim(B) == 0 else np.full(np.shape(B), D)),
+    ),
+)
+
+_BY_KEY = {op.key: op for op in OPERATIONS}
+
+
+def operation(key: str) -> Operation:
+    """Look up an explorer operation by key.
+
+    >>> operation("dot").label
+    'dot product of two bf16[D]'
+    """
+    if key not in _BY_KEY:
+        raise RooflineInputError("operation", "one of " + ", ".join(_BY_KEY), key)
+    return _BY_KEY[key]
+
+
+@dataclass(frozen=True)
+class Point:
+    """One operation placed on a chip: what the explorer's table shows in a row."""
+
+    key: str
+    label: str
+    flops: float
+    bytes: float
+    intensity: float
+    attainable: float
+    t_math: float
+    t_comms: float
+    t_lower: float
+    t_upper: float
+    bound: str
+    critical_batch: float | None  # exact crossover for this D; inf if none; None if n/a
+    critical_batch_approx: float | None
+
+
+def evaluate(
+    peak: float,
+    bandwidth: float,
+    B: int,
+    D: int,
+    keys: Sequence[str] | None = None,
+) -> list[Point]:
+    """Place the chosen operations (all by default) on a chip with this peak and bandwidth.
+
+    >>> [p.key for p in evaluate(1e14, 1e12, 1, 256, keys=["dot"])]
+    ['dot']
+    """
+    points = []
+    for op in (OPERATIONS if keys is None else [operation(k) for k in keys]):
+        r = analyze(op(B, D), peak=peak, bandwidth=bandwidth, compute=COMPUTE)
+        exact = approx = None
+        if op.matmul is not None:
+            dt = op.matmul
+            exact = float(matmul_critical_batch(
+                D, D, x=dt.x, w=dt.w, out=dt.out, peak=peak, bandwidth=bandwidth
+            ))
+            approx = float(matmul_critical_batch_approx(w=dt.w, peak=peak, bandwidth=bandwidth))
+        points.append(Point(
+            key=op.key, label=op.label, flops=float(r.flops), bytes=float(r.cost.bytes),
+            intensity=float(r.intensity), attainable=float(r.attainable),
+            t_math=float(r.t_math), t_comms=float(r.t_comms), t_lower=float(r.t_lower),
+            t_upper=float(r.t_upper), bound=str(r.bound),
+            critical_batch=exact, critical_batch_approx=approx,
+        ))
+    return points
+
+
+def chip_figures(on: str | Chip) -> tuple[float, float]:
+    """A chip's bf16 dense peak and HBM bandwidth: what its preset puts on the sliders.
+
+    >>> chip_figures("tpu-v5e")
+    (197000000000000.0, 820000000000.0)
+    """
+    found = chip(on)
+    return found.peak(COMPUTE), found.hbm_bandwidth
+
+
+def _finite(values: Any) -> list[float]:
+    out = [float(v) for v in np.asarray(values, dtype=float).ravel()]
+    if not all(math.isfinite(v) for v in out):
+        raise ValueError("explorer grid has a non-finite value")
+    return out
+
+
+def grid_data() -> dict[str, Any]:
+    """Everything the static explorer needs, as JSON-ready data.
+
+    ``flops[key][i][j]`` and ``bytes[key][i][j]`` are the cost of operation ``key`` at
+    ``D_VALUES[i]`` and ``B_VALUES[j]``; ``dtype_bytes`` gives the element sizes the
+    critical batch formula needs. The browser only divides and compares these numbers.
+
+    >>> data = grid_data()
+    >>> data["flops"]["matmul"][0][0] == 2 * 1 * 256 * 256
+    True
+    """
+    batches = np.array(B_VALUES)
+    flops: dict[str, list[list[float]]] = {}
+    moved: dict[str, list[list[float]]] = {}
+    for op in OPERATIONS:
+        flops[op.key], moved[op.key] = [], []
+        for D in D_VALUES:
+            cost = op(batches, D)
+            flops[op.key].append(_finite(np.broadcast_to(cost.flops, batches.shape)))
+            moved[op.key].append(_finite(np.broadcast_to(cost.bytes, batches.shape)))
+    chips = []
+    for c in CHIPS.values():
+        peak, bandwidth = chip_figures(c)
+        chips.append({"id": c.id, "name": c.name, "peak": peak, "bandwidth": bandwidth})
+    return {
+        "compute": COMPUTE,
+        "B": list(B_VALUES),
+        "D": list(D_VALUES),
+        "peak_range": list(PEAK_RANGE),
+        "bandwidth_range": list(BANDWIDTH_RANGE),
+        "intensity_range": list(INTENSITY_RANGE),
+        "chips": chips,
+        "operations": [
+            {
+                "key": op.key,
+                "label": op.label,
+                "short": op.short,
+                "color": op.color,
+                "matmul": None if op.matmul is None else {
+                    "x": dtype_bytes(op.matmul.x),
+                    "w": dtype_bytes(op.matmul.w),
+                    "out": dtype_bytes(op.matmul.out),
+                },
+            }
+            for op in OPERATIONS
+        ],
+        "flops": flops,
+        "bytes": moved,
+    }

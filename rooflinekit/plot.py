@@ -1,0 +1,259 @@
+"""Roofline plots with matplotlib, which loads only when a function here is first called.
+
+- :func:`roofline_axes` draws one or more roofs, attainable FLOP/s against arithmetic
+  intensity on log-log axes, with a dotted line at each ridge (the critical intensity).
+- :func:`mark_operations` places operations on such a plot, coloured by what limits them.
+- :func:`attainable_curve` draws attainable FLOP/s against the token batch.
+
+Every plotted number comes from :mod:`rooflinekit.analysis`; the lines carry a ``gid``
+(``"roof"``, ``"ridge"``, ``"operation"``, ``"batch-curve"``, ``"peak"``) so code can find
+them again.
+
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> import rooflinekit as rk
+>>> ax = roofline_axes("tpu-v5e")
+>>> [r.bound for r in mark_operations(ax, [("dot", rk.dot_cost(10**6))], "tpu-v5e")]
+['memory']
+>>> bool(max(roof_lines(ax)[0].get_ydata()) == rk.chip("tpu-v5e").peak("bf16"))
+True
+>>> import matplotlib.pyplot as plt; plt.close("all")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from rooflinekit.analysis import Hardware, Roofline, analyze, attainable_flops, hardware
+from rooflinekit.catalog import Chip, chip
+from rooflinekit.costs import Cost
+from rooflinekit.dtypes import DType, dtype
+from rooflinekit.errors import RooflineInputError
+from rooflinekit.fmt import num, si
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
+
+RoofSpec = str | Chip | Hardware
+"""A roof: a chip id, a ``Chip`` (its HBM bandwidth) or a ``Hardware`` (any peak and bandwidth)."""
+
+BOUND_COLORS: dict[str, str] = {"compute": "#0072B2", "memory": "#D55E00", "network": "#009E73"}
+"""Colour of a point by what limits it (Okabe-Ito palette, readable with colour blindness)."""
+
+ROOF_COLORS: tuple[str, ...] = ("#000000", "#E69F00", "#56B4E9", "#CC79A7", "#009E73", "#F0E442")
+"""Colours of successive roofs on one plot."""
+
+INTENSITY_LABEL = "Arithmetic intensity (FLOPs per byte)"
+ATTAINABLE_LABEL = "Attainable FLOP/s"
+BATCH_LABEL = "Token batch B"
+
+
+def _new_axes() -> Axes:
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(7.0, 4.5), layout="constrained")
+    return ax
+
+
+def _is_int(compute: str | DType) -> bool:
+    return dtype(compute, "compute").name.startswith("int")
+
+
+def _resolve(spec: RoofSpec, compute: str | DType) -> tuple[Hardware, str]:
+    """A roof's peak and bandwidth, and a default label naming where they come from."""
+    if isinstance(spec, Hardware):
+        unit = "OP/s" if _is_int(compute) else "FLOP/s"
+        return spec, f"{si(spec.peak, unit)}, {si(spec.bandwidth, 'B/s')}"
+    if isinstance(spec, (str, Chip)):
+        found = chip(spec, "roof")
+        return hardware(found, compute=compute), f"{found.name} ({dtype(compute, 'compute').name})"
+    raise RooflineInputError("roof", "a chip id, a Chip or a Hardware (from rk.hardware)", spec)
+
+
+def _as_list(roofs: RoofSpec | Sequence[RoofSpec]) -> list[RoofSpec]:
+    if isinstance(roofs, (str, Chip, Hardware)):
+        return [roofs]
+    if not isinstance(roofs, Sequence):
+        raise RooflineInputError("roof", "a chip id, a Chip or a Hardware (from rk.hardware)", roofs)
+    listed = list(cast(Sequence[RoofSpec], roofs))  # a Hardware is a tuple too: handled above
+    if not listed:
+        raise RooflineInputError("roofs", "at least one chip id, Chip or Hardware", roofs)
+    return listed
+
+
+def roofline_axes(
+    roofs: RoofSpec | Sequence[RoofSpec],
+    ax: Axes | None = None,
+    *,
+    compute: str | DType = "bf16",
+    labels: Sequence[str] | None = None,
+    intensity_range: tuple[float, float] = (0.1, 1e5),
+    points: int = 256,
+    mark_ridge: bool = True,
+    legend: bool = True,
+) -> Axes:
+    """Draw the roof of each chip (or ``Hardware``) on log-log axes and return the axes.
+
+    Each roof is ``min(peak, intensity * bandwidth)`` sampled at ``points`` intensities
+    spread evenly on a log scale over ``intensity_range``, plus the ridge itself, so the
+    knee is sharp. ``labels`` replaces the default legend entries, one per roof.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import rooflinekit as rk
+    >>> ax = roofline_axes(["h100-sxm", rk.hardware(peak=1e15, bandwidth=1e13)])
+    >>> [line.get_label() for line in roof_lines(ax)]
+    ['NVIDIA H100 SXM (bf16)', '1 PFLOP/s, 10 TB/s']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    specs = _as_list(roofs)
+    if labels is not None and len(labels) != len(specs):
+        raise RooflineInputError("labels", f"{len(specs)} labels, one per roof", labels)
+    low, high = intensity_range
+    if not (0 < low < high and np.isfinite(high)):
+        raise RooflineInputError("intensity_range", "(low, high) with 0 < low < high", intensity_range)
+    if points < 2:
+        raise RooflineInputError("points", "an integer of at least 2", points)
+    ax = ax if ax is not None else _new_axes()
+    grid = np.geomspace(low, high, points)
+    for i, spec in enumerate(specs):
+        hw, default_label = _resolve(spec, compute)
+        ridge = hw.critical_intensity
+        x = np.union1d(grid, [ridge]) if low < ridge < high else grid
+        color = ROOF_COLORS[i % len(ROOF_COLORS)]
+        ax.plot(
+            x,
+            attainable_flops(x, hw.peak, hw.bandwidth),
+            color=color,
+            linewidth=2,
+            label=labels[i] if labels is not None else default_label,
+            gid="roof",
+        )
+        if mark_ridge and low < ridge < high:
+            ax.plot([ridge, ridge], [hw.peak / 1e3, hw.peak], color=color, linestyle=":", linewidth=1,
+                    label="_ridge", gid="ridge")
+            ax.annotate(
+                f"ridge {num(ridge)} FLOPs/B", (ridge, hw.peak / 1e3), xytext=(-3, 2),
+                textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
+            )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(INTENSITY_LABEL)
+    ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else "Attainable OP/s")
+    ax.grid(True, which="major", alpha=0.3)
+    if legend:
+        ax.legend(loc="lower right", fontsize=9)
+    return ax
+
+
+def roof_lines(ax: Axes) -> list[Line2D]:
+    """The roofs :func:`roofline_axes` drew on ``ax``, in drawing order."""
+    return [line for line in ax.get_lines() if line.get_gid() == "roof"]
+
+
+def mark_operations(
+    ax: Axes,
+    operations: Sequence[tuple[str, Cost]],
+    on: RoofSpec,
+    *,
+    compute: str | DType = "bf16",
+    annotate: bool = True,
+) -> list[Roofline]:
+    """Place each ``(label, cost)`` at its intensity and attainable FLOP/s on ``on``'s roof.
+
+    A point is coloured by what limits it (:data:`BOUND_COLORS`) and, with ``annotate``,
+    labelled. Returns the analyses, in order, so a caller can tabulate what it plotted.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import rooflinekit as rk
+    >>> ax = roofline_axes("tpu-v5e")
+    >>> marks = mark_operations(ax, [("B=16", rk.matmul_cost(16, 8192, 8192)),
+    ...                              ("B=1024", rk.matmul_cost(1024, 8192, 8192))], "tpu-v5e")
+    >>> [m.bound for m in marks]
+    ['memory', 'compute']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    hw, _ = _resolve(on, compute)
+    results = []
+    compute_bound_seen = 0
+    for item in operations:
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Cost)):
+            raise RooflineInputError("operations", "a list of (label, Cost) pairs", item)
+        label, cost = item
+        if np.ndim(cost.flops) != 0 or np.ndim(cost.bytes) != 0:
+            raise RooflineInputError("operations", "costs of one size each (not arrays of sizes)", label)
+        r = analyze(cost, peak=hw.peak, bandwidth=hw.bandwidth)
+        color = BOUND_COLORS[str(r.bound)]
+        ax.plot([r.intensity], [r.attainable], marker="o", markersize=7, linestyle="none", color=color,
+                label=str(label), gid="operation")
+        if annotate:
+            # Labels go under the roof: right of points on the slope, below points on the flat
+            # part, staggered so that neighbours on the flat part do not collide.
+            if r.bound == "compute":
+                offset, ha = (0, -8 - 11 * (compute_bound_seen % 3)), "center"
+                compute_bound_seen += 1
+            else:
+                offset, ha = (8, -2), "left"
+            ax.annotate(str(label), (r.intensity, r.attainable), xytext=offset, textcoords="offset points",
+                        ha=ha, va="top", fontsize=8, color=color)
+        results.append(r)
+    return results
+
+
+def operation_points(ax: Axes) -> list[Line2D]:
+    """The points :func:`mark_operations` placed on ``ax``, in order."""
+    return [line for line in ax.get_lines() if line.get_gid() == "operation"]
+
+
+def attainable_curve(
+    batches: Any,
+    cost: Cost,
+    on: RoofSpec,
+    ax: Axes | None = None,
+    *,
+    label: str,
+    compute: str | DType = "bf16",
+    mark_peak: bool = True,
+    **line_style: Any,
+) -> Line2D:
+    """Plot attainable FLOP/s against the token batch for a ``cost`` computed over ``batches``.
+
+    ``cost`` must have one value per batch, e.g. ``matmul_cost(batches, 4096, 4096)``. With
+    ``mark_peak`` a dashed line shows the chip's peak (once per axes and peak).
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np, rooflinekit as rk
+    >>> B = np.arange(1, 512)
+    >>> line = attainable_curve(B, rk.matmul_cost(B, 4096, 4096, w="int8"), "tpu-v5e", label="D=F=4096")
+    >>> bool(np.allclose(line.get_ydata(), rk.reference.ex3_attainable(B, 4096)))
+    True
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    x = np.asarray(batches, dtype=float)
+    if x.ndim != 1 or x.size < 2:
+        raise RooflineInputError("batches", "a one-dimensional array of at least two batch sizes", batches)
+    if not isinstance(cost, Cost) or np.shape(cost.flops) != x.shape:
+        raise RooflineInputError("cost", f"a Cost computed over the {x.size} batches", cost)
+    hw, _ = _resolve(on, compute)
+    r = analyze(cost, peak=hw.peak, bandwidth=hw.bandwidth)
+    new_axes = ax is None
+    ax = ax if ax is not None else _new_axes()
+    (line,) = ax.plot(x, r.attainable, label=label, gid="batch-curve", **line_style)
+    if mark_peak and not any(
+        other.get_gid() == "peak" and float(np.asarray(other.get_ydata())[0]) == hw.peak
+        for other in ax.get_lines()
+    ):
+        unit = "OP/s" if _is_int(compute) else "FLOP/s"
+        ax.axhline(hw.peak, color="0.4", linestyle="--", linewidth=1, gid="peak",
+                   label=f"peak {si(hw.peak, unit)}")
+    if new_axes:
+        ax.set_xlabel(BATCH_LABEL)
+        ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else "Attainable OP/s")
+        ax.grid(True, alpha=0.3)
+    return line

@@ -1,0 +1,61 @@
+"""Fixtures shared by the book's tests: the built site, served on localhost."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "_build" / "html"
+
+# The book's Sphinx extension (book/_ext) and build tools (tools/) are tested directly.
+sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools")]
+
+# jupyter_core warns (DeprecationWarning) until platformdirs paths are opted into; pytest
+# turns warnings into errors, and this is the setting Jupyter recommends.
+os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """The site in _build/html, built once per test session by ``make book``.
+
+    It is the same command a reader runs, so the test sees what they get: the execution
+    cache makes it quick when nothing changed since the last build.
+    """
+    done = subprocess.run(
+        ["make", "--no-print-directory", "book"],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=3600,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"make book failed ({done.returncode}):\n{done.stdout[-6000:]}\n{done.stderr[-6000:]}")
+    return SITE
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """``http://127.0.0.1:PORT/``: the built site served by a thread of this process."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

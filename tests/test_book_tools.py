@@ -1,0 +1,131 @@
+"""The book's configuration and tooling: toc, _config.yml, exercises listing, caches, assets."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+from pathlib import Path
+
+import book_cache
+import build_book
+import pytest
+import vendor_assets
+from book_site import ROOT, config, is_text_notebook, source_of, toc_docnames
+from roofline_book import exercises as exercises_module
+from roofline_book.exercises import find_exercises, listing_markdown
+from test_chapters import NAMES as CHAPTERS
+
+
+def test_toc_has_the_chapters_in_order() -> None:
+    names = toc_docnames()
+    chapters = [n for n in names if n.startswith("book/chapters/")]
+    assert chapters == [f"book/chapters/{c}" for c in CHAPTERS]
+    assert "book/explorer" in names and "book/exercises" in names
+
+
+def test_every_page_under_book_is_in_the_toc() -> None:
+    # Only pages in _toc.yml are built: one left out would silently vanish from the site.
+    listed = set(toc_docnames())
+    pages = {
+        p.relative_to(ROOT).with_suffix("").as_posix()
+        for p in (ROOT / "book").rglob("*")
+        if p.suffix in {".md", ".ipynb"} and not any(part.startswith("_") for part in p.parts)
+    }
+    assert not pages - listed, f"add to _toc.yml: {sorted(pages - listed)}"
+
+
+@pytest.mark.parametrize("docname", toc_docnames())
+def test_every_page_exists_and_chapters_are_notebooks(docname: str) -> None:
+    path = source_of(docname)
+    if "chapters" in path.parts:
+        assert is_text_notebook(path), f"{path} needs a jupytext/kernelspec header"
+        header = path.read_text(encoding="utf-8").split("\n---", 1)[0]
+        assert "format_name: myst" in header and "name: python3" in header
+
+
+def test_config_fails_builds_on_errors_and_caches_execution() -> None:
+    c = config()
+    assert c["execute"]["execute_notebooks"] == "cache"
+    assert isinstance(c["execute"]["timeout"], int) and c["execute"]["timeout"] > 0
+    assert c["execute"]["allow_errors"] is False
+    assert c["only_build_toc_files"] is True
+    assert "solutions" in c["exclude_patterns"]
+    assert c["launch_buttons"]["binderhub_url"] and c["repository"]["url"]
+    assert {"-W", "-n", "--keep-going"} <= set(build_book.BUILD_ARGS)
+    makefile = (ROOT / "Makefile").read_text()
+    build = re.search(r"^BOOK_BUILD := (.*)$", makefile, re.M)
+    assert build and build.group(1).endswith("tools/build_book.py")
+    recipe = makefile.split("\n$(BOOK_STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "\t$(BOOK_BUILD)" in recipe and "$(VENDOR_STAMP)" in recipe
+    assert re.search(r"^book: \$\(BOOK_STAMP\)", makefile, re.M)
+
+
+def test_vendored_assets_cover_what_the_config_loads() -> None:
+    targets = {asset.target for asset in vendor_assets.ASSETS}
+    sphinx = config()["sphinx"]["config"]
+    loaded = [sphinx["mathjax_path"], *sphinx["nb_ipywidgets_js"]]
+    for path in loaded:
+        if path.startswith("vendor/"):
+            relative = path.removeprefix("vendor/")
+            assert relative in targets or any(
+                relative.startswith(t + "/") for t in targets
+            ), f"{path} is loaded but never vendored"
+        else:
+            assert (ROOT / "book" / "_static" / path).is_file()
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    for name, version in package["dependencies"].items():
+        assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"{name} is not pinned exactly"
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version
+
+
+def test_exercises_docstring_examples_run() -> None:
+    failures, tried = doctest.testmod(exercises_module)
+    assert tried > 0 and failures == 0
+
+
+def _notebook(path: Path, cells: list[dict[str, object]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+
+
+def _markdown(text: str) -> dict[str, object]:
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+def _graded(points: float) -> dict[str, object]:
+    return {"cell_type": "code", "metadata": {"nbgrader": {"grade": True, "points": points}},
+            "source": "", "outputs": [], "execution_count": None}
+
+
+def test_exercises_are_found_in_the_release_directory_only(tmp_path: Path) -> None:
+    title = _markdown("intro\n\n# Weights | int8")
+    _notebook(tmp_path / "exercises" / "ex2" / "b.ipynb", [title, _graded(1)])
+    _notebook(tmp_path / "exercises" / "ex1" / "a.ipynb", [_graded(2), _graded(0.5)])
+    _notebook(tmp_path / "exercises" / "ex1" / ".ipynb_checkpoints" / "a-checkpoint.ipynb", [])
+    _notebook(tmp_path / "solutions" / "ex1" / "a.ipynb", [_graded(2)])
+    found = find_exercises(tmp_path)
+    assert [(e.docname, e.title, e.graded_parts, e.points) for e in found] == [
+        ("exercises/ex1/a", "a", 2, 2.5),
+        ("exercises/ex2/b", "Weights | int8", 1, 1.0),
+    ]
+    listing = listing_markdown(found)
+    assert "{doc}`Weights \\| int8 </exercises/ex2/b>`" in listing
+    assert "{download}`a.ipynb </exercises/ex1/a.ipynb>`" in listing
+    assert "solutions" not in listing
+    assert find_exercises(tmp_path / "nowhere") == []
+
+
+def test_cache_fingerprint_follows_the_package(tmp_path: Path) -> None:
+    (tmp_path / "rooflinekit").mkdir()
+    module = tmp_path / "rooflinekit" / "costs.py"
+    module.write_text("A = 1\n")
+    (tmp_path / "requirements.lock").write_text("numpy==2\n")
+    (tmp_path / "pyproject.toml").write_text("")
+    before = book_cache.fingerprint(tmp_path)
+    (tmp_path / "rooflinekit" / "__pycache__").mkdir()
+    (tmp_path / "rooflinekit" / "__pycache__" / "costs.cpython-311.pyc").write_bytes(b"x")
+    assert book_cache.fingerprint(tmp_path) == before
+    module.write_text("A = 2\n")
+    assert book_cache.fingerprint(tmp_path) != before

@@ -1,0 +1,271 @@
+"""The built site in a real browser (Debian's chromium, driven by Playwright), offline.
+
+Every page of the book is opened from a localhost server with requests to any other host
+blocked and recorded: no console errors, no failed requests, math rendered by MathJax,
+every image loaded. Then the static roofline explorer is dragged about and what it shows is
+checked against rooflinekit, and a screenshot of it is saved under _build/screenshots/.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from book_site import ROOT, toc_docnames
+
+from rooflinekit.catalog import chip
+from rooflinekit.explorer_model import B_VALUES, D_VALUES, Point, chip_figures, evaluate
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PAGES = [f"{d}.html" for d in toc_docnames()] + ["search.html", "genindex.html"]
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",
+           "t_upper", "critical_batch", "critical_batch_approx")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Visit:
+    """A page opened in the browser, with everything that went wrong while it loaded."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def visit(browser: Any, site_url: str) -> Iterator[Any]:
+    contexts = []
+
+    def open_page(path: str, width: int = 1280) -> Visit:
+        context = browser.new_context(viewport={"width": width, "height": 1000})
+        contexts.append(context)
+        page = context.new_page()
+        seen = Visit(page)
+
+        def route(handle: Any) -> None:
+            if handle.request.url.startswith(site_url) or handle.request.url.startswith("data:"):
+                handle.continue_()
+            else:
+                seen.blocked.append(handle.request.url)
+                handle.abort()
+
+        page.route("**/*", route)
+        page.on("console", lambda m: m.type == "error" and seen.errors.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
+        page.on("requestfailed", lambda r: seen.errors.append(f"failed: {r.url} {r.failure}"))
+        page.on("response", lambda r: r.status >= 400 and seen.errors.append(f"{r.status}: {r.url}"))
+        page.goto(site_url + path, wait_until="load")
+        page.wait_for_load_state("networkidle")
+        return seen
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def _wait_for_math(page: Any) -> None:
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.math')].every(
+               m => m.querySelector('mjx-container'))""",
+        timeout=30_000,
+    )
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_cleanly_offline(visit: Any, path: str) -> None:
+    seen = visit(path)
+    page = seen.page
+    math_count = page.locator(".math").count()
+    if math_count:
+        _wait_for_math(page)
+        assert page.locator("mjx-container").count() >= math_count
+        assert page.locator("mjx-merror").count() == 0, "MathJax could not typeset some math"
+    images = page.evaluate(
+        "() => [...document.images].map(i => [i.currentSrc || i.src, i.complete, i.naturalWidth])"
+    )
+    broken = [src for src, complete, width in images if not complete or width == 0]
+    assert not broken, f"images not loaded: {broken}"
+    explorers = page.locator(".rk-explorer")
+    for index in range(explorers.count()):
+        assert explorers.nth(index).get_attribute("data-ready") == "true"
+    if path == "book/explorer.html":
+        assert explorers.count() >= 1, "the explorer page has no explorer"
+        assert page.locator(".rk-explorer svg .rk-point").count() >= 1
+    page.wait_for_timeout(300)  # late console errors (deferred scripts, fonts)
+    assert not seen.blocked, f"requests to other hosts: {seen.blocked}"
+    assert not seen.errors, "\n".join(seen.errors)
+
+
+def test_one_search_field_and_a_sidebar_that_opens_on_a_phone(visit: Any) -> None:
+    # pydata-sphinx-theme's header navbar (book/_ext turns it off) doubles the search field and
+    # leaves the visible sidebar toggle dead.
+    desktop = visit("book/chapters/01-where-the-time-goes.html").page
+    fields = desktop.locator(".search-button-field")
+    assert sum(fields.nth(i).is_visible() for i in range(fields.count())) == 1
+    phone = visit("book/chapters/01-where-the-time-goes.html", width=480).page
+    on_screen_links = """() => [...document.querySelectorAll('nav.bd-docs-nav a.reference.internal')]
+        .filter(a => { const r = a.getBoundingClientRect();
+                       return r.width > 0 && r.right > 0 && r.left < innerWidth; }).length"""
+    assert phone.evaluate(on_screen_links) == 0, "the navigation starts hidden on a narrow screen"
+    toggles = phone.locator(".primary-toggle")
+    visible = [toggles.nth(i) for i in range(toggles.count()) if toggles.nth(i).is_visible()]
+    assert len(visible) == 1
+    visible[0].click()
+    chapters = [d for d in toc_docnames() if d.startswith("book/chapters/")]
+    phone.wait_for_function(f"() => ({on_screen_links})() >= {len(chapters)}", timeout=5_000)
+
+
+# --- the static explorer ---------------------------------------------------------------
+
+def _shown(explorer: Any) -> dict[str, Any]:
+    """What the explorer shows: its state and, per operation, every number in its table."""
+    state = explorer.evaluate("e => JSON.parse(e.getAttribute('data-state'))")
+    cells = explorer.evaluate(
+        """e => [...e.querySelectorAll('td[data-op]')].map(
+               td => [td.dataset.op, td.dataset.key, td.dataset.value, td.textContent])"""
+    )
+    rows: dict[str, dict[str, Any]] = {}
+    for op, key, value, text in cells:
+        rows.setdefault(op, {})[key] = (value, text)
+    summary = explorer.evaluate(
+        """e => Object.fromEntries([...e.querySelectorAll('.rk-summary [data-key]')].map(
+               s => [s.dataset.key, Number(s.dataset.value)]))"""
+    )
+    point_x = explorer.evaluate(
+        "e => [...e.querySelectorAll('.rk-point')].map(c => Number(c.getAttribute('cx')))"
+    )
+    return {"state": state, "rows": rows, "summary": summary, "points": point_x}
+
+
+def _close(shown: float, expected: float | None) -> bool:
+    if expected is None:
+        return False
+    if math.isinf(expected):
+        return math.isinf(shown)
+    return math.isclose(shown, expected, rel_tol=1e-12)
+
+
+def _text_number(text: str) -> float:
+    scale = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
+    match = re.fullmatch(r"([-+0-9.e]+)(?: (s|ms|µs|ns))?", text.strip())
+    assert match, f"not a number: {text!r}"
+    return float(match.group(1)) * scale[match.group(2) or "s"]
+
+
+def _check_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
+    state = shown["state"]
+    expected = evaluate(state["peak"], state["bandwidth"], state["B"], state["D"],
+                        keys=state["operations"])
+    assert list(shown["rows"]) == [p.key for p in expected]
+    assert math.isclose(shown["summary"]["critical_intensity"], state["peak"] / state["bandwidth"])
+    for point in expected:
+        row = shown["rows"][point.key]
+        assert row["bound"][0] == point.bound, point.key
+        for key in NUMBERS:
+            want = getattr(point, key)
+            value, text = row[key]
+            if want is None:
+                assert value is None and text == "-", (point.key, key, value, text)
+                continue
+            shown_value = math.inf if value == "inf" else float(value)
+            assert _close(shown_value, want), (point.key, key, shown_value, want)
+            if math.isfinite(want):  # the text is the same number to 4 significant digits
+                assert math.isclose(_text_number(text), want, rel_tol=6e-4), (point.key, key, text)
+            else:
+                assert text == "never"
+    return expected
+
+
+def _drag(page: Any, slider: Any, fraction: float) -> None:
+    """Press the mouse on a range input's thumb and drag it to ``fraction`` of its width."""
+    box = slider.bounding_box()
+    current = slider.evaluate("s => (s.value - s.min) / (s.max - s.min)")
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 8 + current * (box["width"] - 16), y)
+    page.mouse.down()
+    for step in range(1, 6):
+        target = current + (fraction - current) * step / 5
+        page.mouse.move(box["x"] + 8 + target * (box["width"] - 16), y)
+    page.mouse.up()
+
+
+def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any) -> None:
+    seen = visit("book/explorer.html")
+    page = seen.page
+    explorer = page.locator(".rk-explorer").first
+    explorer.wait_for()
+    first = _shown(explorer)
+    peak, bandwidth = chip_figures(first["state"]["chip"])
+    assert (first["state"]["peak"], first["state"]["bandwidth"]) == (peak, bandwidth)
+    _check_against_rooflinekit(first)
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "explorer-page.png"), full_page=True)
+    explorer.scroll_into_view_if_needed()
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer.png"))
+
+    # Drag the peak slider well to the right: a custom chip, faster math.
+    _drag(page, explorer.locator("input[data-control=peak]"), 0.9)
+    dragged = _shown(explorer)
+    assert dragged["state"]["chip"] == "custom"
+    assert explorer.locator("select[data-control=chip]").input_value() == "custom"
+    assert dragged["state"]["peak"] > first["state"]["peak"]
+    assert dragged["rows"]["matmul"]["t_math"] != first["rows"]["matmul"]["t_math"]
+    _check_against_rooflinekit(dragged)
+
+    # Drag the bandwidth slider to the left: the ridge moves right, points move.
+    _drag(page, explorer.locator("input[data-control=bandwidth]"), 0.1)
+    slower = _shown(explorer)
+    assert slower["state"]["bandwidth"] < first["state"]["bandwidth"]
+    assert slower["summary"]["critical_intensity"] > dragged["summary"]["critical_intensity"]
+    _check_against_rooflinekit(slower)
+
+    # Drag the batch and width sliders: the matmul's point moves along its path.
+    _drag(page, explorer.locator("input[data-control=batch]"), 1.0)
+    _drag(page, explorer.locator("input[data-control=width]"), 0.0)
+    resized = _shown(explorer)
+    assert resized["state"]["B"] == B_VALUES[-1]
+    assert resized["state"]["D"] == D_VALUES[0]
+    assert resized["points"] != slower["points"]
+    _check_against_rooflinekit(resized)
+
+    # A catalog chip puts its own figures back, exactly.
+    explorer.locator("select[data-control=chip]").select_option("h100-sxm")
+    h100 = _shown(explorer)
+    assert (h100["state"]["peak"], h100["state"]["bandwidth"]) == chip_figures("h100-sxm")
+    points = _check_against_rooflinekit(h100)
+    assert math.isclose(points[0].critical_batch_approx or 0, chip("h100-sxm").critical_intensity("bf16"))
+
+    # Unticking an operation drops its column and its point.
+    explorer.locator("input[data-control=op][value=dot]").uncheck()
+    fewer = _shown(explorer)
+    assert "dot" not in fewer["rows"]
+    assert len(fewer["points"]) == len(h100["points"]) - 1
+    _check_against_rooflinekit(fewer)
+
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer-h100.png"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+

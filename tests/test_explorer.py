@@ -1,0 +1,165 @@
+"""The roofline explorer: its model, the live ipywidgets face and the static HTML face."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import rooflinekit as rk
+from rooflinekit.errors import RooflineInputError
+from rooflinekit.explorer import WIDGET_VIEW, explorer, roofline_png, table_html
+from rooflinekit.explorer_model import (
+    B_VALUES,
+    D_VALUES,
+    OPERATIONS,
+    chip_figures,
+    evaluate,
+    grid_data,
+    operation,
+)
+from rooflinekit.explorer_static import explorer_html
+
+
+def test_slider_positions() -> None:
+    assert B_VALUES[0] == 1 and B_VALUES[-1] == 65536
+    assert list(B_VALUES) == sorted(set(B_VALUES))
+    assert {256, 4096} <= set(B_VALUES)
+    assert tuple(2**k for k in range(8, 16)) == D_VALUES
+
+
+def test_operations_are_the_cost_models() -> None:
+    B, D = 512, 4096
+    expected = {
+        "matmul": rk.matmul_cost(B, D, D),
+        "matmul-int8w": rk.matmul_cost(B, D, D, w="int8"),
+        "batched-matmul": rk.batched_matmul_cost(B, D, D),
+        "layer-norm": rk.layer_norm_cost(B, D),
+        "dot": rk.dot_cost(D),
+    }
+    assert [op.key for op in OPERATIONS] == list(expected)
+    for key, cost in expected.items():
+        got = operation(key)(B, D)
+        assert (got.flops, got.bytes) == (cost.flops, cost.bytes)
+
+
+def test_grid_holds_every_cost_at_every_slider_position() -> None:
+    data = grid_data()
+    assert data["B"] == list(B_VALUES) and data["D"] == list(D_VALUES)
+    for op in OPERATIONS:
+        for i, D in enumerate(D_VALUES):
+            for j, B in enumerate(B_VALUES):
+                cost = op(B, D)
+                assert data["flops"][op.key][i][j] == cost.flops
+                assert data["bytes"][op.key][i][j] == cost.bytes
+    assert [c["id"] for c in data["chips"]] == list(rk.CHIPS)
+    for c in data["chips"]:
+        assert (c["peak"], c["bandwidth"]) == chip_figures(c["id"])
+    sizes = {o["key"]: o["matmul"] for o in data["operations"]}
+    assert sizes["matmul-int8w"] == {"x": 2.0, "w": 1.0, "out": 2.0}
+    assert sizes["dot"] is None
+
+
+def test_evaluate_agrees_with_analyze_and_the_critical_batch() -> None:
+    peak, bandwidth = chip_figures("tpu-v5e")
+    for point in evaluate(peak, bandwidth, B=4096, D=8192):
+        r = rk.analyze(operation(point.key)(4096, 8192), "tpu-v5e")
+        assert point.intensity == r.intensity
+        assert (point.t_math, point.t_comms, point.t_lower, point.t_upper) == (
+            r.t_math, r.t_comms, r.t_lower, r.t_upper)
+        assert point.attainable == r.attainable and point.bound == r.bound
+    matmul = evaluate(peak, bandwidth, B=256, D=4096, keys=["matmul-int8w"])[0]
+    assert matmul.critical_batch == rk.matmul_critical_batch(4096, 4096, "tpu-v5e", w="int8")
+    assert matmul.critical_batch_approx == rk.matmul_critical_batch_approx("tpu-v5e", w="int8")
+    assert evaluate(peak, bandwidth, B=256, D=4096, keys=["dot"])[0].critical_batch is None
+
+
+def test_operations_that_never_become_compute_bound() -> None:
+    for c in rk.CHIPS.values():
+        peak, bandwidth = chip_figures(c)
+        for key in ("batched-matmul", "layer-norm", "dot"):
+            assert all(p.bound == "memory" for p in evaluate(peak, bandwidth, 65536, 32768, [key]))
+        # a narrow matmul has no critical batch on any chip
+        assert evaluate(peak, bandwidth, 1, 256, ["matmul"])[0].critical_batch == np.inf
+
+
+def test_unknown_operation_is_named() -> None:
+    with pytest.raises(RooflineInputError, match="operation must be one of matmul"):
+        operation("conv")
+
+
+def test_static_html_embeds_rooflinekits_numbers() -> None:
+    html = explorer_html("h100-sxm", B=512, D=4096, operations=["matmul", "dot"], element_id="x1")
+    match = re.search(r'<script type="application/json" class="rk-data">(.*?)</script>', html, re.S)
+    assert match
+    data = json.loads(match.group(1).replace("<\\/", "</"))
+    assert data["initial"] == {"chip": "h100-sxm", "B": 512, "D": 4096, "operations": ["matmul", "dot"]}
+    assert data["grid"] == json.loads(json.dumps(grid_data()))
+    # nothing inside the fragment's scripts can close them early
+    for body in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
+        assert "</" not in body
+    assert 'id="x1"' in html and "<style>" in html
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "argument"),
+    [({"B": 300}, "B"), ({"D": 1000}, "D"), ({"chip": "h100"}, "chip"),
+     ({"operations": ["conv"]}, "operation")],
+)
+def test_bad_settings_are_named(kwargs: dict[str, object], argument: str) -> None:
+    with pytest.raises(RooflineInputError) as caught:
+        explorer_html(**kwargs)  # type: ignore[arg-type]
+    assert caught.value.argument == argument
+
+
+def test_output_has_both_faces() -> None:
+    e = explorer("tpu-v5p", B=1024, D=16384)
+    bundle = e._repr_mimebundle_()
+    assert {"text/plain", "text/html", WIDGET_VIEW} <= set(bundle)
+    assert bundle[WIDGET_VIEW]["model_id"] == e.widget.model_id
+    assert set(e._repr_mimebundle_(include=["text/html"])) == {"text/html"}
+    assert WIDGET_VIEW not in e._repr_mimebundle_(exclude=[WIDGET_VIEW])
+
+
+def test_live_controls_recompute_with_rooflinekit() -> None:
+    e = explorer("tpu-v5e", B=256, D=8192)
+    widget = e.widget  # built on first use
+    controls = e._controls
+    image_before = widget.children[3].value
+    assert image_before[:4] == b"\x89PNG"
+
+    controls["peak"].value = 1e15
+    assert controls["chip"].value == "custom"
+    (matmul, *_rest) = e.points()
+    r = rk.analyze(rk.matmul_cost(256, 8192, 8192), peak=1e15, bandwidth=8.2e11)
+    assert (matmul.t_math, matmul.bound) == (r.t_math, r.bound)
+    assert e.widget.children[3].value != image_before
+
+    controls["chip"].value = "b200"
+    assert (controls["peak"].value, controls["bandwidth"].value) == chip_figures("b200")
+    controls["batch"].value = 4096
+    controls["ops"]["dot"].value = False
+    keys = [p.key for p in e.points()]
+    assert "dot" not in keys and e.state()[2] == 4096
+    assert "dot product" not in e.widget.children[4].value
+
+
+def test_table_and_plot_helpers() -> None:
+    points = evaluate(*chip_figures("h200-sxm"), B=64, D=2048)
+    html = table_html(points)
+    assert html.count("<tr>") == len(points) + 1 and "memory" in html
+    assert "e+" not in html, "numbers as the book and the static explorer print them: 3.436e10"
+    assert roofline_png(*chip_figures("h200-sxm"), 64, 2048, [], dpi=50)[:4] == b"\x89PNG"
+
+
+def test_importing_the_explorer_loads_neither_matplotlib_nor_ipywidgets() -> None:
+    code = (
+        "import sys, rooflinekit.explorer as e; e.explorer()._repr_mimebundle_(include=['text/html']);"
+        "print(','.join(m for m in ('matplotlib', 'ipywidgets') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""

@@ -1,0 +1,64 @@
+"""Build the book: ``jupyter-book build . --builder html -W -n --keep-going``, prepared.
+
+``make book`` runs this after installing the environment and the vendored browser assets.
+Before handing over to Jupyter Book's own command line (in this process) it
+
+1. drops the execution cache if rooflinekit or the environment changed (tools/book_cache.py),
+   since cached outputs are keyed on the chapters' code only;
+2. builds matplotlib's font cache if it is missing: its one-off notice on a chapter's stderr
+   would fail the build;
+3. keeps ``rfc3987_syntax`` from loading. jsonschema imports it, when installed, to check the
+   "iri" string format, and it compiles 38 grammars on import: 2.5 s of every build, no-op
+   rebuilds included, for a format neither _config.yml nor any notebook schema uses.
+
+After a failed build it deletes Sphinx's saved environment (``_build/.doctrees``). Sphinx
+reports a page's warnings (a failing cell is one) only when it reads the page, and it saves
+the pages it has read even when the build fails; without this the next, unchanged build
+would read nothing, see no warning and pass.
+
+    python tools/build_book.py [extra jupyter-book build options]
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_ARGS = ["build", ".", "--builder", "html", "-W", "-n", "--keep-going"]
+
+
+def warm_matplotlib_font_cache() -> None:
+    import matplotlib
+
+    if not list(Path(matplotlib.get_cachedir()).glob("fontlist-v*.json")):
+        import matplotlib.font_manager
+
+
+def main() -> int:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import book_cache
+
+    os.chdir(ROOT)
+    book_cache.refresh()
+    warm_matplotlib_font_cache()
+    sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import raises ImportError
+    from jupyter_book.cli.main import main as jupyter_book
+
+    sys.argv = ["jupyter-book", *BUILD_ARGS, *sys.argv[1:]]
+    try:
+        jupyter_book()  # a click command: it exits with the build's status
+    except SystemExit as done:
+        status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    else:
+        status = 0
+    if status != 0:
+        shutil.rmtree(ROOT / "_build" / ".doctrees", ignore_errors=True)
+        print("build_book: the build failed; the next build reads every page again", file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
