@@ -477,7 +477,7 @@ CRAFTS = [
         "garbled-metadata",
         ex5_with(_garbled),
         full=EX5_PARTS,
-        says=("carries nbgrader metadata of an unknown part",),
+        says=("carries nbgrader metadata for an unknown part",),
     ),
     # Attempts to pass without the right answer.
     Craft(
