@@ -33,6 +33,7 @@ from typing import Any
 
 import nbformat
 import pytest
+from make_targets import make
 
 from rooflinekit import reference
 from rooflinekit.autograde.sandbox import landlock_abi
@@ -621,30 +622,6 @@ CONTROLS = [c for c in CRAFTS if c.control]
 
 
 # --- Grading the class --------------------------------------------------------------------
-
-
-def make(*targets: str, course: Path, **variables: str) -> subprocess.CompletedProcess[str]:
-    """Run the Makefile's targets on ``course`` with this interpreter's environment."""
-    settings = [f"{name}={value}" for name, value in {"COURSE": str(course), **variables}.items()]
-    done = subprocess.run(
-        [
-            "make",
-            "-s",
-            "-C",
-            str(ROOT),
-            "-o",
-            ".venv/.installed",
-            f"BIN={Path(sys.executable).parent}",
-            *settings,
-            *targets,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
-    assert done.returncode == 0, f"make {' '.join(targets)} failed:\n{done.stdout}\n{done.stderr}"
-    return done
 
 
 def tree_hashes(directory: Path) -> dict[str, str]:

@@ -23,6 +23,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
+from make_targets import make
 
 from rooflinekit import answer_key as key
 from rooflinekit.dtypes import dtype_bytes
@@ -195,30 +196,6 @@ def test_every_slip_is_used_and_every_named_misconception_is_covered() -> None:
 
 
 # --- Building the course and the submissions -------------------------------------------
-
-
-def make(*targets: str, course: Path, **variables: str) -> subprocess.CompletedProcess[str]:
-    """Run the Makefile's targets on ``course`` with this interpreter's nbgrader."""
-    settings = [f"{name}={value}" for name, value in {"COURSE": str(course), **variables}.items()]
-    done = subprocess.run(
-        [
-            "make",
-            "-s",
-            "-C",
-            str(ROOT),
-            "-o",
-            ".venv/.installed",
-            f"BIN={Path(sys.executable).parent}",
-            *settings,
-            *targets,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        check=False,
-    )
-    assert done.returncode == 0, f"make {' '.join(targets)} failed:\n{done.stdout}\n{done.stderr}"
-    return done
 
 
 def grade_ids(notebook: nbformat.NotebookNode, *, tests: bool) -> dict[str, float]:

@@ -1,0 +1,40 @@
+"""Run the Makefile's instructor targets on a temporary course, as the grading tests do.
+
+Shared by the tests that drive a whole grading round (`test_grading_round.py`) and the hardened
+autograder (`test_autograde_hardening.py`), so both call `make` exactly as an instructor would.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make(*targets: str, course: Path, **variables: str) -> subprocess.CompletedProcess[str]:
+    """Run ``make targets`` on ``course`` with this interpreter's environment (its nbgrader).
+
+    ``-o .venv/.installed`` keeps make from reinstalling the environment the tests already run in.
+    """
+    settings = [f"{name}={value}" for name, value in {"COURSE": str(course), **variables}.items()]
+    done = subprocess.run(
+        [
+            "make",
+            "-s",
+            "-C",
+            str(ROOT),
+            "-o",
+            ".venv/.installed",
+            f"BIN={Path(sys.executable).parent}",
+            *settings,
+            *targets,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert done.returncode == 0, f"make {' '.join(targets)} failed:\n{done.stdout}\n{done.stderr}"
+    return done
