@@ -11,11 +11,13 @@ export PATH := $(abspath $(BIN)):$(PATH)
 help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
 
-$(STAMP): requirements.lock pyproject.toml
+# Two packages from this repository: rooflinekit (the library readers and students install) and
+# roofline-grading in grading/ (the answer key and the autograde driver, for instructors).
+$(STAMP): requirements.lock pyproject.toml grading/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -qq --upgrade pip
 	$(BIN)/python -m pip install -qq -r requirements.lock
-	$(BIN)/python -m pip install -qq --no-deps -e .
+	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
 	touch $@
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
@@ -68,7 +70,7 @@ book: $(BOOK_STAMP)  ## Build the site into _build/html; fails on any warning or
 FORCE:
 
 lint: $(STAMP)  ## ruff and mypy
-	$(BIN)/ruff check rooflinekit tests benchmarks
+	$(BIN)/ruff check rooflinekit grading tests benchmarks
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## Run every benchmark
@@ -104,9 +106,10 @@ collect: $(STAMP)  ## Collect submissions from LMS zips: make collect ZIP="a.zip
 	$(NBGRADER) zip_collect $(ASSIGNMENT) --force --strict
 
 # JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
-# python -m rooflinekit.autograde (--timeout S, --notebook-budget S, --sandbox require, --student ID).
+# python -m roofline_grading.autograde (--timeout S, --notebook-budget S, --memory-gb G,
+# --processes N, --student ID, --sandbox off).
 autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
-	$(abspath $(BIN))/python -m rooflinekit.autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
+	$(abspath $(BIN))/python -m roofline_grading.autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
 
 feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
 	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force

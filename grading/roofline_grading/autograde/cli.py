@@ -1,7 +1,7 @@
 """The command line of the grading driver (``make autograde`` calls it).
 
-    python -m rooflinekit.autograde roofline [--course DIR] [--jobs N] [--student ID ...]
-        [--timeout S] [--notebook-budget S] [--sandbox auto|require|off] [--memory-gb G]
+    python -m roofline_grading.autograde roofline [--course DIR] [--jobs N] [--student ID ...]
+        [--timeout S] [--notebook-budget S] [--sandbox on|off] [--memory-gb G] [--processes N]
 
 Exit status: 0 when every submission was handled (graded, or reported as not gradable), 1 when
 grades could not be saved or a submitted file changed, 2 when the course is not ready (the
@@ -17,15 +17,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from rooflinekit.autograde.driver import Options, run
-from rooflinekit.autograde.gradebook import CourseError
+from roofline_grading.autograde.driver import Options, run
+from roofline_grading.autograde.gradebook import CourseError
 
 __all__ = ["main", "parser"]
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m rooflinekit.autograde",
+        prog="python -m roofline_grading.autograde",
         description="Autograde every collected submission with nbgrader, in parallel and sandboxed.",
     )
     p.add_argument("assignment", help="the assignment to grade, e.g. roofline")
@@ -40,12 +40,17 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--sandbox",
-        choices=("auto", "require", "off"),
-        default="auto",
-        help="confine the student's kernel with Landlock: where available (auto), or fail without it",
+        choices=("on", "off"),
+        default="on",
+        help="confine each kernel with bubblewrap (on, the default: refuse to grade without it) or not "
+        "(off: student code runs with your permissions)",
     )
     p.add_argument(
-        "--memory-gb", type=float, default=4.0, help="memory a student's kernel may use (default 4)"
+        "--memory-gb", type=_gigabytes, default=4.0,
+        help="memory a kernel and everything it starts may use together (default 4)",
+    )
+    p.add_argument(
+        "--processes", type=_count, default=64, help="processes a kernel may run at once (default 64)"
     )
     return p
 
@@ -60,6 +65,16 @@ def _count(text: str) -> int:
     return value
 
 
+def _gigabytes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"should be a number of gigabytes, not {text!r}") from None
+    if not 0.25 <= value <= 1024:
+        raise argparse.ArgumentTypeError(f"should be from 0.25 to 1024 gigabytes, not {value:g}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     options = Options(
@@ -71,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         notebook_budget=args.notebook_budget,
         sandbox=args.sandbox,
         memory_gb=args.memory_gb,
+        processes=args.processes,
     )
     try:
         return run(options).exit_code

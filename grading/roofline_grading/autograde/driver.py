@@ -1,7 +1,7 @@
 """Grade a class: students in parallel worker processes, one writer to the gradebook.
 
 :func:`run` finds every collected submission (``submitted/<student>/<assignment>/``), grades
-each student in a worker process (:func:`rooflinekit.autograde.worker.grade_student`, up to
+each student in a worker process (:func:`roofline_grading.autograde.worker.grade_student`, up to
 ``jobs`` at once), and as each finishes, writes the scores into the course's gradebook through
 nbgrader's API and the graded notebooks into ``autograded/<student>/<assignment>/``. Only this
 process writes the gradebook, one student at a time, so a run with 8 workers writes exactly
@@ -9,7 +9,7 @@ what a run with 1 does. A console line per finished student shows the progress, 
 ``autograded/<assignment>-report.txt`` (and ``.csv``) says per submission what went wrong.
 
 Submitted files are only read: their hashes are compared before and after the run. If a
-worker process dies (only possible without the sandbox, e.g. a student's code killing it),
+worker process dies (possible without the sandbox, e.g. a student's code killing it),
 the students it had not finished are graded again one at a time, and the one that kills a
 worker again is reported as failed; everyone else is graded as usual.
 """
@@ -25,16 +25,17 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from rooflinekit.autograde import gradebook, sandbox, worker
-from rooflinekit.autograde.report import progress_line, write_report
-from rooflinekit.autograde.results import GradeResult, NotebookResult, StudentResult
+from roofline_grading.autograde import gradebook, worker
+from roofline_grading.sandbox import bwrap, limits
+from roofline_grading.autograde.report import progress_line, write_report
+from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 
 __all__ = ["Options", "Outcome", "run"]
 
@@ -57,9 +58,12 @@ class Options:
     """Seconds a cell may run (default: the course's ``Execute.timeout``, else 30)."""
     notebook_budget: int | None = None
     """Seconds a whole notebook may run (default: ``BUDGET_FACTOR`` times the cell limit)."""
-    sandbox: str = "auto"
-    """``auto`` (Landlock where the system has it), ``require`` or ``off``."""
-    memory_gb: float | None = 4.0
+    sandbox: str = "on"
+    """``on`` (bubblewrap; refuse to grade without it) or ``off`` (student code runs as you)."""
+    memory_gb: float = 4.0
+    """Memory one kernel and everything it starts may use together."""
+    processes: int = 64
+    """Processes one kernel may have running at once, itself included."""
 
 
 @dataclass
@@ -93,7 +97,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     missing = [s for s in students if not course.submitted_dir(s, options.assignment).is_dir()]
     if missing:
         raise gradebook.CourseError(f"no submission of {options.assignment} for {', '.join(missing)}")
-    mode, sandbox_text = _sandbox_mode(options.sandbox)
+    sandbox_text = _check_sandbox(options.sandbox)
     timeout = options.timeout or _configured_timeout(course) or 30
     budget = options.notebook_budget or BUDGET_FACTOR * timeout
     jobs = min(options.jobs or _cores(), len(students))
@@ -104,7 +108,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
         f"a notebook {budget} s.",
     ]
     print(header[0], file=out, flush=True)
-    run_dir = Path(tempfile.mkdtemp(prefix="rooflinekit-autograde-"))
+    run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-"))
     try:
         gradebook.make_template(course, run_dir / "template.db")
         settings = worker.Settings(
@@ -119,11 +123,9 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             secret=_secret(course.root),
             timeout=timeout,
             notebook_budget=budget,
-            sandbox=mode,
-            memory_bytes=int(options.memory_gb * 2**30) if options.memory_gb else None,
-            read_paths=tuple(_matplotlib_paths()),
+            sandbox=_sandbox_settings(options, run_dir),
         )
-        tally = {"held": 0, "failed": 0}
+        tally = {"flagged": 0, "failed": 0}
 
         def done(result: StudentResult) -> None:
             try:
@@ -132,7 +134,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             except Exception as error:
                 outcome.errors.append(f"{result.student}: could not save the grades ({error})")
                 result.problems.append(f"grades NOT saved: {error}")
-            tally["held"] += result.status == "held"
+            tally["flagged"] += result.status == "flagged"
             tally["failed"] += result.status == "failed"
             outcome.results.append(result)
             line = progress_line(len(outcome.results), len(students), result, **tally)
@@ -152,7 +154,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
         ("ok", "ok"),
         ("incomplete", "incomplete"),
         ("problems", "with problems put right"),
-        ("held", "held for manual grading"),
+        ("flagged", "flagged for what their code tried"),
         ("failed", "with notebooks that could not be graded"),
     )
     counted = [f"{statuses.count(k)} {w}" for k, w in kinds if statuses.count(k) or k == "ok"]
@@ -263,20 +265,37 @@ def _secret(root: Path) -> bytes:
     return bytes.fromhex(path.read_text().strip())
 
 
-def _sandbox_mode(wanted: str) -> tuple[str, str]:
+def _check_sandbox(wanted: str) -> str:
+    """What the run's first line says about the sandbox; refuses to grade without one unless told."""
     if wanted == "off":
-        return "off", "off (student code runs with your permissions)"
-    abi = sandbox.landlock_abi()
-    if abi >= 1:
-        return "landlock", f"Landlock ABI {abi}"
-    if wanted == "require":
+        return "OFF (--sandbox off: student code runs with your permissions and can read your files)"
+    why = bwrap.available()
+    if why is not None:
         raise gradebook.CourseError(
-            "this system has no Landlock (Linux 5.13 or newer): grade in a container, or pass --sandbox off"
+            f"cannot confine the students' kernels: {why}. Install bubblewrap, or grade in a throwaway "
+            "container or virtual machine with --sandbox off (student code then runs with your permissions "
+            "and can read and change your files, the gradebook and other students' work)."
         )
-    return (
-        "off",
-        "NONE (no Landlock on this system: student code runs with your permissions; grade in a container)",
-    )
+    group = limits.open_group("probe", limits.Limits())
+    group.close()
+    return f"bubblewrap, process-tree limits by {group.kind}"
+
+
+def _sandbox_settings(options: Options, run_dir: Path) -> dict[str, object]:
+    """How every kernel of the run is confined (see :class:`worker.Settings`)."""
+    import roofline_recorder
+
+    prefixes = bwrap.python_prefixes()
+    stub = bwrap.write_stub(run_dir / "unavailable")
+    return {
+        "mode": "off" if options.sandbox == "off" else "bwrap",
+        "recorder": str(Path(roofline_recorder.__file__).resolve().parent),
+        "prefixes": list(prefixes),
+        "masks": [list(m) for m in bwrap.masks(prefixes, str(stub))],
+        "fontlist": _fontlist(),
+        "memory_bytes": int(options.memory_gb * 2**30),
+        "processes": options.processes,
+    }
 
 
 def _configured_timeout(course: gradebook.Course) -> int | None:
@@ -287,13 +306,15 @@ def _configured_timeout(course: gradebook.Course) -> int | None:
     return None
 
 
-def _matplotlib_paths() -> Iterable[str]:
-    """matplotlib's configuration and cache directories (the kernel may read them)."""
+def _fontlist() -> str | None:
+    """matplotlib's font cache, built here once so that no kernel spends a second building it."""
     try:
         import matplotlib
+        from matplotlib import font_manager
     except ImportError:
-        return []
-    return [matplotlib.get_configdir(), matplotlib.get_cachedir()]
+        return None
+    path = Path(matplotlib.get_cachedir()) / f"fontlist-v{font_manager.FontManager.__version__}.json"
+    return str(path) if path.is_file() else None
 
 
 def _cores() -> int:

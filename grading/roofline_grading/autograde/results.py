@@ -4,10 +4,10 @@ A worker process returns a :class:`StudentResult`; the driver writes its scores 
 gradebook and its :meth:`StudentResult.summary` into the report.
 
 >>> ok = NotebookResult("ex1", "graded", {"t": GradeResult(2.0, 2.0, False)})
->>> eve = NotebookResult("ex2", "graded", {"u": GradeResult(0.0, 1.0, True)},
-...                      flags=["answer cell 'a', line 2: assigns to np.isclose"])
+>>> eve = NotebookResult("ex2", "graded", {"u": GradeResult(0.0, 1.0, False)},
+...                      attempts=["answer cell 'a', line 2: read /course/gradebook.db"])
 >>> StudentResult("eve", [ok, eve, NotebookResult("ex3", "missing")]).summary()
-"2/3, held for manual grading: ex2: answer cell 'a', line 2: assigns to np.isclose | not submitted: ex3"
+"2/3, flagged: ex2: tried: answer cell 'a', line 2: read /course/gradebook.db | not submitted: ex3"
 """
 
 from __future__ import annotations
@@ -38,12 +38,11 @@ class NotebookResult:
     status: str
     """``graded``, ``missing`` (not submitted), ``unreadable`` (not a notebook) or ``failed``."""
     grades: dict[str, GradeResult] = field(default_factory=dict)
-    flags: list[str] = field(default_factory=list)
-    """Why the notebook is held for manual grading (its parts then score 0)."""
-    unverified: dict[str, str] = field(default_factory=dict)
-    """Test cells that passed in the kernel but not when checked outside it, and why."""
+    attempts: list[str] = field(default_factory=list)
+    """What its code tried that the sandbox does not allow (read the course, signal a process,
+    start processes, reach the network...), with the cell and line; the scores stand."""
     events: list[str] = field(default_factory=list)
-    """What happened while it ran: time limits, a kernel that died."""
+    """What happened while it ran: time limits, a kernel that died, limits hit, output cut."""
     problems: list[str] = field(default_factory=list)
     """What differs from the released notebook and was put right, or could not be read."""
     comments: dict[str, str | None] = field(default_factory=dict)
@@ -51,9 +50,9 @@ class NotebookResult:
     autograded: bytes | None = None
 
     @property
-    def held(self) -> bool:
-        """Held for manual grading: a way around the grading was found or a check did not hold."""
-        return bool(self.flags or self.unverified)
+    def flagged(self) -> bool:
+        """Its code tried something the sandbox does not allow: worth a look, scores unchanged."""
+        return bool(self.attempts)
 
     @property
     def score(self) -> float:
@@ -64,14 +63,10 @@ class NotebookResult:
         return sum(g.max_score for g in self.grades.values())
 
     def clauses(self) -> list[str]:
-        """What went wrong, most serious first, as short clauses (nothing for a notebook that
+        """What happened, most serious first, as short clauses (nothing for a notebook that
         was not submitted: the summary lists those together)."""
-        return [
-            *self.flags,
-            *(self.unverified[k] for k in sorted(self.unverified)),
-            *self.events,
-            *self.problems,
-        ]
+        tried = ["tried: " + "; ".join(self.attempts)] if self.attempts else []
+        return [*tried, *self.events, *self.problems]
 
 
 @dataclass
@@ -95,13 +90,13 @@ class StudentResult:
 
     @property
     def status(self) -> str:
-        """``held`` (for manual grading), ``failed`` (a notebook could not be graded), ``problems``
-        (put right: restored cells, ignored files, time limits), ``incomplete`` (notebooks not
-        submitted) or ``ok``."""
-        if any(n.held for n in self.notebooks):
-            return "held"
+        """``failed`` (a notebook could not be graded: a human must look), ``flagged`` (its code
+        tried something the sandbox does not allow), ``problems`` (put right: restored cells,
+        ignored files, time and output limits), ``incomplete`` (notebooks not submitted) or ``ok``."""
         if any(n.status in ("unreadable", "failed") for n in self.notebooks):
             return "failed"
+        if any(n.flagged for n in self.notebooks):
+            return "flagged"
         if self.problems or any(n.clauses() for n in self.notebooks):
             return "problems"
         if any(n.status == "missing" for n in self.notebooks):
@@ -109,12 +104,12 @@ class StudentResult:
         return "ok"
 
     def summary(self, limit: int = 3) -> str:
-        """One line for the instructor: the score, then what went wrong, notebook by notebook
-        (held ones first), then what was ignored, then what was not submitted."""
+        """One line for the instructor: the score, then what happened, notebook by notebook
+        (flagged ones first), then what was ignored, then what was not submitted."""
         line = f"{self.score:g}/{self.max_score:g}"
-        if self.status == "held":
-            line += ", held for manual grading"
-        ordered = sorted(self.notebooks, key=lambda n: not n.held)
+        if self.status == "flagged":
+            line += ", flagged"
+        ordered = sorted(self.notebooks, key=lambda n: not n.flagged)
         parts = []
         for notebook in ordered:
             clauses = notebook.clauses()

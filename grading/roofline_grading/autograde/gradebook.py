@@ -22,8 +22,8 @@ from typing import Any
 
 from sqlalchemy.exc import SAWarning
 
-from rooflinekit.autograde.results import StudentResult
-from rooflinekit.autograde.structure import NotebookStructure, SourceCell
+from roofline_grading.autograde.results import StudentResult
+from roofline_grading.autograde.structure import NotebookStructure, SourceCell
 
 __all__ = ["Course", "CourseError", "make_template", "merge", "open_course", "read_structures"]
 
@@ -209,6 +209,6 @@ def merge(course: Course, assignment: str, result: StudentResult) -> None:
                 comment.auto_comment = notebook.comments.get(comment.name)
             if notebook.late_penalty is not None:
                 submitted.late_submission_penalty = notebook.late_penalty
-            if notebook.held:
+            if notebook.flagged:
                 submitted.flagged = True
         gb.db.commit()

@@ -3,41 +3,40 @@
 For one student, :func:`grade_student`
 
 1. reads each expected notebook from ``submitted/`` (never writing there) and keeps only what
-   can be graded: valid notebooks and a valid ``timestamp.txt``; any other file, such as a
-   ``numpy.py`` that would shadow numpy in the kernel's directory, is left out and reported;
-2. plans the sanitizing of each notebook and scans the code that will run as written;
+   can be graded: valid notebooks and a valid ``timestamp.txt``; any other file is left out
+   and reported;
+2. plans the sanitizing of each notebook (:mod:`roofline_grading.autograde.structure`);
 3. builds a scratch course (its own gradebook copied from a template without students) and
-   runs nbgrader's autograde there, one notebook at a time, with :class:`RestoreCells` and
-   :class:`SandboxedExecute` in nbgrader's steps and the kernel confined
-   (:mod:`rooflinekit.autograde.kernel`);
-4. reads the scores nbgrader saved, judges every passed test again outside the kernel
-   (:mod:`rooflinekit.autograde.verify`), and holds a notebook with scan findings or failed
-   checks for manual grading, its parts scoring 0;
-5. returns a :class:`~rooflinekit.autograde.results.StudentResult` with the graded notebooks'
-   contents; the driver writes them and the scores into the course.
+   runs nbgrader's autograde there, with :class:`RestoreCells` before nbgrader's sanitizing,
+   :class:`SandboxedExecute` for its ``Execute`` (the kernel in the sandbox, holding only the
+   student's code and the recorder), then :class:`JudgeAnswers` (the verdicts, judged here
+   with the answer key) and :class:`PlainOutputs` before nbgrader saves the scores;
+4. reads the scores nbgrader saved, and what each run reported (limits hit, output cut, what
+   the code tried: :data:`roofline_grading.autograde.execute.REPORT`);
+5. returns a :class:`~roofline_grading.autograde.results.StudentResult` with the graded
+   notebooks' contents; the driver writes them and the scores into the course.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
+import json
 import logging
-import os
 import shutil
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rooflinekit import records
-from rooflinekit.autograde import kernel, scan, verify
-from rooflinekit.autograde.precheck import read_submission
-from rooflinekit.autograde.preprocessors import KERNEL_DIED, NOT_RUN, RestoreCells, SandboxedExecute
-from rooflinekit.autograde.results import GradeResult, NotebookResult, StudentResult
-from rooflinekit.autograde.structure import NotebookStructure, plan
+from roofline_grading.autograde.execute import KERNEL_DIED, NOT_RUN, REPORT, SandboxedExecute
+from roofline_grading.autograde.judging import JudgeAnswers, PlainOutputs
+from roofline_grading.autograde.precheck import read_submission
+from roofline_grading.autograde.restore import RestoreCells
+from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
+from roofline_grading.autograde.structure import NotebookStructure, plan
 
 __all__ = ["Settings", "grade_student", "seed_for", "start_worker"]
 
@@ -60,9 +59,10 @@ class Settings:
     secret: bytes
     timeout: int
     notebook_budget: int
-    sandbox: str = "landlock"
-    memory_bytes: int | None = 4 * 2**30
-    read_paths: tuple[str, ...] = field(default=())
+    sandbox: dict[str, Any] = field(default_factory=dict)
+    """How to confine each kernel (:class:`SandboxedExecute`'s ``sandbox``): ``mode`` (``bwrap``
+    or ``off``), ``recorder``, ``prefixes``, ``masks``, ``fontlist``, ``memory_bytes``,
+    ``processes``, ``group``."""
 
 
 def seed_for(secret: bytes, assignment: str, student: str, notebook: str) -> str:
@@ -77,27 +77,12 @@ def seed_for(secret: bytes, assignment: str, student: str, notebook: str) -> str
 
 
 def start_worker(settings: Settings) -> None:
-    """Prepare a worker process: the kernelspec on JUPYTER_PATH, nbgrader loaded, matplotlib's
-    font cache built (so no kernel has to build it inside the sandbox)."""
+    """Prepare a worker process: nbgrader loaded once, its logging quiet."""
     from sqlalchemy.exc import SAWarning
 
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", category=SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
-    share = settings.scratch / "share"
-    kernel.write_kernelspec(share)
-    os.environ["JUPYTER_PATH"] = str(share)
-    os.environ[records.ENABLE] = "1"
-    os.environ[kernel.MODE] = settings.sandbox
-    os.environ[kernel.READ] = os.pathsep.join(settings.read_paths)
-    os.environ[kernel.PROTECT] = str(settings.course_root)
-    if settings.memory_bytes:
-        os.environ[kernel.MEMORY] = str(settings.memory_bytes)
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core per student: workers share the rest
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     import nbgrader.converters  # noqa: F401  (once per worker, not per student)
-
-    with contextlib.suppress(ImportError):
-        import matplotlib.font_manager  # noqa: F401
 
 
 def grade_student(settings: Settings, student: str) -> StudentResult:
@@ -154,13 +139,13 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
         _autograde_all(settings, student, scratch, submitted)
     _read_scores(settings, student, scratch, notebooks)
     for notebook in notebooks:
-        _finish(settings, student, notebook)
+        _finish(settings, student, scratch, notebook)
     return StudentResult(student, notebooks, timestamp=timestamp, problems=problems)
 
 
 def _prepare(structure: NotebookStructure, source: Path, target: Path) -> NotebookResult:
-    """Read one submitted notebook, plan its sanitizing, scan its code, and put a copy in the
-    scratch course if it can be graded."""
+    """Read one submitted notebook, plan its sanitizing, and put a copy in the scratch course
+    if it can be graded."""
     name = structure.name
     submission = read_submission(source / f"{name}.ipynb")
     result = NotebookResult(name, "graded")
@@ -174,9 +159,7 @@ def _prepare(structure: NotebookStructure, source: Path, target: Path) -> Notebo
     import nbformat
 
     result.problems += list(submission.notes)
-    the_plan = plan(submission.notebook.cells, structure)
-    result.problems += list(the_plan.problems)
-    result.flags += [str(f) for f in scan.scan_notebook(submission.notebook, structure, the_plan)]
+    result.problems += list(plan(submission.notebook.cells, structure).problems)
     if submission.notes:
         nbformat.write(submission.notebook, target / f"{name}.ipynb")
     else:
@@ -252,6 +235,8 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
     ]
     config.Autograde.autograde_preprocessors = [
         SandboxedExecute,
+        JudgeAnswers,
+        PlainOutputs,
         IgnorePattern,
         ClearMetadataPreprocessor,
         LimitOutput,
@@ -260,7 +245,8 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
     ]
     config.Autograde.exclude_overwriting = {}
     config.RestoreCells.structures = settings.structures
-    config.SandboxedExecute.kernel_name = kernel.KERNEL_NAME
+    config.JudgeAnswers.structures = settings.structures
+    config.SandboxedExecute.sandbox = settings.sandbox
     config.SandboxedExecute.timeout = settings.timeout
     config.SandboxedExecute.notebook_budget = settings.notebook_budget
     config.SandboxedExecute.run_root = str(scratch / "run")
@@ -309,30 +295,23 @@ def _read_scores(settings: Settings, student: str, scratch: Path, notebooks: lis
             notebook.late_penalty = None if penalty is None else float(penalty)
 
 
-def _finish(settings: Settings, student: str, notebook: NotebookResult) -> None:
-    """Verify the passed tests outside the kernel, note what happened while it ran, and hold
-    the notebook for manual grading if anything got around the grading."""
+def _finish(settings: Settings, student: str, scratch: Path, notebook: NotebookResult) -> None:
+    """Note what happened while the notebook ran: time limits and kernel deaths (from its
+    outputs), limits hit and output cut, and what its code tried (from the run's report)."""
     if notebook.autograded is None:
         return
     import nbformat
 
     graded = nbformat.reads(notebook.autograded.decode("utf-8"), as_version=4)
-    structure = NotebookStructure.from_json(settings.structures[notebook.notebook])
-    notebook.events += _events(graded, structure)
-    scores = {gid: g.auto_score for gid, g in notebook.grades.items()}
-    seed = seed_for(settings.secret, settings.assignment, student, notebook.notebook)
-    notebook.unverified = verify.verify_notebook(graded, structure, scores, seed)
-    for grade_id in notebook.unverified:
-        notebook.grades[grade_id] = replace(
-            notebook.grades[grade_id], auto_score=0.0, needs_manual_grade=True
-        )
-    if notebook.flags:
-        notebook.grades = {
-            gid: replace(g, auto_score=0.0, needs_manual_grade=True) for gid, g in notebook.grades.items()
-        }
+    notebook.events += _events(graded)
+    report = scratch / "run" / notebook.notebook / REPORT
+    if report.is_file():
+        ran = json.loads(report.read_text())
+        notebook.events += [str(e) for e in ran.get("limits", [])]
+        notebook.attempts += [str(a) for a in ran.get("attempts", [])]
 
 
-def _events(graded: Any, structure: NotebookStructure) -> list[str]:
+def _events(graded: Any) -> list[str]:
     """Time limits and kernel deaths, from the error outputs the execution left."""
     timed_out, died, not_run = [], [], 0
     for index, cell in enumerate(graded.cells):

@@ -1,8 +1,8 @@
 """The grading report: one line per submission, as text and as CSV, and progress lines.
 
->>> from rooflinekit.autograde.results import GradeResult, NotebookResult, StudentResult
+>>> from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 >>> alice = StudentResult("alice", [NotebookResult("ex1", "graded", {"t": GradeResult(1.0, 1.0, False)})])
->>> progress_line(1, 40, alice, held=0, failed=0)
+>>> progress_line(1, 40, alice, flagged=0, failed=0)
 '[ 1/40] alice: 1/1  (0.0 s)'
 """
 
@@ -12,16 +12,16 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
-from rooflinekit.autograde.results import StudentResult
+from roofline_grading.autograde.results import StudentResult
 
 __all__ = ["progress_line", "write_report"]
 
 
-def progress_line(done: int, total: int, result: StudentResult, *, held: int, failed: int) -> str:
+def progress_line(done: int, total: int, result: StudentResult, *, flagged: int, failed: int) -> str:
     """What the console shows when one student is done: count, the one-line summary, time,
-    and how many were held or failed so far."""
+    and how many were flagged or failed so far."""
     width = len(str(total))
-    tally = f"; {held} held, {failed} failed so far" if held or failed else ""
+    tally = f"; {flagged} flagged, {failed} failed so far" if flagged or failed else ""
     return f"[{done:>{width}}/{total}] {result.student}: {result.summary()}  ({result.seconds:.1f} s{tally})"
 
 

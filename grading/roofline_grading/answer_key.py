@@ -1,0 +1,517 @@
+"""The answer key of the five graded exercises: what is right, within which tolerance, and
+what the known mistakes give.
+
+Each exercise holds one question per graded part. Every answer is a function (of the sizes,
+or of the figures the exercise gives) or a figure, never a bare number: a number printed in
+the book or the source earns nothing, because the hidden tests call the student's function at
+the exercise's own figures *and* at others drawn from a secret seed. Every reference and every
+known mistake is computed by ``rooflinekit`` under the stated (or mistaken) assumption, never
+typed in.
+
+Tolerances, and why each is right:
+
+- ``COUNT`` (bytes, operations): relative 1e-9. Whole numbers, exact in float64 at the sizes
+  tested; 1e-9 leaves room only for rounding when computed in floats.
+- ``MODEL`` (intensities, times, FLOP/s, bandwidths): relative 1e-6. A few multiplications and
+  divisions of the given figures in any order; never a different figure.
+- ``TOKENS`` (critical batches, crossovers): 1 token either way. A batch is a whole number of
+  tokens, so rounding down, up or keeping decimals are all right; every known mistake is further away.
+- ``REPLICAS`` (a batch over many replicas): relative 1e-2, so each replica's batch may be rounded
+  to a whole token (the batches are 100 tokens or more).
+
+>>> question("ex5.critical_batch").reference(1.979e15, 3.35e12) > 295
+True
+>>> [m.misconception.name for m in question("ex5.critical_batch").mistakes]
+['sparse-peak', 'halved-twice']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from rooflinekit import reference as ref
+from rooflinekit.analysis import Roofline, analyze, attainable_flops
+from rooflinekit.catalog import Chip, chip
+from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
+from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.fmt import num
+
+from roofline_grading.questions import (
+    Curve,
+    FigureQuestion,
+    FunctionQuestion,
+    Misconception,
+    Mistake,
+    Question,
+    Tolerance,
+)
+
+__all__ = ["COUNT", "EXERCISES", "MODEL", "REPLICAS", "TOKENS", "Exercise", "question"]
+
+COUNT = Tolerance(rtol=1e-9, why="whole numbers, exact in float64; room only for float rounding")
+MODEL = Tolerance(rtol=1e-6, why="a few multiplications of the given figures; any order of operations")
+TOKENS = Tolerance(atol=1.0, why="a batch is a whole number of tokens: round down, up, or keep decimals")
+REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) may be rounded to a token")
+
+FLOPS_PER_MULTIPLY_ADD = 2
+"""Each term of a dot product is a multiply and an add."""
+TEXT_CHIP: Chip = chip("tpu-v5e")
+"""The TPU v5e with the bandwidth the text uses (8.2e11 B/s), not exercise 1's 8.1e11."""
+TERABYTE = 1e12
+"""A terabyte in a datasheet's TB/s: 10**12 bytes."""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One graded notebook: its questions, the misconceptions it exists to catch, and the
+    figures its problem statement gives."""
+
+    notebook: str
+    questions: tuple[Question, ...]
+    misconceptions: tuple[Misconception, ...]
+    given: tuple[float, ...]
+
+    def question(self, name: str) -> Question:
+        """The question ``<notebook prefix>.name``, e.g. ``EX1.question("bytes_read")``."""
+        for q in self.questions:
+            if q.id.split(".", 1)[1] == name:
+                return q
+        raise KeyError(f"{self.notebook} has no question {name!r}")
+
+
+# --- Random inputs -----------------------------------------------------------------------
+
+
+def _log_uniform(rng: np.random.Generator, low: float, high: float) -> float:
+    return float(np.exp(rng.uniform(np.log(low), np.log(high))))
+
+
+def _random_shape(rng: np.random.Generator) -> tuple[int, int, int]:
+    """B from 1 to 4096 tokens; D and F from 64 to 16384, as in real layers."""
+    batch = int(rng.integers(1, 4097))
+    d, f = (int(v) for v in rng.integers(64, 16385, size=2))
+    return batch, d, f
+
+
+def _random_chip(rng: np.random.Generator) -> tuple[float, float]:
+    """A bandwidth from 1e11 to 1e13 B/s and a peak 100 to 1000 times it, like real chips."""
+    bandwidth = _log_uniform(rng, 1e11, 1e13)
+    return bandwidth * _log_uniform(rng, 100, 1000), bandwidth
+
+
+def _random_two_peaks(rng: np.random.Generator) -> tuple[float, float, float]:
+    """(int8 peak, bf16 peak, bandwidth): the integer units 1.5 to 4 times faster."""
+    peak, bandwidth = _random_chip(rng)
+    return peak, peak / float(rng.uniform(1.5, 4.0)), bandwidth
+
+
+SHAPES: tuple[tuple[int, int, int], ...] = (
+    ref.EX1_SHAPE,
+    (4096, 8192, 28672),
+    (1, 16384, 4096),
+    (2, 3, 4),
+    (1, 1, 1),
+)
+"""Fixed (B, D, F) at which every function of the sizes is checked, besides random ones."""
+
+
+def _sizes(qid: str, reference: Callable[..., Any], tolerance: Tolerance, *mistakes: Mistake,
+           returns: str = "number", choices: tuple[str, ...] = ()) -> FunctionQuestion:
+    return FunctionQuestion(qid, "(B, D, F)", reference, tolerance, cases=SHAPES, random_case=_random_shape,
+                            mistakes=mistakes, returns=returns, choices=choices)
+
+
+# --- Misconceptions, in the words a student reads ---------------------------------------
+
+INT8_TWO_BYTES = Misconception(
+    "int8-two-bytes",
+    "This matches counting 2 bytes per int8 element. An int8 number takes 1 byte; "
+    "2 bytes is the size of a bf16 number.",
+)
+BF16_PEAK_FOR_INT8 = Misconception(
+    "bf16-peak-for-int8",
+    f"This matches using the bf16 peak ({num(ref.EX1_CHIP.peak('bf16'))} FLOP/s in the exercise). This matmul "
+    "runs in int8, on the int8 units, whose peak is the int8 figure.",
+)
+NO_FACTOR_TWO = Misconception(
+    "no-factor-two",
+    "This matches counting one operation per multiply-add. Each of the B*D*F products is a multiply "
+    "and an add, so the matmul does 2*B*D*F operations.",
+)
+TEXT_BANDWIDTH = Misconception(
+    "text-bandwidth",
+    f"This matches using {num(TEXT_CHIP.hbm_bandwidth)} B/s, the bandwidth the text uses; this exercise "
+    f"gives {num(ref.EXERCISE_1_HBM_BANDWIDTH)} B/s.",
+)
+APPROXIMATE_INTENSITY = Misconception(
+    "approximate-intensity",
+    "This matches the B << D, F approximation (an intensity of about 2B). The question asks for the "
+    "exact intensity: count every byte read and written, activations and output included.",
+)
+LOWER_BOUND_IS_MIN = Misconception(
+    "lower-bound-is-min",
+    "This matches taking the smaller of T_math and T_comms. Even with perfect overlap the operation "
+    "waits for the slower of the two: the lower bound is max(T_math, T_comms).",
+)
+LOWER_BOUND_IS_SUM = Misconception(
+    "lower-bound-is-sum",
+    "This matches adding T_math and T_comms: that is the upper bound, with no overlap. The lower bound "
+    "assumes perfect overlap: max(T_math, T_comms).",
+)
+UPPER_BOUND_IS_MAX = Misconception(
+    "upper-bound-is-max",
+    "This matches taking the larger of T_math and T_comms: that is the lower bound, with perfect "
+    "overlap. With no overlap at all the two times add up: T_math + T_comms.",
+)
+INT8_PEAK_FOR_BF16 = Misconception(
+    "int8-peak-for-bf16",
+    "This matches using the int8 peak. The weights are stored in int8, but the math is done in bf16, "
+    "so the bf16 peak applies.",
+)
+TWO_BYTE_WEIGHTS = Misconception(
+    "two-byte-weights",
+    "This matches counting 2 bytes per weight. The weights are int8, 1 byte each; only the "
+    "activations and the output are bf16, 2 bytes each.",
+)
+ONE_BYTE_OUTPUT = Misconception(
+    "one-byte-output",
+    "This matches counting 1 byte per output element. The output is bf16: 2 bytes each.",
+)
+EXERCISE_1_BANDWIDTH = Misconception(
+    "exercise-1-bandwidth",
+    f"This matches using exercise 1's bandwidth ({num(ref.EXERCISE_1_HBM_BANDWIDTH)} B/s) instead of the "
+    "bandwidth given.",
+)
+APPROXIMATE_BYTES = Misconception(
+    "approximate-bytes",
+    "This matches the B << D, F approximation: counting only the weights' bytes, so the intensity is "
+    f"about 2B and every curve reaches the peak near B = {ref.ex2_critical_batch():.0f}. The exercise asks "
+    "for exact bytes: the activations (2BD) and the output (2BF) count too, and they matter once B is "
+    "not small next to D and F.",
+)
+SHARED_WEIGHTS = Misconception(
+    "shared-weights",
+    "This matches treating the weights as one matrix shared by the whole batch, as in an ordinary "
+    "matmul (an intensity of about 2B). Here every example has its own D x F weight matrix, so the "
+    "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is.",
+)
+SPARSE_PEAK = Misconception(
+    "sparse-peak",
+    "This matches using the datasheet's figure as it is. That figure assumes 2:4 structured sparsity; "
+    "dense bf16 math runs at half of it.",
+)
+BINARY_TERABYTES = Misconception(
+    "binary-terabytes",
+    "This matches taking a terabyte as 2**40 bytes. Datasheets count in powers of ten: 1 TB/s is "
+    "10**12 bytes per second.",
+)
+HALVED_TWICE = Misconception(
+    "halved-twice",
+    "This matches dividing by 2 x the bandwidth. For a bf16 matmul the 2 FLOPs per multiply-add and "
+    "the 2 bytes per weight cancel: the critical batch is the dense peak over the bandwidth.",
+)
+PER_REPLICA = Misconception(
+    "per-replica",
+    "This matches the critical batch of a single replica. The threshold holds per replica: each "
+    "replica needs that many tokens of its own, so the total is that many times the number of replicas.",
+)
+
+
+# --- Exercise 1: int8[B,D] . int8[D,F] -> int8[B,F] ----------------------------------
+
+
+def _ex1_cost(B: Any, D: Any, F: Any, *, element: str = "int8", per_multiply_add: int = 2) -> Cost:
+    """Exercise 1's cost, or what a student gets with the wrong element size or op count."""
+    cost = matmul_cost(B, D, F, x=element, w=element, out=element)
+    return Cost(cost.flops * per_multiply_add / FLOPS_PER_MULTIPLY_ADD, cost.bytes_read, cost.bytes_written)
+
+
+def _ex1_roofline(B: Any, D: Any, F: Any, *, element: str = "int8", per_multiply_add: int = 2,
+                  compute: str = "int8", on: Chip = ref.EX1_CHIP) -> Roofline:
+    return analyze(_ex1_cost(B, D, F, element=element, per_multiply_add=per_multiply_add), on, compute=compute)
+
+
+def _ex1_setups(field: Callable[[Roofline], Any], *shown: Misconception) -> tuple[Mistake, ...]:
+    """The same quantity (``field`` of the roofline) under each of exercise 1's misconceptions
+    (only those in ``shown``, if given: the others cannot change it)."""
+    setups = (
+        Mistake(INT8_TWO_BYTES, lambda B, D, F: field(_ex1_roofline(B, D, F, element="bf16"))),
+        Mistake(BF16_PEAK_FOR_INT8, lambda B, D, F: field(_ex1_roofline(B, D, F, compute="bf16"))),
+        Mistake(NO_FACTOR_TWO, lambda B, D, F: field(_ex1_roofline(B, D, F, per_multiply_add=1))),
+        Mistake(TEXT_BANDWIDTH, lambda B, D, F: field(_ex1_roofline(B, D, F, on=TEXT_CHIP))),
+    )
+    return tuple(m for m in setups if not shown or m.misconception in shown)
+
+
+def _approximate_intensity(B: Any, D: Any, F: Any) -> Any:
+    """``2B / 1``: only the weights' bytes counted (int8 weights in exercises 1 to 3)."""
+    return FLOPS_PER_MULTIPLY_ADD * np.asarray(B, dtype=np.float64)
+
+
+def _bound_of(roofline: Roofline) -> str:
+    return str(roofline.bound)
+
+
+def _critical(peak: float, bandwidth: float, weight: str = "int8") -> float:
+    return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth, w=weight)
+
+
+EX1 = Exercise(
+    "ex1_int8_matmul",
+    questions=(
+        _sizes("ex1.bytes_read", lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read, COUNT,
+               Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_read)),
+        _sizes("ex1.bytes_written", lambda B, D, F: ref.ex1_cost(B, D, F).bytes_written, COUNT,
+               Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_written)),
+        _sizes("ex1.ops", lambda B, D, F: ref.ex1_cost(B, D, F).flops, COUNT,
+               Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).flops)),
+        _sizes("ex1.intensity", lambda B, D, F: ref.ex1_cost(B, D, F).intensity, MODEL,
+               Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").intensity),
+               Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).intensity),
+               Mistake(APPROXIMATE_INTENSITY, _approximate_intensity)),
+        FunctionQuestion(
+            "ex1.critical_batch", "(int8_peak, bf16_peak, hbm_bandwidth)",
+            lambda int8, bf16, bw: ref.ex1_critical_batch(int8, bw), TOKENS,
+            cases=((ref.EX1_CHIP.peak("int8"), ref.EX1_CHIP.peak("bf16"), ref.EXERCISE_1_HBM_BANDWIDTH),
+                   (1e15, 4e14, 2e12)),
+            random_case=_random_two_peaks,
+            mistakes=(
+                Mistake(INT8_TWO_BYTES, lambda int8, bf16, bw: _critical(int8, bw, "bf16")),
+                Mistake(NO_FACTOR_TWO, lambda int8, bf16, bw: FLOPS_PER_MULTIPLY_ADD * _critical(int8, bw)),
+                Mistake(BF16_PEAK_FOR_INT8, lambda int8, bf16, bw: _critical(bf16, bw)),
+                Mistake(TEXT_BANDWIDTH, lambda int8, bf16, bw: _critical(int8, TEXT_CHIP.hbm_bandwidth)),
+            ),
+        ),
+        _sizes("ex1.t_math", lambda B, D, F: _ex1_roofline(B, D, F).t_math, MODEL,
+               *_ex1_setups(lambda r: r.t_math, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO)),
+        _sizes("ex1.t_comms", lambda B, D, F: _ex1_roofline(B, D, F).t_comms, MODEL,
+               *_ex1_setups(lambda r: r.t_comms, INT8_TWO_BYTES, TEXT_BANDWIDTH)),
+        _sizes("ex1.t_lower", lambda B, D, F: _ex1_roofline(B, D, F).t_lower, MODEL,
+               *_ex1_setups(lambda r: r.t_lower),
+               Mistake(LOWER_BOUND_IS_MIN,
+                       lambda B, D, F: np.minimum(_ex1_roofline(B, D, F).t_math, _ex1_roofline(B, D, F).t_comms)),
+               Mistake(LOWER_BOUND_IS_SUM, lambda B, D, F: _ex1_roofline(B, D, F).t_upper)),
+        _sizes("ex1.t_upper", lambda B, D, F: _ex1_roofline(B, D, F).t_upper, MODEL,
+               *_ex1_setups(lambda r: r.t_upper),
+               Mistake(UPPER_BOUND_IS_MAX, lambda B, D, F: _ex1_roofline(B, D, F).t_lower)),
+        _sizes("ex1.limited_by", lambda B, D, F: _bound_of(_ex1_roofline(B, D, F)), MODEL,
+               *_ex1_setups(_bound_of), returns="word", choices=("compute", "memory")),
+    ),
+    misconceptions=(INT8_TWO_BYTES, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO),
+    given=(ref.EX1_CHIP.peak("int8"), ref.EX1_CHIP.peak("bf16"), ref.EXERCISE_1_HBM_BANDWIDTH, *ref.EX1_SHAPE),
+)
+
+
+# --- Exercise 2: bf16[B,D] . int8[D,F] -> bf16[B,F], bf16 compute ----------------------
+
+ALL_BF16: dict[str, str] = {"x": "bf16", "w": "bf16", "out": "bf16"}
+EX2_FIGURES = (ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.peak("int8"), ref.EX2_CHIP.hbm_bandwidth)
+
+
+def _random_ex2(rng: np.random.Generator) -> tuple[float, float, float]:
+    """(bf16 peak, int8 peak, bandwidth)."""
+    int8, bf16, bandwidth = _random_two_peaks(rng)
+    return bf16, int8, bandwidth
+
+
+EX2 = Exercise(
+    "ex2_int8_weights",
+    questions=(
+        _sizes("ex2.bytes_read", lambda B, D, F: ref.ex2_cost(B, D, F).bytes_read, COUNT,
+               Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).bytes_read)),
+        _sizes("ex2.bytes_written", lambda B, D, F: ref.ex2_cost(B, D, F).bytes_written, COUNT,
+               Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: matmul_cost(B, D, F, **ref.INT8).bytes_written)),
+        _sizes("ex2.intensity", lambda B, D, F: ref.ex2_cost(B, D, F).intensity, MODEL,
+               Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).intensity),
+               Mistake(APPROXIMATE_INTENSITY, _approximate_intensity)),
+        FunctionQuestion(
+            "ex2.compute_peak", "(bf16_peak, int8_peak)", lambda bf16, int8: bf16, MODEL,
+            cases=(EX2_FIGURES[:2], (2e14, 8e14)),
+            random_case=lambda rng: _random_ex2(rng)[:2],
+            mistakes=(Mistake(INT8_PEAK_FOR_BF16, lambda bf16, int8: int8),),
+        ),
+        FunctionQuestion(
+            "ex2.critical_batch", "(bf16_peak, int8_peak, hbm_bandwidth)",
+            lambda bf16, int8, bw: ref.ex2_critical_batch(bf16, bw), TOKENS,
+            cases=(EX2_FIGURES, (4e14, 8e14, 1e12)),
+            random_case=_random_ex2,
+            mistakes=(
+                Mistake(INT8_PEAK_FOR_BF16, lambda bf16, int8, bw: _critical(int8, bw)),
+                Mistake(TWO_BYTE_WEIGHTS, lambda bf16, int8, bw: _critical(bf16, bw, "bf16")),
+                Mistake(EXERCISE_1_BANDWIDTH, lambda bf16, int8, bw: _critical(bf16, ref.EXERCISE_1_HBM_BANDWIDTH)),
+            ),
+        ),
+    ),
+    misconceptions=(INT8_PEAK_FOR_BF16, TWO_BYTE_WEIGHTS),
+    given=EX2_FIGURES,
+)
+
+
+# --- Exercise 3: the plot of exercise 2's setup with exact bytes ----------------------
+
+
+def ex3_approximate_attainable(B: Any, D: Any) -> Any:
+    """Exercise 3's curve with only the weights' bytes counted (the B << D, F approximation)."""
+    return attainable_flops(_approximate_intensity(B, D, D), ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.hbm_bandwidth)
+
+
+def _ex3_int8_peak(B: Any, D: Any) -> Any:
+    return attainable_flops(ref.ex2_cost(B, D, D).intensity, ref.EX2_CHIP.peak("int8"), ref.EX2_CHIP.hbm_bandwidth)
+
+
+def _random_curve(rng: np.random.Generator) -> tuple[Any, int]:
+    """Fifty batch sizes from 1 to 2047 and a width D = F from 256 to 16384."""
+    return np.sort(rng.integers(1, 2048, size=50)), int(rng.integers(256, 16385))
+
+
+def _curve(size: int) -> Curve:
+    return Curve(
+        label=str(size),
+        description=f"D = F = {size}",
+        x=lambda: ref.EX3_BATCHES,
+        y=lambda: ref.ex3_attainable(ref.EX3_BATCHES, size),
+        mistakes=(
+            Mistake(APPROXIMATE_BYTES, lambda: ex3_approximate_attainable(ref.EX3_BATCHES, size)),
+            Mistake(INT8_PEAK_FOR_BF16, lambda: _ex3_int8_peak(ref.EX3_BATCHES, size)),
+        ),
+    )
+
+
+def _figure(aspect: str) -> FigureQuestion:
+    return FigureQuestion(
+        f"ex3.fig_{aspect}", "fig", aspect, curves=tuple(_curve(size) for size in ref.EX3_SIZES),
+        tolerance=MODEL, x_label_words=("batch", "B", "tokens"), y_label_words=("FLOP",),
+    )
+
+
+EX3 = Exercise(
+    "ex3_roofline_plot",
+    questions=(
+        FunctionQuestion(
+            "ex3.attainable", "(B, D)", ref.ex3_attainable, MODEL,
+            cases=((ref.EX3_BATCHES, ref.EX3_SIZES[0]), (ref.EX3_BATCHES, ref.EX3_SIZES[1]), (128, 4096), (1, 1024)),
+            random_case=_random_curve, random_count=3,
+            mistakes=(Mistake(APPROXIMATE_BYTES, ex3_approximate_attainable),
+                      Mistake(INT8_PEAK_FOR_BF16, _ex3_int8_peak)),
+        ),
+        FunctionQuestion(
+            "ex3.crossover", "(D)", lambda D: ref.ex3_crossover(D), TOKENS,
+            cases=tuple((size,) for size in ref.EX3_SIZES),
+            random_case=lambda rng: (int(rng.integers(1024, 16385)),),
+            mistakes=(Mistake(APPROXIMATE_BYTES, lambda D: ref.ex2_critical_batch()),
+                      Mistake(INT8_PEAK_FOR_BF16, lambda D: ref.ex3_crossover(D, compute="int8"))),
+        ),
+        _figure("curves"),
+        _figure("curve_labels"),
+        _figure("axis_labels"),
+    ),
+    misconceptions=(APPROXIMATE_BYTES,),
+    given=(ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.hbm_bandwidth, *ref.EX3_SIZES, int(ref.EX3_BATCHES[-1])),
+)
+
+
+# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F] ----------------------------------
+
+
+def _random_ex4(rng: np.random.Generator) -> tuple[int, int, float, float]:
+    """(D, F, peak, bandwidth), with chips whose critical intensity is sometimes below 2."""
+    d, f = (int(v) for v in rng.integers(64, 16385, size=2))
+    bandwidth = _log_uniform(rng, 1e11, 1e13)
+    return d, f, bandwidth * _log_uniform(rng, 0.5, 1000), bandwidth
+
+
+EX4 = Exercise(
+    "ex4_batched_matmul",
+    questions=(
+        _sizes("ex4.bytes_read", lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read, COUNT,
+               Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read),
+               Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_read)),
+        _sizes("ex4.bytes_written", lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written, COUNT,
+               Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_written)),
+        _sizes("ex4.ops", lambda B, D, F: ref.ex4_cost(B, D, F).flops, COUNT,
+               Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).flops / FLOPS_PER_MULTIPLY_ADD)),
+        _sizes("ex4.intensity", lambda B, D, F: ref.ex4_cost(B, D, F).intensity, MODEL,
+               Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).intensity),
+               Mistake(SHARED_WEIGHTS, _approximate_intensity),
+               Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity)),
+        FunctionQuestion(
+            "ex4.critical_batch", "(D, F, int8_peak, hbm_bandwidth)", ref.ex4_critical_batch, TOKENS,
+            cases=((*ref.EX4_D_F, ref.EX4_CHIP.peak("int8"), ref.EX4_CHIP.hbm_bandwidth), (4096, 4096, 1e12, 1e12)),
+            random_case=_random_ex4,
+            mistakes=(
+                Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: matmul_critical_batch(
+                    D, F, peak=peak, bandwidth=bw, **ref.INT8)),
+                Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: _critical(peak, bw)),
+            ),
+        ),
+    ),
+    misconceptions=(SHARED_WEIGHTS,),
+    given=(ref.EX4_CHIP.peak("int8"), ref.EX4_CHIP.hbm_bandwidth, *ref.EX4_D_F),
+)
+
+
+# --- Exercise 5: the H100's critical batch from its datasheet -------------------------
+
+EX5_FIGURES = (ref.EX5_DATASHEET_BF16, ref.EX5_CHIP.hbm_bandwidth)
+
+
+def _random_datasheet(rng: np.random.Generator) -> tuple[float, float]:
+    """(the datasheet's sparse figure, bandwidth in B/s)."""
+    peak, bandwidth = _random_chip(rng)
+    return 2 * peak, bandwidth
+
+
+EX5 = Exercise(
+    "ex5_h100_threshold",
+    questions=(
+        FunctionQuestion(
+            "ex5.dense_peak", "(datasheet_flops)", ref.ex5_dense_peak, MODEL,
+            cases=((ref.EX5_DATASHEET_BF16,), (1e15,)),
+            random_case=lambda rng: (_random_datasheet(rng)[0],),
+            mistakes=(Mistake(SPARSE_PEAK, lambda flops: flops),),
+        ),
+        FunctionQuestion(
+            "ex5.hbm_bandwidth", "(terabytes_per_second)", lambda tb: tb * TERABYTE, MODEL,
+            cases=((ref.EX5_CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
+            random_case=lambda rng: (round(_log_uniform(rng, 0.5, 10.0), 2),),
+            mistakes=(Mistake(BINARY_TERABYTES, lambda tb: tb * 2.0**40),),
+        ),
+        FunctionQuestion(
+            "ex5.critical_batch", "(datasheet_flops, hbm_bandwidth)", ref.ex5_critical_batch, TOKENS,
+            cases=(EX5_FIGURES, (2e15, 4e12)),
+            random_case=_random_datasheet,
+            mistakes=(
+                Mistake(SPARSE_PEAK, lambda flops, bw: _critical(flops, bw, "bf16")),
+                Mistake(HALVED_TWICE, lambda flops, bw: ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD),
+            ),
+        ),
+        FunctionQuestion(
+            "ex5.global_batch", "(replicas, datasheet_flops, hbm_bandwidth)", ref.ex5_global_batch, REPLICAS,
+            cases=((ref.EX5_REPLICAS, *EX5_FIGURES), (64, 2e15, 4e12)),
+            random_case=lambda rng: (int(rng.integers(2, 257)), *_random_datasheet(rng)),
+            mistakes=(
+                Mistake(PER_REPLICA, lambda n, flops, bw: ref.ex5_critical_batch(flops, bw)),
+                Mistake(SPARSE_PEAK, lambda n, flops, bw: n * _critical(flops, bw, "bf16")),
+            ),
+        ),
+    ),
+    misconceptions=(SPARSE_PEAK,),
+    given=(*EX5_FIGURES, ref.EX5_REPLICAS),
+)
+
+EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5)}
+"""Each graded notebook's file name (without ``.ipynb``) and its answer key."""
+
+
+def question(qid: str) -> Question:
+    """The question with id ``qid``, e.g. ``"ex1.bytes_read"`` (the id a hidden test records)."""
+    prefix, _, name = qid.partition(".")
+    for notebook, exercise in EXERCISES.items():
+        if notebook.split("_")[0] == prefix:
+            for q in exercise.questions:
+                if q.id == qid:
+                    return q
+    raise KeyError(f"no question {qid!r} in the answer key")

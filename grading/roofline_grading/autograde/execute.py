@@ -1,0 +1,244 @@
+"""nbgrader's ``Execute``, with the notebook run in the sandbox and its output kept small.
+
+:class:`SandboxedExecute` takes the place of nbgrader's ``Execute`` in the autograde steps.
+For each notebook it
+
+1. draws the inputs each question is asked at (:mod:`roofline_grading.session`, from the
+   student's secret seed) and writes them into the session file the kernel reads;
+2. starts the kernel through the launcher (:mod:`roofline_grading.sandbox.launch`) in the
+   bubblewrap sandbox (:mod:`roofline_grading.sandbox.bwrap`), in a group with memory and
+   process limits for its whole process tree (:mod:`roofline_grading.sandbox.limits`),
+   talking to it over Unix sockets in a directory of its own;
+3. runs the cells with a time limit per cell and per notebook; a kernel that dies or cannot be
+   interrupted costs the cell it was running and the ones after, nothing before;
+4. keeps at most ``cell_chars`` characters of output per cell and ``notebook_chars`` per
+   notebook (records of answers aside), with a note where output was cut;
+5. when the notebook is done, kills whatever the kernel left running and writes what happened
+   (limits hit, output cut, the audit events) to ``grading.json`` beside the run, for the
+   worker's report, and the issued cases to the resources, for :class:`JudgeAnswers`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbformat.v4 import new_output
+from nbgrader.preprocessors import Execute
+from roofline_recorder import MIMETYPE
+from traitlets import Dict, Integer, Unicode
+
+from roofline_grading.autograde.events import EventChannel, clauses, describe_cells
+from roofline_grading.sandbox import bwrap, launch, limits
+from roofline_grading.session import issue, spec
+
+__all__ = ["KERNEL_DIED", "NOT_RUN", "OUTPUT_CUT", "REPORT", "SandboxedExecute"]
+
+KERNEL_DIED = "KernelDied"
+"""``ename`` of the error added to the cell the kernel died in (or could not be interrupted in)."""
+NOT_RUN = "NotRun"
+"""``ename`` of the error added to code cells that did not run."""
+OUTPUT_CUT = "[output cut: {} more than {:,} characters]"
+REPORT = "grading.json"
+"""What happened while a notebook ran, written beside its run for the worker."""
+KERNEL_NAME = "roofline-grading"
+RECORD_CHARS = 20_000_000
+"""Characters of answer records kept per notebook (far more than the five exercises need)."""
+ERROR_CHARS = 2_000
+"""Characters kept of an error's message and of each line of its traceback."""
+
+
+class SandboxedExecute(Execute):  # type: ignore[misc]
+    """nbgrader's ``Execute`` in the sandbox, with limits (see the module's docstring)."""
+
+    run_root = Unicode("", help="Each notebook runs in <run_root>/<notebook>, created empty").tag(config=True)
+    notebook_budget = Integer(0, help="Seconds the whole notebook may run (0: no limit)").tag(config=True)
+    seeds = Dict(help="Notebook name -> seed of its random inputs").tag(config=True)
+    sandbox = Dict(help="How to confine the kernel (see roofline_grading.autograde.worker.Settings)").tag(
+        config=True
+    )
+    cell_chars = Integer(100_000, help="Characters of output kept per cell").tag(config=True)
+    notebook_chars = Integer(1_000_000, help="Characters of output kept per notebook").tag(config=True)
+
+    def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> tuple[Any, Any]:
+        name = resources.get("nbgrader", {}).get("notebook", "notebook")
+        run = Path(self.run_root or "/tmp") / name
+        shutil.rmtree(run, ignore_errors=True)
+        runtime = run / "runtime"
+        runtime.mkdir(parents=True)
+        issued = issue(name, self.seeds.get(name))
+        resources["roofline_issued"] = issued
+        self._deadline = time.monotonic() + self.notebook_budget if self.notebook_budget else None
+        self._running = 0
+        self._cut: set[int] = set()
+        self._sizes: dict[int, int] = {}
+        self._total = 0
+        self._record_total = 0
+        self._channel = EventChannel(runtime / "events")
+        self._group = limits.open_group(name, self._limits(), prefer=self.sandbox.get("group", "auto"))
+        self._write_spec(run, runtime, issued)
+        events: list[str] = []
+        try:
+            try:
+                super().preprocess(nb, resources, km)
+            except (DeadKernelError, CellTimeoutError) as error:
+                self._lost(nb, error)
+        finally:
+            events += self._group.close()
+            audit = self._channel.close()
+        events += [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
+        report = {
+            "limits": events,
+            "attempts": clauses(audit, describe_cells(nb.cells)),
+            "sandbox": self.sandbox.get("mode", "bwrap"),
+            "group": self._group.kind,
+        }
+        (run / REPORT).write_text(json.dumps(report))
+        return nb, resources
+
+    # --- Starting the kernel -------------------------------------------------------------
+
+    def _limits(self) -> limits.Limits:
+        defaults = limits.Limits()
+        return limits.Limits(
+            memory_bytes=int(self.sandbox.get("memory_bytes", defaults.memory_bytes)),
+            processes=int(self.sandbox.get("processes", defaults.processes)),
+        )
+
+    def _write_spec(self, run: Path, runtime: Path, issued: dict[str, Any]) -> None:
+        """The session file, the launcher's settings and the kernelspec for this notebook."""
+        settings = self.sandbox
+        mode = settings.get("mode", "bwrap")
+        session_file = run / "session.json"
+        layout = bwrap.Layout(
+            python=sys.executable,
+            prefixes=tuple(settings.get("prefixes", bwrap.python_prefixes())),
+            runtime=str(runtime),
+            recorder=str(settings["recorder"]),
+            session=str(session_file),
+            masks=tuple(tuple(m) for m in settings.get("masks", ())),  # type: ignore[misc]
+            fontlist=settings.get("fontlist"),
+        )
+        session = {
+            "questions": {qid: spec(item) for qid, item in issued.items()},
+            "events": str(runtime / "events"),
+            "readable": list(bwrap.readable(layout)),
+            "writable": list(bwrap.writable(layout)),
+            "library": list(bwrap.library(layout)),
+        }
+        session_file.write_text(json.dumps(session))
+        if mode == "bwrap":
+            command = bwrap.command(layout)
+            environment = {"PATH": os.defpath}
+        else:  # no sandbox: the kernel runs as the grader, with the recorder on its path
+            command = [sys.executable, "-P", "-m", "roofline_recorder.kernel", str(session_file), "-f",
+                       "{connection_file}"]
+            environment = {**bwrap.environment(layout), "PYTHONPATH": str(Path(layout.recorder).parent),
+                           "HOME": str(runtime), "MPLCONFIGDIR": str(runtime / ".matplotlib")}
+        launcher = {
+            "cgroup_procs": self._group.procs_files(),
+            "rlimits": self._limits().rlimits(),
+            "log": str(run / "kernel.log"),
+            "environment": environment,
+        }
+        (run / "launch.json").write_text(json.dumps(launcher))
+        argv = [sys.executable, "-I", "-S", launch.__file__, str(run / "launch.json"), "--", *command]
+        kernel_dir = run / "kernels" / KERNEL_NAME
+        kernel_dir.mkdir(parents=True)
+        spec_json = {"argv": argv, "display_name": "roofline grading", "language": "python",
+                     "interrupt_mode": "message", "metadata": {"debugger": False}}
+        (kernel_dir / "kernel.json").write_text(json.dumps(spec_json))
+        self._kernels = run / "kernels"
+        self._connection = runtime / "kernel.json"
+        self._cwd = runtime if mode == "bwrap" else run
+
+    def create_kernel_manager(self) -> Any:
+        self.km = AsyncKernelManager(
+            kernel_name=KERNEL_NAME,
+            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(self._kernels)]),
+            transport="ipc",
+            connection_file=str(self._connection),
+            config=self.config,
+        )
+        return self.km
+
+    async def async_start_new_kernel(self, **kwargs: Any) -> None:
+        kwargs["cwd"] = str(self._cwd)
+        await super().async_start_new_kernel(**kwargs)
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        if process is not None:
+            self._group.watch(process.pid)
+
+    # --- Running cells ---------------------------------------------------------------------
+
+    def preprocess_cell(self, cell: Any, resources: Any, index: int) -> tuple[Any, Any]:
+        self._running = index
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            if cell.cell_type == "code":
+                cell.outputs = [_error(NOT_RUN, f"not run: the notebook used up its {self.notebook_budget} s")]
+            return cell, resources
+        return super().preprocess_cell(cell, resources, index)  # type: ignore[no-any-return]
+
+    def output(self, outs: list[Any], msg: dict[str, Any], display_id: str | None, cell_index: int) -> Any:
+        """Keep the output unless its cell or the notebook has had its share (an error is always
+        kept, shortened: it decides the cell's score)."""
+        content = msg.get("content") or {}
+        size = _size(content)
+        if MIMETYPE in (content.get("data") or {}) and self._record_total + size <= RECORD_CHARS:
+            self._record_total += size
+            return super().output(outs, msg, display_id, cell_index)
+        if msg.get("msg_type") == "error":
+            content["evalue"] = str(content.get("evalue", ""))[:ERROR_CHARS]
+            content["traceback"] = [str(line)[:ERROR_CHARS] for line in content.get("traceback", [])[-20:]]
+            return super().output(outs, msg, display_id, cell_index)
+        used = self._sizes.get(cell_index, 0) + size
+        if used > self.cell_chars or self._total + size > self.notebook_chars:
+            if cell_index not in self._cut:
+                self._cut.add(cell_index)
+                over_cell = used > self.cell_chars
+                where = "this cell printed" if over_cell else "the notebook printed"
+                limit = self.cell_chars if over_cell else self.notebook_chars
+                outs.append(new_output("stream", name="stdout", text=OUTPUT_CUT.format(where, limit) + "\n"))
+            return None
+        self._sizes[cell_index] = used
+        self._total += size
+        return super().output(outs, msg, display_id, cell_index)
+
+    def _lost(self, nb: Any, error: Exception) -> None:
+        why = (
+            "the kernel died while running this cell"
+            if isinstance(error, DeadKernelError)
+            else "this cell ran past the time limit and the kernel could not be interrupted"
+        )
+        self.log.warning("%s (cell %d)", why, self._running + 1)
+        cell = nb.cells[self._running]
+        if cell.cell_type == "code":
+            cell.outputs.append(_error(KERNEL_DIED, why))
+        for later in nb.cells[self._running + 1 :]:
+            if later.cell_type == "code":
+                later.outputs = [_error(NOT_RUN, "not run: the kernel was lost in an earlier cell")]
+
+
+def _size(value: Any, depth: int = 0) -> int:
+    """Characters in a message's content (strings counted, structure ignored)."""
+    if isinstance(value, str):
+        return len(value)
+    if depth > 6:
+        return 0
+    if isinstance(value, dict):
+        return sum(_size(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return sum(_size(v, depth + 1) for v in value)
+    return 0
+
+
+def _error(name: str, value: str) -> Any:
+    return new_output("error", ename=name, evalue=value, traceback=[f"{name}: {value}"])

@@ -1,0 +1,123 @@
+"""Two nbgrader preprocessors that run after the notebook, in the grader's process.
+
+- :class:`JudgeAnswers` reads the records each test cell's hidden test left
+  (:mod:`roofline_recorder`), judges them with the answer key (:mod:`roofline_grading.judge`)
+  and writes the verdict into the cell: nothing for a right answer, an ``AnswerError`` with the
+  feedback for a wrong one. nbgrader then scores the cell as usual (0 with an error, full
+  points without). Records are removed from every cell, wherever they came from: only a test
+  cell's own records count, and only for the questions its hidden test names.
+- :class:`PlainOutputs` keeps only inert outputs in the graded notebook (text and PNG/JPEG
+  images): HTML, JavaScript, SVG and widgets a notebook displays never reach the feedback
+  page or the instructor's formgrader.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from typing import Any
+
+from nbformat.v4 import new_output
+from nbgrader.preprocessors import NbGraderPreprocessor
+from roofline_recorder import MIMETYPE
+from roofline_recorder.encode import RecordError, decode
+from traitlets import Dict
+
+from roofline_grading.autograde.structure import NotebookStructure
+from roofline_grading.judge import judge
+
+__all__ = ["ANSWER_ERROR", "JudgeAnswers", "PlainOutputs", "recorded_questions"]
+
+ANSWER_ERROR = "AnswerError"
+"""``ename`` of the error that carries a wrong answer's feedback."""
+_RECORD_CALL = re.compile(r"""\brecord\(\s*["']([\w.]+)["']""")
+_HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
+SAFE_MIMETYPES = frozenset({"text/plain", "image/png", "image/jpeg"})
+
+
+def recorded_questions(source: str) -> list[str]:
+    """The question ids a test cell's hidden test records, e.g. ``['ex1.bytes_read']``.
+
+    >>> recorded_questions('assert x\\n### BEGIN HIDDEN TESTS\\nrecord("ex1.ops", ops)\\n### END HIDDEN TESTS\\n')
+    ['ex1.ops']
+    """
+    regions = _HIDDEN.findall(source) or [source]
+    return [qid for region in regions for qid in _RECORD_CALL.findall(region)]
+
+
+class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
+    """Judge each test cell's records and write the verdict into the cell (see the module's docstring)."""
+
+    structures = Dict(help="Notebook name -> NotebookStructure.to_json(), from the gradebook").tag(config=True)
+
+    def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
+        name = resources["nbgrader"]["notebook"]
+        structure = NotebookStructure.from_json(self.structures[name])
+        issued = resources.get("roofline_issued", {})
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            records = [o for o in cell.get("outputs", []) if MIMETYPE in o.get("data", {})]
+            cell.outputs = [o for o in cell.get("outputs", []) if MIMETYPE not in o.get("data", {})]
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if grade_id not in structure.ids or not structure.cell(grade_id).grade:
+                continue
+            for output in cell.outputs:  # nbgrader would read a last value as a partial score
+                if output.get("output_type") == "execute_result":
+                    output["output_type"] = "display_data"
+                    output.pop("execution_count", None)
+            asked = recorded_questions(structure.cell(grade_id).source)
+            if not asked or any(o.get("output_type") == "error" for o in cell.outputs):
+                continue  # nothing to judge, or the cell failed already: nbgrader scores it 0
+            verdicts = [self._verdict(qid, issued.get(qid), records) for qid in asked]
+            wrong = [v for v in verdicts if v is not None]
+            if wrong:
+                message = textwrap.fill(" ".join(wrong), width=90, break_long_words=False)
+                cell.outputs.append(new_output("error", ename=ANSWER_ERROR, evalue=message,
+                                               traceback=[f"{ANSWER_ERROR}: {message}"]))
+            else:
+                for output in cell.outputs:  # a right answer keeps its points whatever it printed
+                    if output.get("output_type") == "stream" and output.get("name") == "stderr":
+                        output["name"] = "stdout"
+        return nb, resources
+
+    @staticmethod
+    def _verdict(qid: str, issued: Any, records: list[Any]) -> str | None:
+        mine = []
+        for output in records:
+            try:  # as plain JSON first: nbformat hands it over as its own dict and list types
+                payload = decode(json.loads(json.dumps(output["data"][MIMETYPE])))
+            except (RecordError, KeyError, TypeError, ValueError, RecursionError):
+                continue
+            if isinstance(payload, dict) and payload.get("question") == qid:
+                mine.append(payload)
+        name = qid.split(".", 1)[1]
+        if issued is None:
+            return f"{name}: this question is not in the answer key."
+        if not mine:
+            return f"{name}: the test could not record an answer (was the cell's code changed?)."
+        for payload in mine:  # every record of it must be right
+            verdict = judge(issued.question, issued.cases, payload)
+            if verdict is not None:
+                return verdict
+        return None
+
+
+class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
+    """Keep only text and PNG/JPEG images in outputs (see the module's docstring)."""
+
+    def preprocess_cell(self, cell: Any, resources: Any, index: int) -> tuple[Any, Any]:
+        if cell.cell_type != "code":
+            return cell, resources
+        kept = []
+        for output in cell.get("outputs", []):
+            if output.get("output_type") in ("display_data", "execute_result"):
+                data = {k: v for k, v in output.get("data", {}).items() if k in SAFE_MIMETYPES}
+                if not data:
+                    continue
+                output["data"] = data
+                output["metadata"] = {k: v for k, v in output.get("metadata", {}).items() if k in SAFE_MIMETYPES}
+            kept.append(output)
+        cell.outputs = kept
+        return cell, resources

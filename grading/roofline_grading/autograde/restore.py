@@ -1,0 +1,38 @@
+"""The nbgrader preprocessor that puts a submitted notebook's structure right before it runs.
+
+:class:`RestoreCells` (sanitizing, before nbgrader's own ``OverwriteCells``) gives every known
+cell its nbgrader metadata back, strips ids that are unknown or duplicated, and puts deleted
+cells back, as :func:`roofline_grading.autograde.structure.plan` decides. nbgrader alone would
+give up on a test cell whose flags were changed ("Inconsistent checksums") and would not
+re-insert a deleted test cell next to a deleted answer cell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Dict
+
+from roofline_grading.autograde.structure import NotebookStructure, apply_plan, plan
+
+__all__ = ["RestoreCells"]
+
+
+class RestoreCells(NbGraderPreprocessor):  # type: ignore[misc]
+    """Restore the submitted notebook's nbgrader structure (see the module's docstring)."""
+
+    structures = Dict(help="Notebook name -> NotebookStructure.to_json(), from the gradebook").tag(
+        config=True
+    )
+
+    def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
+        name = resources["nbgrader"]["notebook"]
+        if name not in self.structures:
+            raise ValueError(f"RestoreCells has no structure for notebook {name!r}")
+        known = NotebookStructure.from_json(self.structures[name])
+        the_plan = plan(nb.cells, known)
+        for problem in the_plan.problems:
+            self.log.info("RestoreCells: %s", problem)
+        apply_plan(nb, the_plan)
+        return nb, resources

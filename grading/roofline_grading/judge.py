@@ -1,0 +1,287 @@
+"""Judge a recorded answer against the answer key, in the grader's own process.
+
+:func:`judge` takes a question, the cases the student's function was called at, and the
+plain results recorded in the kernel (:mod:`roofline_recorder`), and returns ``None`` when
+the answer is right or the feedback the student reads when it is not. When a wrong answer
+matches a known mistake at every case, the feedback names the misconception in plain words;
+otherwise it says how the answer differs from the model.
+
+>>> from roofline_grading.questions import FunctionQuestion, Misconception, Mistake, Tolerance
+>>> sparse = Misconception("sparse-peak", "This matches the sparse figure.")
+>>> q = FunctionQuestion("ex5.dense_peak", "(flops)", lambda f: f / 2, Tolerance(rtol=1e-3),
+...                      cases=((2.0,), (4.0,)), mistakes=(Mistake(sparse, lambda f: f),))
+>>> judge(q, q.cases, {"kind": "function", "results": [{"value": 1.0}, {"value": 2.0}]}) is None
+True
+>>> judge(q, q.cases, {"kind": "function", "results": [{"value": 2.0}, {"value": 4.0}]})
+'dense_peak(2) returned 2, which is not right. This matches the sparse figure.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from roofline_grading.questions import FigureQuestion, FunctionQuestion, Mistake, Question, Tolerance
+
+__all__ = ["judge"]
+
+
+def judge(question: Question, cases: Sequence[tuple[Any, ...]], payload: Any) -> str | None:
+    """None if the recorded answer is right, otherwise the feedback (see the module's docstring)."""
+    if not isinstance(payload, dict):
+        return "The answer could not be read."
+    if isinstance(question, FigureQuestion):
+        return _judge_figure(question, payload)
+    return _judge_function(question, list(cases), payload)
+
+
+# --- Functions ------------------------------------------------------------------------
+
+
+def _judge_function(question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any]) -> str | None:
+    call = f"{question.name}{question.parameters}"
+    if "not_callable" in payload:
+        return f"{question.name} should be a function {call}, not {payload['not_callable']}."
+    results = payload.get("results")
+    if not isinstance(results, list) or len(results) != len(cases):
+        return f"{question.name}: the answer could not be read at every case."
+    expected = [question.reference(*case) for case in cases]
+    answers: list[Any] = []
+    for case, result in zip(cases, results, strict=True):
+        where = f"{question.name}({_format_case(case)})"
+        problem = _unusable(question, where, result)
+        if problem:
+            return problem
+        answers.append(result.get("value", result.get("word")))
+    if question.returns == "word":
+        return _judge_words(question, cases, answers, expected)
+    wrong = [
+        (case, got, want)
+        for case, got, want in zip(cases, answers, expected, strict=True)
+        if not question.tolerance.accepts(got, want)
+    ]
+    if not wrong:
+        return None
+    case, got, want = wrong[0]
+    where = f"{question.name}({_format_case(case)})"
+    if np.shape(got) != np.shape(want):
+        return (
+            f"{where} returned an array of shape {np.shape(got)}; it should have shape {np.shape(want)} "
+            "(one value per batch size)."
+        )
+    named = [
+        m.misconception.message
+        for m in question.mistakes
+        if _fits_every_case(m, cases, answers, expected, question.tolerance)
+    ]
+    if not named and _ignores_its_arguments(answers, expected):
+        return (
+            f"{question.name}{question.parameters} returned {_format(got)} whatever its arguments. "
+            "Compute the answer from the arguments: the tests call it with other figures and sizes too."
+        )
+    return f"{where} returned {_format(got)}, which is not right. " + _explain(named, got, want)
+
+
+def _unusable(question: FunctionQuestion, where: str, result: Any) -> str | None:
+    if not isinstance(result, dict):
+        return f"{where}: the answer could not be read."
+    if "raised" in result:
+        return f"{where} raised {result['raised']}"
+    if "too_big" in result:
+        return f"{where} returned an array of shape {tuple(result['too_big'])}, far more values than asked."
+    wanted = "a string, " + " or ".join(repr(c) for c in question.choices) if question.returns == "word" else (
+        "a number (or a numpy array of numbers)"
+    )
+    if "wrong_type" in result:
+        return f"{where} should return {wanted}, not {result['wrong_type']}."
+    key = "word" if question.returns == "word" else "value"
+    if key not in result:
+        return f"{where} should return {wanted}."
+    value = result[key]
+    if question.returns == "word":
+        return None if isinstance(value, str) else f"{where} should return {wanted}."
+    if not isinstance(value, float | np.ndarray):
+        return f"{where} should return {wanted}."
+    if np.any(np.isnan(value)):
+        return f"{where} returned NaN, not a number."
+    return None
+
+
+def _judge_words(
+    question: FunctionQuestion, cases: list[tuple[Any, ...]], answers: list[Any], expected: list[Any]
+) -> str | None:
+    words = [_first_word(a) for a in answers]
+    options = " or ".join(repr(c) for c in question.choices)
+    for case, word, answer in zip(cases, words, answers, strict=True):
+        if word not in question.choices:
+            return f"{question.name}({_format_case(case)}) should return {options}, not {answer!r}."
+    wrong = [(c, w, e) for c, w, e in zip(cases, words, expected, strict=True) if w != e]
+    if not wrong:
+        return None
+    case, word, _ = wrong[0]
+    named = [
+        m.misconception.message
+        for m in question.mistakes
+        if all(str(m.answer(*c)) == w for c, w in zip(cases, words, strict=True))
+        and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
+    ]
+    message = " ".join(dict.fromkeys(named)) if named else "Compare the two times (or the intensities) again."
+    return f"{question.name}({_format_case(case)}) returned {word!r}, which is not right. {message}"
+
+
+def _fits_every_case(
+    mistake: Mistake,
+    cases: list[tuple[Any, ...]],
+    answers: list[Any],
+    expected: list[Any],
+    tolerance: Tolerance,
+) -> bool:
+    """A mistake is named when the answer fits it at every case and it is not itself right."""
+    mistaken = [mistake.answer(*case) for case in cases]
+    fits = all(tolerance.accepts(got, m) for got, m in zip(answers, mistaken, strict=True))
+    differs = any(not tolerance.accepts(m, e) for m, e in zip(mistaken, expected, strict=True))
+    return fits and differs
+
+
+def _ignores_its_arguments(answers: list[Any], expected: list[Any]) -> bool:
+    """The same answer at every case, where the right answers differ: a number copied in."""
+    first = np.asarray(answers[0])
+    same = all(np.array_equal(np.asarray(a), first) for a in answers[1:])
+    varies = any(not np.array_equal(np.asarray(e), np.asarray(expected[0])) for e in expected[1:])
+    return len(answers) > 1 and same and varies
+
+
+def _explain(named: list[str], got: Any, expected: Any) -> str:
+    named = list(dict.fromkeys(named))
+    if len(named) > 1:
+        return "More than one known mistake gives this value. " + " ".join(named)
+    if named:
+        return named[0]
+    got_a, want_a = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    if not np.all(np.isfinite(want_a)):
+        return "In this model no finite value is right here; look at how the quantity depends on the sizes."
+    with np.errstate(all="ignore"):
+        ratio = got_a / want_a
+    if ratio.size and np.all(np.isfinite(ratio)) and np.allclose(ratio, ratio.flat[0]):
+        return f"It is {float(ratio.flat[0]):.4g} times the model's value; check each factor of the formula."
+    return "It does not match the model; check each term of the formula."
+
+
+# --- Figures --------------------------------------------------------------------------
+
+
+def _judge_figure(question: FigureQuestion, payload: dict[str, Any]) -> str | None:
+    figure = payload.get("figure")
+    name = question.variable
+    if not isinstance(figure, dict):
+        return f"{name}: the figure could not be read."
+    if "not_a_figure" in figure:
+        return f"{name} should be a matplotlib Figure (from fig, ax = plt.subplots()), not {figure['not_a_figure']}."
+    try:
+        lines = [(_array(d["x"]), _array(d["y"]), str(d["label"])) for d in figure["lines"]]
+        axes = [(str(a["xlabel"]), str(a["ylabel"]), int(a["lines"]), bool(a["legend"])) for a in figure["axes"]]
+        legends = int(figure["figure_legends"])
+    except (KeyError, TypeError, ValueError):
+        return f"{name}: the figure could not be read."
+    if not lines:
+        return f"{name} has no lines: draw the curves with ax.plot(...)."
+    if question.aspect == "curves":
+        return _judge_curves(question, lines)
+    if question.aspect == "curve_labels":
+        return _judge_curve_labels(question, lines, axes, legends)
+    return _judge_axis_labels(question, axes)
+
+
+def _judge_curves(question: FigureQuestion, lines: list[tuple[Any, Any, str]]) -> str | None:
+    for curve in question.curves:
+        x, y = np.asarray(curve.x(), dtype=np.float64), np.asarray(curve.y(), dtype=np.float64)
+        if any(_shows(question, line, x, y) for line in lines):
+            continue
+        named = [
+            m.misconception.message
+            for m in curve.mistakes
+            if any(_shows(question, line, x, np.asarray(m.answer(), dtype=np.float64)) for line in lines)
+        ]
+        message = " ".join(named) if named else (
+            "No line has these values: plot your function's values against B, one line per size."
+        )
+        return f"{question.variable}: the curve for {curve.description} is missing or wrong. {message}"
+    return None
+
+
+def _judge_curve_labels(
+    question: FigureQuestion, lines: list[tuple[Any, Any, str]], axes: list[tuple[str, str, int, bool]],
+    legends: int,
+) -> str | None:
+    labels = [label for _, _, label in lines if not label.startswith("_")]
+    for curve in question.curves:
+        if not any(curve.label in label for label in labels):
+            return (
+                f"{question.variable}: no line is labelled with {curve.label!r} ({curve.description}); "
+                f"labels found: {labels}. Pass label=... to plot, e.g. label='D = F = {curve.label}'."
+            )
+    if not any(legend for *_, legend in axes) and not legends:
+        return f"{question.variable}: add a legend (ax.legend()) so a reader can tell the curves apart."
+    return None
+
+
+def _judge_axis_labels(question: FigureQuestion, axes: list[tuple[str, str, int, bool]]) -> str | None:
+    for xlabel, ylabel, count, _ in axes:
+        if not count:
+            continue
+        for axis, text, words in (("x", xlabel, question.x_label_words), ("y", ylabel, question.y_label_words)):
+            if not any(_mentions(text, word) for word in words):
+                wanted = " or ".join(repr(w) for w in words)
+                return (
+                    f"{question.variable}: the {axis} axis label {text!r} should say what is plotted "
+                    f"(mention {wanted}); use ax.set_{axis}label(...)."
+                )
+    return None
+
+
+def _shows(question: FigureQuestion, line: tuple[Any, Any, str], x: Any, y: Any) -> bool:
+    line_x, line_y, _ = line
+    if line_x is None or line_y is None or not question.tolerance.accepts(line_x, x):
+        return False
+    return any(question.tolerance.accepts(line_y, y * scale) for scale in question.unit_scales)
+
+
+def _array(value: Any) -> Any:
+    return None if value is None else np.asarray(value, dtype=np.float64)
+
+
+# --- Words ----------------------------------------------------------------------------
+
+
+def _first_word(text: Any) -> str:
+    match = re.match(r"\s*([a-z]+)", str(text).lower())
+    return match.group(1) if match else ""
+
+
+def _mentions(text: str, word: str) -> bool:
+    """``word`` in ``text``, any case; a one-letter word (``B``) only on its own."""
+    if len(word) > 1:
+        return word.lower() in text.lower()
+    return re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text, flags=re.IGNORECASE) is not None
+
+
+def _format(value: Any) -> str:
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return f"{float(array):.6g}"
+    return np.array2string(array, precision=4, threshold=6)
+
+
+def _format_case(case: tuple[Any, ...]) -> str:
+    return ", ".join(_describe_argument(a) for a in case)
+
+
+def _describe_argument(value: Any) -> str:
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return f"{value:g}" if isinstance(value, float) else repr(value)
+    return f"array of {array.size} sizes from {array.min():g} to {array.max():g}"
+

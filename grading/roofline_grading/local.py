@@ -1,0 +1,38 @@
+"""Judge a hidden test on the spot, outside grading: what an instructor's own kernel does.
+
+When an instructor runs a solution notebook (in JupyterLab, or ``nbgrader validate``), its
+hidden tests call :func:`roofline_recorder.record` with no grading session; the recorder then
+calls :func:`check`, which draws fresh random cases, records the answer exactly as the grading
+kernel would, and judges it here with the answer key.
+
+>>> check("ex5.dense_peak", lambda flops: flops / 2)
+>>> check("ex5.dense_peak", lambda flops: flops)
+Traceback (most recent call last):
+...
+AssertionError: dense_peak(1.979e+15) returned 1.979e+15, which is not right. This matches using the datasheet's figure as it is. That figure assumes 2:4 structured sparsity; dense bf16 math runs at half of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_recorder import collect
+from roofline_recorder.encode import decode, encode
+
+from roofline_grading.answer_key import question
+from roofline_grading.judge import judge
+from roofline_grading.questions import FunctionQuestion, draw_cases, rng_for
+from roofline_grading.session import Issued, spec
+
+__all__ = ["check"]
+
+
+def check(qid: str, answer: Any) -> None:
+    """Raise ``AssertionError`` with the feedback if ``answer`` to question ``qid`` is wrong."""
+    __tracebackhide__ = True
+    asked = question(qid)
+    cases = tuple(draw_cases(asked, rng_for(asked, None))) if isinstance(asked, FunctionQuestion) else ()
+    payload = decode(encode(collect(spec(Issued(asked, cases)), answer)))
+    verdict = judge(asked, cases, payload)
+    if verdict is not None:
+        raise AssertionError(verdict)

@@ -1,0 +1,167 @@
+"""What a graded question is: the answer's form, the reference, the tolerance, the known mistakes.
+
+Every question of the course asks for something the grader can call or read in the student's
+kernel and judge outside it:
+
+- :class:`FunctionQuestion`: a function of the sizes or of the figures an exercise gives.
+  It is called at the question's fixed cases (the exercise's own figures among them) and at
+  random cases drawn from a secret seed, so a number copied from the book earns nothing.
+- :class:`FigureQuestion`: one aspect of a matplotlib figure (its curves, their labels, its
+  axis labels), read as plain data.
+
+>>> q = FunctionQuestion("ex5.dense_peak", "(datasheet_flops)", lambda f: f / 2, Tolerance(rtol=1e-3),
+...                      cases=((1.979e15,),), random_case=lambda rng: (float(rng.uniform(1e14, 1e16)),))
+>>> q.name, len(draw_cases(q, rng_for(q, "2a")))
+('dense_peak', 6)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "UNIT_SCALES",
+    "Curve",
+    "FigureQuestion",
+    "FunctionQuestion",
+    "Misconception",
+    "Mistake",
+    "Question",
+    "Tolerance",
+    "draw_cases",
+    "rng_for",
+]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How close an answer must be: ``|answer - expected| <= atol + rtol * |expected|``
+    (infinities equal only themselves, NaN nothing). ``why`` says why it is right.
+
+    >>> Tolerance(atol=1.0).accepts(244.0, 243.2)
+    True
+    >>> Tolerance(rtol=1e-9).accepts(np.array([1.0, 2.0]), np.array([1.0, 2.1]))
+    False
+    """
+
+    rtol: float = 0.0
+    atol: float = 0.0
+    why: str = ""
+
+    def accepts(self, answer: Any, expected: Any) -> bool:
+        """True when the shapes agree and every element is within tolerance."""
+        got, want = np.asarray(answer, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+        if got.shape != want.shape:
+            return False
+        return bool(np.all(np.isclose(got, want, rtol=self.rtol, atol=self.atol, equal_nan=False)))
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A known wrong idea, with the plain-words message a student sees when it shows."""
+
+    name: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """What an answer holding ``misconception`` gives: ``answer`` takes the same arguments
+    as the question's reference and returns the mistaken result."""
+
+    misconception: Misconception
+    answer: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class FunctionQuestion:
+    """A function the student writes, ``id`` (``"ex1.bytes_read"``) with ``parameters``
+    (``"(B, D, F)"``); it returns a number (or array) or, with ``returns="word"``, one of
+    ``choices``."""
+
+    id: str
+    parameters: str
+    reference: Callable[..., Any]
+    tolerance: Tolerance
+    cases: tuple[tuple[Any, ...], ...]
+    random_case: Callable[[np.random.Generator], tuple[Any, ...]] | None = None
+    random_count: int = 5
+    mistakes: tuple[Mistake, ...] = ()
+    returns: str = "number"
+    choices: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The function's name in the notebook."""
+        return self.id.split(".", 1)[1]
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One curve a figure must show: a word its label must contain, its x and y data, and
+    the y data known mistakes give."""
+
+    label: str
+    description: str
+    x: Callable[[], Any]
+    y: Callable[[], Any]
+    mistakes: tuple[Mistake, ...] = ()
+
+
+UNIT_SCALES = tuple(10.0 ** (-3 * k) for k in range(6))
+"""FLOP/s, kFLOP/s, MFLOP/s, GFLOP/s, TFLOP/s, PFLOP/s: any is a fine unit for a y axis."""
+
+
+@dataclass(frozen=True)
+class FigureQuestion:
+    """One ``aspect`` of the figure ``variable`` (``"curves"``, ``"curve_labels"`` or
+    ``"axis_labels"``): its ``curves``, and words its axis labels must contain (any one of
+    each tuple, case-insensitive); y data may be in any unit of ``unit_scales``."""
+
+    id: str
+    variable: str
+    aspect: str
+    curves: tuple[Curve, ...]
+    tolerance: Tolerance
+    x_label_words: tuple[str, ...]
+    y_label_words: tuple[str, ...]
+    unit_scales: tuple[float, ...] = UNIT_SCALES
+
+    @property
+    def name(self) -> str:
+        return self.variable
+
+
+Question = FunctionQuestion | FigureQuestion
+
+
+def rng_for(question: Question, seed: str | None) -> np.random.Generator:
+    """The generator a question's random cases come from: the same for the same ``seed``
+    (hexadecimal, or any text) and question; fresh entropy when ``seed`` is None.
+
+    >>> q = FunctionQuestion("ex1.ops", "(B)", abs, Tolerance(), cases=())
+    >>> int(rng_for(q, "2a").integers(1 << 30)) == int(rng_for(q, "2a").integers(1 << 30))
+    True
+    """
+    if not seed:
+        return np.random.default_rng()
+    try:
+        entropy = int(seed, 16)
+    except ValueError:
+        entropy = int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:16], "big")
+    return np.random.default_rng([entropy, zlib.crc32(question.id.encode("utf-8"))])
+
+
+def draw_cases(question: FunctionQuestion, rng: np.random.Generator) -> list[tuple[Any, ...]]:
+    """The inputs a function is called at: the question's fixed cases, then ``random_count``
+    random ones from ``rng``."""
+    cases = list(question.cases)
+    if question.random_case is not None:
+        cases += [question.random_case(rng) for _ in range(question.random_count)]
+    return cases

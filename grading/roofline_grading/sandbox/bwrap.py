@@ -1,0 +1,200 @@
+"""The bubblewrap sandbox a grading kernel runs in: what it can see, and nothing more.
+
+`bubblewrap <https://github.com/containers/bubblewrap>`_ (``bwrap``, Debian's package
+``bubblewrap``, the sandbox Flatpak is built on) starts the kernel in new user, PID, mount,
+network, IPC and UTS namespaces, killed with its parent. Inside, the kernel sees:
+
+- read-only: ``/usr`` and the system libraries, a handful of files from ``/etc`` (the dynamic
+  linker's cache, the time zone), the Python installation and the environment it runs in, with
+  the course's own packages (``rooflinekit``, ``roofline_grading``) masked wherever they are
+  installed there, and ``/grading``: the recorder and this notebook's session file (its
+  questions and inputs, never an answer);
+- writable: a small in-memory home (its working directory) and ``/tmp``, both gone when it ends;
+- its own ``/proc`` (only its own processes), a minimal ``/dev``, no network at all;
+- the directory of its connection file, where its Jupyter sockets and event channel live.
+
+So the course directory, the solutions, the gradebook, other students' work, the grader's
+home and other processes are not there to be read, and the environment is the few variables
+given here. Paths inside are the same as outside, except ``HOME`` and ``/grading``.
+
+>>> argv = command(Layout(python="/usr/bin/python3", prefixes=("/usr",), runtime="/run/r",
+...                       recorder="/src/roofline_recorder", session="/run/r/session.json"))
+>>> argv[0], "--unshare-all" in argv, argv[-6:]
+('bwrap', True, ['-P', '-m', 'roofline_recorder.kernel', '/grading/session.json', '-f', '{connection_file}'])
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["GRADING", "HIDDEN_PACKAGES", "HOME", "Layout", "available", "command", "python_prefixes"]
+
+HOME = "/home/student"
+"""The kernel's home and working directory inside the sandbox (in memory)."""
+GRADING = "/grading"
+"""Where the recorder and the session file are, inside the sandbox."""
+HIDDEN_PACKAGES = ("rooflinekit", "roofline_grading")
+"""The course's packages: masked in the sandbox wherever they are installed."""
+SYSTEM_DIRECTORIES = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+SYSTEM_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/fonts",
+)
+UID = 1000
+"""The kernel's user id inside the sandbox (the grader's own user id outside)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Everything one sandboxed kernel is given, by its path outside the sandbox."""
+
+    python: str
+    prefixes: tuple[str, ...]
+    """The Python installation and environment (read-only, same path inside)."""
+    runtime: str
+    """The kernel's connection file, Jupyter sockets and event channel (read-write)."""
+    recorder: str
+    """The ``roofline_recorder`` package, seen at ``/grading/roofline_recorder``."""
+    session: str
+    """This notebook's session file, seen at ``/grading/session.json``."""
+    masks: tuple[tuple[str, str], ...] = ()
+    """(stub, path): a course package installed under a prefix, and what it is replaced with."""
+    fontlist: str | None = None
+    """matplotlib's font cache, copied in so no kernel spends a second rebuilding it."""
+    home_bytes: int = 256 * 2**20
+    tmp_bytes: int = 256 * 2**20
+    environment: dict[str, str] = field(default_factory=dict)
+
+
+def python_prefixes() -> tuple[str, ...]:
+    """The directories this Python and its environment live in (resolved, without repeats)."""
+    found = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    found += [sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")]
+    resolved = []
+    for path in found:
+        real = os.path.realpath(path)
+        if not any(real == p or real.startswith(p + os.sep) for p in resolved):
+            resolved = [p for p in resolved if not p.startswith(real + os.sep)] + [real]
+    return tuple(resolved)
+
+
+def masks(prefixes: Iterable[str], stub: str, names: Iterable[str] = HIDDEN_PACKAGES) -> tuple[tuple[str, str], ...]:
+    """(``stub``, location) for each of ``names`` installed under one of ``prefixes``: a
+    package installed there (not as an editable link to the course) is replaced by ``stub``,
+    a package whose import says it is not available when grading."""
+    found = []
+    roots = [os.path.realpath(p) + os.sep for p in prefixes]
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            continue
+        for location in spec.submodule_search_locations or []:
+            real = os.path.realpath(location)
+            if any(real.startswith(root) for root in roots):
+                found.append((stub, real))
+    return tuple(found)
+
+
+def write_stub(directory: Path) -> Path:
+    """A package directory whose import fails with a clear message (what masks a course package)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "__init__.py").write_text(
+        "raise ImportError('the course packages are not available when grading: answers may use "
+        "numpy, math and matplotlib')\n"
+    )
+    return directory
+
+
+def command(layout: Layout) -> list[str]:
+    """The ``bwrap`` command line that starts the grading kernel (``{connection_file}`` is
+    filled in by Jupyter)."""
+    argv = ["bwrap", "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID),
+            "--disable-userns", "--die-with-parent", "--new-session", "--hostname", "grading",
+            "--ro-bind", "/usr", "/usr"]
+    for path in SYSTEM_DIRECTORIES:
+        if os.path.islink(path):
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    for path in SYSTEM_FILES:
+        argv += ["--ro-bind-try", path, path]
+    for prefix in layout.prefixes:
+        if not (prefix == "/usr" or prefix.startswith("/usr/")):
+            argv += ["--ro-bind", prefix, prefix]
+    for stub, path in layout.masks:
+        argv += ["--ro-bind", stub, path]
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--size", str(layout.tmp_bytes), "--tmpfs", "/tmp"]
+    argv += ["--size", str(layout.home_bytes), "--tmpfs", HOME]
+    if layout.fontlist:
+        argv += ["--ro-bind", layout.fontlist, f"{HOME}/.matplotlib/{os.path.basename(layout.fontlist)}"]
+    argv += ["--ro-bind", layout.recorder, f"{GRADING}/roofline_recorder"]
+    argv += ["--ro-bind", layout.session, f"{GRADING}/session.json"]
+    argv += ["--bind", layout.runtime, layout.runtime, "--chdir", HOME, "--clearenv"]
+    for name, value in {**environment(layout), **layout.environment}.items():
+        argv += ["--setenv", name, value]
+    return [*argv, "--", layout.python, "-P", "-m", "roofline_recorder.kernel",
+            f"{GRADING}/session.json", "-f", "{connection_file}"]
+
+
+def environment(layout: Layout) -> dict[str, str]:
+    """The kernel's whole environment: nothing of the grader's."""
+    bin_directory = os.path.dirname(layout.python)
+    return {
+        "HOME": HOME,
+        "PATH": f"{bin_directory}:/usr/bin:/bin",
+        "PYTHONPATH": GRADING,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "MPLCONFIGDIR": f"{HOME}/.matplotlib",
+        "TMPDIR": "/tmp",
+        "LANG": "C.UTF-8",
+        "OPENBLAS_NUM_THREADS": "1",  # one core per student: parallel workers share the rest
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+def readable(layout: Layout) -> tuple[str, ...]:
+    """What the kernel may read, as its audit hook checks it (everything else is not there)."""
+    return ("/usr", *SYSTEM_DIRECTORIES, *SYSTEM_FILES, *layout.prefixes, GRADING, "/dev/urandom",
+            "/dev/random", "/dev/zero", "/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu",
+            "/sys/fs/cgroup", layout.runtime)
+
+
+def library(layout: Layout) -> tuple[str, ...]:
+    """Where the installation's code lives: events caused by it alone are the kernel's own."""
+    return ("/usr", *layout.prefixes, GRADING, layout.recorder)
+
+
+def writable(layout: Layout) -> tuple[str, ...]:
+    """Where the kernel may write, as its audit hook checks it."""
+    return (HOME, "/tmp", "/dev/null", "/dev/shm", layout.runtime)
+
+
+def available(bwrap: str = "bwrap") -> str | None:
+    """None if bubblewrap runs here; otherwise why not, in one line."""
+    if shutil.which(bwrap) is None:
+        return "bubblewrap (bwrap) is not installed (Debian and Ubuntu: apt-get install bubblewrap)"
+    try:
+        done = subprocess.run(
+            [bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--ro-bind", "/", "/", "true"],
+            capture_output=True, text=True, timeout=20, check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bubblewrap could not start ({error})"
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        return f"bubblewrap cannot create its namespaces here ({why}); user namespaces may be disabled"
+    return None
