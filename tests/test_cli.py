@@ -76,7 +76,7 @@ def test_matmul_exercise_1_through_the_command_line() -> None:
         "8.1e11",
     )
     assert out["critical_batch_approx"] == pytest.approx(reference.ex1_critical_batch())
-    assert out["bytes_read"] == reference.ex1_bytes_read(512, 8192, 8192)
+    assert out["bytes_read"] == reference.ex1_cost(512, 8192, 8192).bytes_read
     assert out["t_math"] == reference.ex1_roofline(512, 8192, 8192).t_math
 
 
@@ -109,7 +109,7 @@ def test_batched_matmul_has_no_critical_batch() -> None:
         "--compute",
         "int8",
     )
-    assert out["intensity"] == pytest.approx(reference.ex4_intensity(64, 8192, 8192))
+    assert out["intensity"] == pytest.approx(reference.ex4_cost(64, 8192, 8192).intensity)
     assert out["bound"] == "memory"
     assert out["critical_batch"] is None and out["critical_batch_approx"] is None
 

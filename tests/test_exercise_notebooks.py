@@ -1,16 +1,17 @@
 """The graded notebooks' structure, read without running them.
 
-Each test cell asserts and ends in an assertion (nbgrader gives full credit to a cell that
-ends in a bare value); hidden tests hold no numbers, only answer-key questions, and grade
-every question of their exercise; the points add up; the figures a problem states are the
-library's; nbgrader's configuration and the LMS file-name pattern do what the guide says.
+Each test cell's visible part ends in an assertion and its hidden part records answers, never
+judges them (nbgrader gives full credit to a cell that ends in a bare value); hidden tests hold
+no numbers and import nothing but the recorder, and record every question of their exercise
+once; every answer is checked for rooflinekit before it is graded; the points add up; the
+figures a problem states are the library's; nbgrader's configuration and the LMS file-name
+pattern do what the guide says.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,9 @@ import nbformat
 import pytest
 from traitlets.config import Config
 
-from rooflinekit import answer_key as key
-from rooflinekit.grading import ChoiceQuestion, FigureQuestion, FunctionQuestion, Misconception, ValueQuestion
+from roofline_grading import answer_key as key
+from roofline_grading.questions import FunctionQuestion, Misconception
+from rooflinekit.fmt import num
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions" / "roofline"
@@ -66,64 +68,75 @@ def graded_cells(name: str) -> list[Any]:
 
 
 def ends_in_an_assertion(source: str) -> bool:
+    return isinstance(ast.parse(source).body[-1], ast.Assert)
+
+
+def ends_in_a_record(source: str) -> bool:
     last = ast.parse(source).body[-1]
-    if isinstance(last, ast.Assert):
-        return True
     return (
         isinstance(last, ast.Expr)
         and isinstance(last.value, ast.Call)
         and isinstance(last.value.func, ast.Name)
-        and last.value.func.id.startswith("assert_")
+        and last.value.func.id == "record"
     )
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_test_cells_are_locked_score_points_and_end_in_an_assertion(name: str) -> None:
+def test_test_cells_are_locked_score_points_and_end_in_an_assertion_or_a_record(name: str) -> None:
     cells = graded_cells(name)
     assert cells
     for cell in cells:
         meta = nbgrader(cell)
         assert meta["locked"] and meta["points"] > 0, meta["grade_id"]
         visible = HIDDEN.sub("", cell.source)
-        assert any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(visible))), meta["grade_id"]
         assert ends_in_an_assertion(visible), (
             f"{meta['grade_id']}: the student's version must end in an assert"
         )
-        assert ends_in_an_assertion(cell.source), (
-            f"{meta['grade_id']}: the graded version must end in an assert"
+        assert ends_in_a_record(cell.source), (
+            f"{meta['grade_id']}: the graded version must end in record(...)"
         )
         assert len(HIDDEN.findall(cell.source)) == 1, f"{meta['grade_id']}: one hidden region per test cell"
 
 
-def questions_of(exercise: Any) -> set[str]:
-    kinds = (ValueQuestion, FunctionQuestion, ChoiceQuestion, FigureQuestion)
-    return {f.name for f in fields(exercise) if isinstance(getattr(exercise, f.name), kinds)}
+def recorded(name: str) -> list[tuple[str, str, Any]]:
+    """(grade id, question id, the answer's name) of each record(...) call of the hidden tests."""
+    found = []
+    for cell in graded_cells(name):
+        (hidden,) = HIDDEN.findall(cell.source)
+        for node in ast.walk(ast.parse(hidden)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "record":
+                qid, answer = node.args
+                assert isinstance(qid, ast.Constant) and isinstance(answer, ast.Name)
+                found.append((nbgrader(cell)["grade_id"], qid.value, answer.id))
+    return found
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_hidden_tests_hold_no_numbers_and_grade_every_question_of_their_exercise(name: str) -> None:
-    exercise_name = f"EX{name[2]}"
-    asked: set[str] = set()
+def test_hidden_tests_hold_no_numbers_import_only_the_recorder_and_record_every_question_once(
+    name: str,
+) -> None:
     for cell in graded_cells(name):
         (hidden,) = HIDDEN.findall(cell.source)
         tree = ast.parse(hidden)
         numbers = [
             n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and not isinstance(n.value, str)
         ]
-        assert not numbers, (
-            f"{nbgrader(cell)['grade_id']}: hidden tests take numbers from rooflinekit: {numbers}"
-        )
+        assert not numbers, f"{nbgrader(cell)['grade_id']}: hidden tests hold no numbers: {numbers}"
         modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-        assert modules == {"rooflinekit.answer_key", "rooflinekit.grading"}
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id.startswith("EX")
-            ):
-                assert node.value.id == exercise_name
-                asked.add(node.attr)
-    assert asked == questions_of(key.EXERCISES[name])
+        assert modules == {"roofline_recorder"}
+        assert not any(isinstance(n, ast.Import) for n in ast.walk(tree))
+    asked = [qid for _, qid, _ in recorded(name)]
+    assert sorted(asked) == sorted(q.id for q in key.EXERCISES[name].questions)
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_function_answer_is_checked_for_rooflinekit_before_it_is_graded(name: str) -> None:
+    cells = {nbgrader(c)["grade_id"]: c for c in graded_cells(name)}
+    for grade_id, qid, answer in recorded(name):
+        if isinstance(key.question(qid), FunctionQuestion):
+            assert f"assert not uses_rooflinekit({answer}), NO_ROOFLINEKIT" in HIDDEN.sub(
+                "", cells[grade_id].source
+            )
 
 
 def markdown(name: str) -> str:
@@ -151,7 +164,7 @@ def test_stated_points_add_up(name: str) -> None:
 
 def renderings(value: float) -> set[str]:
     """How a problem statement may write a given figure."""
-    found = {key.sci(value), f"{value / 1e12:,g}"}
+    found = {num(value), num(value, 4), f"{value / 1e12:,g}"}
     if float(value).is_integer() and value < 1e6:
         found.add(str(int(value)))
     return found
@@ -240,26 +253,22 @@ def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> No
     text = GUIDE.read_text()
     for misconception in (v for v in vars(key).values() if isinstance(v, Misconception)):
         assert f"`{misconception.name}`" in text, misconception.name
-    for tolerance in (key.COUNT, key.MODEL, key.DATASHEET):
-        assert f"relative {key.sci(tolerance.rtol)}" in text
+    for tolerance in (key.COUNT, key.MODEL):
+        assert f"relative {num(tolerance.rtol)}" in text
     assert f"{key.TOKENS.atol:g} token either way" in text
+    assert f"relative {key.REPLICAS.rtol:.0%}" in text
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_intro_states_the_tolerances_its_questions_use(name: str) -> None:
     words = {
         key.COUNT: "must be exact",
-        key.MODEL: f"relative {key.sci(key.MODEL.rtol)}",
+        key.MODEL: f"relative {num(key.MODEL.rtol)}",
         key.TOKENS: f"within {key.TOKENS.atol:g} token",
-        key.DATASHEET: f"relative {key.sci(key.DATASHEET.rtol)}",
+        key.REPLICAS: f"within {key.REPLICAS.rtol:.0%}",
     }
     intro = " ".join(notebook(name).cells[0].source.split())
-    exercise = key.EXERCISES[name]
-    used = {
-        getattr(exercise, q).tolerance
-        for q in questions_of(exercise)
-        if hasattr(getattr(exercise, q), "tolerance")
-    }
+    used = {q.tolerance for q in key.EXERCISES[name].questions}
     assert used & set(words)
     for tolerance in used & set(words):
         assert words[tolerance] in intro, f"{name}: the intro should say {words[tolerance]!r}"

@@ -41,8 +41,9 @@ def test_exercise_3_curves_reach_the_peak_at_the_crossover() -> None:
 
 @pytest.mark.parametrize("batch", [1, 16, 256, 4096])
 def test_exercise_4_batched_intensity_is_about_2_whatever_the_batch(batch: int) -> None:
-    assert reference.ex4_intensity(batch, 8192, 8192) == pytest.approx(2, rel=0.01)
-    assert reference.ex4_bound(batch, 8192, 8192) == "memory"
+    cost = reference.ex4_cost(batch, 8192, 8192)
+    assert cost.intensity == pytest.approx(2, rel=0.01)
+    assert rk.analyze(cost, reference.EX4_CHIP, compute="int8").bound == "memory"
 
 
 def test_exercise_5_h100_critical_batch_is_295_or_298() -> None:

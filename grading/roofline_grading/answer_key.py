@@ -32,12 +32,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from rooflinekit import reference as ref
-from rooflinekit.analysis import Roofline, analyze, attainable_flops
-from rooflinekit.catalog import Chip, chip
-from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
-from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
-from rooflinekit.fmt import num
 
 from roofline_grading.questions import (
     Curve,
@@ -48,6 +42,12 @@ from roofline_grading.questions import (
     Question,
     Tolerance,
 )
+from rooflinekit import reference as ref
+from rooflinekit.analysis import Roofline, analyze, attainable_flops
+from rooflinekit.catalog import Chip, chip
+from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
+from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.fmt import num
 
 __all__ = ["COUNT", "EXERCISES", "MODEL", "REPLICAS", "TOKENS", "Exercise", "question"]
 
@@ -118,10 +118,25 @@ SHAPES: tuple[tuple[int, int, int], ...] = (
 """Fixed (B, D, F) at which every function of the sizes is checked, besides random ones."""
 
 
-def _sizes(qid: str, reference: Callable[..., Any], tolerance: Tolerance, *mistakes: Mistake,
-           returns: str = "number", choices: tuple[str, ...] = ()) -> FunctionQuestion:
-    return FunctionQuestion(qid, "(B, D, F)", reference, tolerance, cases=SHAPES, random_case=_random_shape,
-                            mistakes=mistakes, returns=returns, choices=choices)
+def _sizes(
+    qid: str,
+    reference: Callable[..., Any],
+    tolerance: Tolerance,
+    *mistakes: Mistake,
+    returns: str = "number",
+    choices: tuple[str, ...] = (),
+) -> FunctionQuestion:
+    return FunctionQuestion(
+        qid,
+        "(B, D, F)",
+        reference,
+        tolerance,
+        cases=SHAPES,
+        random_case=_random_shape,
+        mistakes=mistakes,
+        returns=returns,
+        choices=choices,
+    )
 
 
 # --- Misconceptions, in the words a student reads ---------------------------------------
@@ -133,7 +148,8 @@ INT8_TWO_BYTES = Misconception(
 )
 BF16_PEAK_FOR_INT8 = Misconception(
     "bf16-peak-for-int8",
-    f"This matches using the bf16 peak ({num(ref.EX1_CHIP.peak('bf16'))} FLOP/s in the exercise). This matmul "
+    f"This matches using the bf16 peak ({num(ref.EX1_CHIP.peak('bf16'))} FLOP/s in the exercise). "
+    "This matmul "
     "runs in int8, on the int8 units, whose peak is the int8 figure.",
 )
 NO_FACTOR_TWO = Misconception(
@@ -229,9 +245,19 @@ def _ex1_cost(B: Any, D: Any, F: Any, *, element: str = "int8", per_multiply_add
     return Cost(cost.flops * per_multiply_add / FLOPS_PER_MULTIPLY_ADD, cost.bytes_read, cost.bytes_written)
 
 
-def _ex1_roofline(B: Any, D: Any, F: Any, *, element: str = "int8", per_multiply_add: int = 2,
-                  compute: str = "int8", on: Chip = ref.EX1_CHIP) -> Roofline:
-    return analyze(_ex1_cost(B, D, F, element=element, per_multiply_add=per_multiply_add), on, compute=compute)
+def _ex1_roofline(
+    B: Any,
+    D: Any,
+    F: Any,
+    *,
+    element: str = "int8",
+    per_multiply_add: int = 2,
+    compute: str = "int8",
+    on: Chip = ref.EX1_CHIP,
+) -> Roofline:
+    return analyze(
+        _ex1_cost(B, D, F, element=element, per_multiply_add=per_multiply_add), on, compute=compute
+    )
 
 
 def _ex1_setups(field: Callable[[Roofline], Any], *shown: Misconception) -> tuple[Mistake, ...]:
@@ -262,21 +288,41 @@ def _critical(peak: float, bandwidth: float, weight: str = "int8") -> float:
 EX1 = Exercise(
     "ex1_int8_matmul",
     questions=(
-        _sizes("ex1.bytes_read", lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read, COUNT,
-               Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_read)),
-        _sizes("ex1.bytes_written", lambda B, D, F: ref.ex1_cost(B, D, F).bytes_written, COUNT,
-               Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_written)),
-        _sizes("ex1.ops", lambda B, D, F: ref.ex1_cost(B, D, F).flops, COUNT,
-               Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).flops)),
-        _sizes("ex1.intensity", lambda B, D, F: ref.ex1_cost(B, D, F).intensity, MODEL,
-               Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").intensity),
-               Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).intensity),
-               Mistake(APPROXIMATE_INTENSITY, _approximate_intensity)),
+        _sizes(
+            "ex1.bytes_read",
+            lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read,
+            COUNT,
+            Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_read),
+        ),
+        _sizes(
+            "ex1.bytes_written",
+            lambda B, D, F: ref.ex1_cost(B, D, F).bytes_written,
+            COUNT,
+            Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_written),
+        ),
+        _sizes(
+            "ex1.ops",
+            lambda B, D, F: ref.ex1_cost(B, D, F).flops,
+            COUNT,
+            Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).flops),
+        ),
+        _sizes(
+            "ex1.intensity",
+            lambda B, D, F: ref.ex1_cost(B, D, F).intensity,
+            MODEL,
+            Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").intensity),
+            Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).intensity),
+            Mistake(APPROXIMATE_INTENSITY, _approximate_intensity),
+        ),
         FunctionQuestion(
-            "ex1.critical_batch", "(int8_peak, bf16_peak, hbm_bandwidth)",
-            lambda int8, bf16, bw: ref.ex1_critical_batch(int8, bw), TOKENS,
-            cases=((ref.EX1_CHIP.peak("int8"), ref.EX1_CHIP.peak("bf16"), ref.EXERCISE_1_HBM_BANDWIDTH),
-                   (1e15, 4e14, 2e12)),
+            "ex1.critical_batch",
+            "(int8_peak, bf16_peak, hbm_bandwidth)",
+            lambda int8, bf16, bw: ref.ex1_critical_batch(int8, bw),
+            TOKENS,
+            cases=(
+                (ref.EX1_CHIP.peak("int8"), ref.EX1_CHIP.peak("bf16"), ref.EXERCISE_1_HBM_BANDWIDTH),
+                (1e15, 4e14, 2e12),
+            ),
             random_case=_random_two_peaks,
             mistakes=(
                 Mistake(INT8_TWO_BYTES, lambda int8, bf16, bw: _critical(int8, bw, "bf16")),
@@ -285,23 +331,52 @@ EX1 = Exercise(
                 Mistake(TEXT_BANDWIDTH, lambda int8, bf16, bw: _critical(int8, TEXT_CHIP.hbm_bandwidth)),
             ),
         ),
-        _sizes("ex1.t_math", lambda B, D, F: _ex1_roofline(B, D, F).t_math, MODEL,
-               *_ex1_setups(lambda r: r.t_math, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO)),
-        _sizes("ex1.t_comms", lambda B, D, F: _ex1_roofline(B, D, F).t_comms, MODEL,
-               *_ex1_setups(lambda r: r.t_comms, INT8_TWO_BYTES, TEXT_BANDWIDTH)),
-        _sizes("ex1.t_lower", lambda B, D, F: _ex1_roofline(B, D, F).t_lower, MODEL,
-               *_ex1_setups(lambda r: r.t_lower),
-               Mistake(LOWER_BOUND_IS_MIN,
-                       lambda B, D, F: np.minimum(_ex1_roofline(B, D, F).t_math, _ex1_roofline(B, D, F).t_comms)),
-               Mistake(LOWER_BOUND_IS_SUM, lambda B, D, F: _ex1_roofline(B, D, F).t_upper)),
-        _sizes("ex1.t_upper", lambda B, D, F: _ex1_roofline(B, D, F).t_upper, MODEL,
-               *_ex1_setups(lambda r: r.t_upper),
-               Mistake(UPPER_BOUND_IS_MAX, lambda B, D, F: _ex1_roofline(B, D, F).t_lower)),
-        _sizes("ex1.limited_by", lambda B, D, F: _bound_of(_ex1_roofline(B, D, F)), MODEL,
-               *_ex1_setups(_bound_of), returns="word", choices=("compute", "memory")),
+        _sizes(
+            "ex1.t_math",
+            lambda B, D, F: _ex1_roofline(B, D, F).t_math,
+            MODEL,
+            *_ex1_setups(lambda r: r.t_math, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO),
+        ),
+        _sizes(
+            "ex1.t_comms",
+            lambda B, D, F: _ex1_roofline(B, D, F).t_comms,
+            MODEL,
+            *_ex1_setups(lambda r: r.t_comms, INT8_TWO_BYTES, TEXT_BANDWIDTH),
+        ),
+        _sizes(
+            "ex1.t_lower",
+            lambda B, D, F: _ex1_roofline(B, D, F).t_lower,
+            MODEL,
+            *_ex1_setups(lambda r: r.t_lower),
+            Mistake(
+                LOWER_BOUND_IS_MIN,
+                lambda B, D, F: np.minimum(_ex1_roofline(B, D, F).t_math, _ex1_roofline(B, D, F).t_comms),
+            ),
+            Mistake(LOWER_BOUND_IS_SUM, lambda B, D, F: _ex1_roofline(B, D, F).t_upper),
+        ),
+        _sizes(
+            "ex1.t_upper",
+            lambda B, D, F: _ex1_roofline(B, D, F).t_upper,
+            MODEL,
+            *_ex1_setups(lambda r: r.t_upper),
+            Mistake(UPPER_BOUND_IS_MAX, lambda B, D, F: _ex1_roofline(B, D, F).t_lower),
+        ),
+        _sizes(
+            "ex1.limited_by",
+            lambda B, D, F: _bound_of(_ex1_roofline(B, D, F)),
+            MODEL,
+            *_ex1_setups(_bound_of),
+            returns="word",
+            choices=("compute", "memory"),
+        ),
     ),
     misconceptions=(INT8_TWO_BYTES, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO),
-    given=(ref.EX1_CHIP.peak("int8"), ref.EX1_CHIP.peak("bf16"), ref.EXERCISE_1_HBM_BANDWIDTH, *ref.EX1_SHAPE),
+    given=(
+        ref.EX1_CHIP.peak("int8"),
+        ref.EX1_CHIP.peak("bf16"),
+        ref.EXERCISE_1_HBM_BANDWIDTH,
+        *ref.EX1_SHAPE,
+    ),
 )
 
 
@@ -320,28 +395,47 @@ def _random_ex2(rng: np.random.Generator) -> tuple[float, float, float]:
 EX2 = Exercise(
     "ex2_int8_weights",
     questions=(
-        _sizes("ex2.bytes_read", lambda B, D, F: ref.ex2_cost(B, D, F).bytes_read, COUNT,
-               Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).bytes_read)),
-        _sizes("ex2.bytes_written", lambda B, D, F: ref.ex2_cost(B, D, F).bytes_written, COUNT,
-               Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: matmul_cost(B, D, F, **ref.INT8).bytes_written)),
-        _sizes("ex2.intensity", lambda B, D, F: ref.ex2_cost(B, D, F).intensity, MODEL,
-               Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).intensity),
-               Mistake(APPROXIMATE_INTENSITY, _approximate_intensity)),
+        _sizes(
+            "ex2.bytes_read",
+            lambda B, D, F: ref.ex2_cost(B, D, F).bytes_read,
+            COUNT,
+            Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).bytes_read),
+        ),
+        _sizes(
+            "ex2.bytes_written",
+            lambda B, D, F: ref.ex2_cost(B, D, F).bytes_written,
+            COUNT,
+            Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: matmul_cost(B, D, F, **ref.INT8).bytes_written),
+        ),
+        _sizes(
+            "ex2.intensity",
+            lambda B, D, F: ref.ex2_cost(B, D, F).intensity,
+            MODEL,
+            Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).intensity),
+            Mistake(APPROXIMATE_INTENSITY, _approximate_intensity),
+        ),
         FunctionQuestion(
-            "ex2.compute_peak", "(bf16_peak, int8_peak)", lambda bf16, int8: bf16, MODEL,
+            "ex2.compute_peak",
+            "(bf16_peak, int8_peak)",
+            lambda bf16, int8: bf16,
+            MODEL,
             cases=(EX2_FIGURES[:2], (2e14, 8e14)),
             random_case=lambda rng: _random_ex2(rng)[:2],
             mistakes=(Mistake(INT8_PEAK_FOR_BF16, lambda bf16, int8: int8),),
         ),
         FunctionQuestion(
-            "ex2.critical_batch", "(bf16_peak, int8_peak, hbm_bandwidth)",
-            lambda bf16, int8, bw: ref.ex2_critical_batch(bf16, bw), TOKENS,
+            "ex2.critical_batch",
+            "(bf16_peak, int8_peak, hbm_bandwidth)",
+            lambda bf16, int8, bw: ref.ex2_critical_batch(bf16, bw),
+            TOKENS,
             cases=(EX2_FIGURES, (4e14, 8e14, 1e12)),
             random_case=_random_ex2,
             mistakes=(
                 Mistake(INT8_PEAK_FOR_BF16, lambda bf16, int8, bw: _critical(int8, bw)),
                 Mistake(TWO_BYTE_WEIGHTS, lambda bf16, int8, bw: _critical(bf16, bw, "bf16")),
-                Mistake(EXERCISE_1_BANDWIDTH, lambda bf16, int8, bw: _critical(bf16, ref.EXERCISE_1_HBM_BANDWIDTH)),
+                Mistake(
+                    EXERCISE_1_BANDWIDTH, lambda bf16, int8, bw: _critical(bf16, ref.EXERCISE_1_HBM_BANDWIDTH)
+                ),
             ),
         ),
     ),
@@ -355,11 +449,15 @@ EX2 = Exercise(
 
 def ex3_approximate_attainable(B: Any, D: Any) -> Any:
     """Exercise 3's curve with only the weights' bytes counted (the B << D, F approximation)."""
-    return attainable_flops(_approximate_intensity(B, D, D), ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.hbm_bandwidth)
+    return attainable_flops(
+        _approximate_intensity(B, D, D), ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.hbm_bandwidth
+    )
 
 
 def _ex3_int8_peak(B: Any, D: Any) -> Any:
-    return attainable_flops(ref.ex2_cost(B, D, D).intensity, ref.EX2_CHIP.peak("int8"), ref.EX2_CHIP.hbm_bandwidth)
+    return attainable_flops(
+        ref.ex2_cost(B, D, D).intensity, ref.EX2_CHIP.peak("int8"), ref.EX2_CHIP.hbm_bandwidth
+    )
 
 
 def _random_curve(rng: np.random.Generator) -> tuple[Any, int]:
@@ -382,8 +480,13 @@ def _curve(size: int) -> Curve:
 
 def _figure(aspect: str) -> FigureQuestion:
     return FigureQuestion(
-        f"ex3.fig_{aspect}", "fig", aspect, curves=tuple(_curve(size) for size in ref.EX3_SIZES),
-        tolerance=MODEL, x_label_words=("batch", "B", "tokens"), y_label_words=("FLOP",),
+        f"ex3.fig_{aspect}",
+        "fig",
+        aspect,
+        curves=tuple(_curve(size) for size in ref.EX3_SIZES),
+        tolerance=MODEL,
+        x_label_words=("batch", "B", "tokens"),
+        y_label_words=("FLOP",),
     )
 
 
@@ -391,18 +494,34 @@ EX3 = Exercise(
     "ex3_roofline_plot",
     questions=(
         FunctionQuestion(
-            "ex3.attainable", "(B, D)", ref.ex3_attainable, MODEL,
-            cases=((ref.EX3_BATCHES, ref.EX3_SIZES[0]), (ref.EX3_BATCHES, ref.EX3_SIZES[1]), (128, 4096), (1, 1024)),
-            random_case=_random_curve, random_count=3,
-            mistakes=(Mistake(APPROXIMATE_BYTES, ex3_approximate_attainable),
-                      Mistake(INT8_PEAK_FOR_BF16, _ex3_int8_peak)),
+            "ex3.attainable",
+            "(B, D)",
+            ref.ex3_attainable,
+            MODEL,
+            cases=(
+                (ref.EX3_BATCHES, ref.EX3_SIZES[0]),
+                (ref.EX3_BATCHES, ref.EX3_SIZES[1]),
+                (128, 4096),
+                (1, 1024),
+            ),
+            random_case=_random_curve,
+            random_count=3,
+            mistakes=(
+                Mistake(APPROXIMATE_BYTES, ex3_approximate_attainable),
+                Mistake(INT8_PEAK_FOR_BF16, _ex3_int8_peak),
+            ),
         ),
         FunctionQuestion(
-            "ex3.crossover", "(D)", lambda D: ref.ex3_crossover(D), TOKENS,
+            "ex3.crossover",
+            "(D)",
+            lambda D: ref.ex3_crossover(D),
+            TOKENS,
             cases=tuple((size,) for size in ref.EX3_SIZES),
             random_case=lambda rng: (int(rng.integers(1024, 16385)),),
-            mistakes=(Mistake(APPROXIMATE_BYTES, lambda D: ref.ex2_critical_batch()),
-                      Mistake(INT8_PEAK_FOR_BF16, lambda D: ref.ex3_crossover(D, compute="int8"))),
+            mistakes=(
+                Mistake(APPROXIMATE_BYTES, lambda D: ref.ex2_critical_batch()),
+                Mistake(INT8_PEAK_FOR_BF16, lambda D: ref.ex3_crossover(D, compute="int8")),
+            ),
         ),
         _figure("curves"),
         _figure("curve_labels"),
@@ -426,24 +545,48 @@ def _random_ex4(rng: np.random.Generator) -> tuple[int, int, float, float]:
 EX4 = Exercise(
     "ex4_batched_matmul",
     questions=(
-        _sizes("ex4.bytes_read", lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read, COUNT,
-               Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read),
-               Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_read)),
-        _sizes("ex4.bytes_written", lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written, COUNT,
-               Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_written)),
-        _sizes("ex4.ops", lambda B, D, F: ref.ex4_cost(B, D, F).flops, COUNT,
-               Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).flops / FLOPS_PER_MULTIPLY_ADD)),
-        _sizes("ex4.intensity", lambda B, D, F: ref.ex4_cost(B, D, F).intensity, MODEL,
-               Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).intensity),
-               Mistake(SHARED_WEIGHTS, _approximate_intensity),
-               Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity)),
+        _sizes(
+            "ex4.bytes_read",
+            lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read,
+            COUNT,
+            Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read),
+            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_read),
+        ),
+        _sizes(
+            "ex4.bytes_written",
+            lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written,
+            COUNT,
+            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_written),
+        ),
+        _sizes(
+            "ex4.ops",
+            lambda B, D, F: ref.ex4_cost(B, D, F).flops,
+            COUNT,
+            Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).flops / FLOPS_PER_MULTIPLY_ADD),
+        ),
+        _sizes(
+            "ex4.intensity",
+            lambda B, D, F: ref.ex4_cost(B, D, F).intensity,
+            MODEL,
+            Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).intensity),
+            Mistake(SHARED_WEIGHTS, _approximate_intensity),
+            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity),
+        ),
         FunctionQuestion(
-            "ex4.critical_batch", "(D, F, int8_peak, hbm_bandwidth)", ref.ex4_critical_batch, TOKENS,
-            cases=((*ref.EX4_D_F, ref.EX4_CHIP.peak("int8"), ref.EX4_CHIP.hbm_bandwidth), (4096, 4096, 1e12, 1e12)),
+            "ex4.critical_batch",
+            "(D, F, int8_peak, hbm_bandwidth)",
+            ref.ex4_critical_batch,
+            TOKENS,
+            cases=(
+                (*ref.EX4_D_F, ref.EX4_CHIP.peak("int8"), ref.EX4_CHIP.hbm_bandwidth),
+                (4096, 4096, 1e12, 1e12),
+            ),
             random_case=_random_ex4,
             mistakes=(
-                Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: matmul_critical_batch(
-                    D, F, peak=peak, bandwidth=bw, **ref.INT8)),
+                Mistake(
+                    SHARED_WEIGHTS,
+                    lambda D, F, peak, bw: matmul_critical_batch(D, F, peak=peak, bandwidth=bw, **ref.INT8),
+                ),
                 Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: _critical(peak, bw)),
             ),
         ),
@@ -468,28 +611,42 @@ EX5 = Exercise(
     "ex5_h100_threshold",
     questions=(
         FunctionQuestion(
-            "ex5.dense_peak", "(datasheet_flops)", ref.ex5_dense_peak, MODEL,
+            "ex5.dense_peak",
+            "(datasheet_flops)",
+            ref.ex5_dense_peak,
+            MODEL,
             cases=((ref.EX5_DATASHEET_BF16,), (1e15,)),
             random_case=lambda rng: (_random_datasheet(rng)[0],),
             mistakes=(Mistake(SPARSE_PEAK, lambda flops: flops),),
         ),
         FunctionQuestion(
-            "ex5.hbm_bandwidth", "(terabytes_per_second)", lambda tb: tb * TERABYTE, MODEL,
+            "ex5.hbm_bandwidth",
+            "(terabytes_per_second)",
+            lambda tb: tb * TERABYTE,
+            MODEL,
             cases=((ref.EX5_CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
             random_case=lambda rng: (round(_log_uniform(rng, 0.5, 10.0), 2),),
             mistakes=(Mistake(BINARY_TERABYTES, lambda tb: tb * 2.0**40),),
         ),
         FunctionQuestion(
-            "ex5.critical_batch", "(datasheet_flops, hbm_bandwidth)", ref.ex5_critical_batch, TOKENS,
+            "ex5.critical_batch",
+            "(datasheet_flops, hbm_bandwidth)",
+            ref.ex5_critical_batch,
+            TOKENS,
             cases=(EX5_FIGURES, (2e15, 4e12)),
             random_case=_random_datasheet,
             mistakes=(
                 Mistake(SPARSE_PEAK, lambda flops, bw: _critical(flops, bw, "bf16")),
-                Mistake(HALVED_TWICE, lambda flops, bw: ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD),
+                Mistake(
+                    HALVED_TWICE, lambda flops, bw: ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD
+                ),
             ),
         ),
         FunctionQuestion(
-            "ex5.global_batch", "(replicas, datasheet_flops, hbm_bandwidth)", ref.ex5_global_batch, REPLICAS,
+            "ex5.global_batch",
+            "(replicas, datasheet_flops, hbm_bandwidth)",
+            ref.ex5_global_batch,
+            REPLICAS,
             cases=((ref.EX5_REPLICAS, *EX5_FIGURES), (64, 2e15, 4e12)),
             random_case=lambda rng: (int(rng.integers(2, 257)), *_random_datasheet(rng)),
             mistakes=(
@@ -508,7 +665,7 @@ EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX
 
 def question(qid: str) -> Question:
     """The question with id ``qid``, e.g. ``"ex1.bytes_read"`` (the id a hidden test records)."""
-    prefix, _, name = qid.partition(".")
+    prefix, _, _name = qid.partition(".")
     for notebook, exercise in EXERCISES.items():
         if notebook.split("_")[0] == prefix:
             for q in exercise.questions:

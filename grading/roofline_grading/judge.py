@@ -41,7 +41,9 @@ def judge(question: Question, cases: Sequence[tuple[Any, ...]], payload: Any) ->
 # --- Functions ------------------------------------------------------------------------
 
 
-def _judge_function(question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any]) -> str | None:
+def _judge_function(
+    question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any]
+) -> str | None:
     call = f"{question.name}{question.parameters}"
     if "not_callable" in payload:
         return f"{question.name} should be a function {call}, not {payload['not_callable']}."
@@ -92,8 +94,10 @@ def _unusable(question: FunctionQuestion, where: str, result: Any) -> str | None
         return f"{where} raised {result['raised']}"
     if "too_big" in result:
         return f"{where} returned an array of shape {tuple(result['too_big'])}, far more values than asked."
-    wanted = "a string, " + " or ".join(repr(c) for c in question.choices) if question.returns == "word" else (
-        "a number (or a numpy array of numbers)"
+    wanted = (
+        "a string, " + " or ".join(repr(c) for c in question.choices)
+        if question.returns == "word"
+        else ("a number (or a numpy array of numbers)")
     )
     if "wrong_type" in result:
         return f"{where} should return {wanted}, not {result['wrong_type']}."
@@ -179,10 +183,13 @@ def _judge_figure(question: FigureQuestion, payload: dict[str, Any]) -> str | No
     if not isinstance(figure, dict):
         return f"{name}: the figure could not be read."
     if "not_a_figure" in figure:
-        return f"{name} should be a matplotlib Figure (from fig, ax = plt.subplots()), not {figure['not_a_figure']}."
+        made = "from fig, ax = plt.subplots()"
+        return f"{name} should be a matplotlib Figure ({made}), not {figure['not_a_figure']}."
     try:
         lines = [(_array(d["x"]), _array(d["y"]), str(d["label"])) for d in figure["lines"]]
-        axes = [(str(a["xlabel"]), str(a["ylabel"]), int(a["lines"]), bool(a["legend"])) for a in figure["axes"]]
+        axes = [
+            (str(a["xlabel"]), str(a["ylabel"]), int(a["lines"]), bool(a["legend"])) for a in figure["axes"]
+        ]
         legends = int(figure["figure_legends"])
     except (KeyError, TypeError, ValueError):
         return f"{name}: the figure could not be read."
@@ -205,15 +212,19 @@ def _judge_curves(question: FigureQuestion, lines: list[tuple[Any, Any, str]]) -
             for m in curve.mistakes
             if any(_shows(question, line, x, np.asarray(m.answer(), dtype=np.float64)) for line in lines)
         ]
-        message = " ".join(named) if named else (
-            "No line has these values: plot your function's values against B, one line per size."
+        message = (
+            " ".join(named)
+            if named
+            else ("No line has these values: plot your function's values against B, one line per size.")
         )
         return f"{question.variable}: the curve for {curve.description} is missing or wrong. {message}"
     return None
 
 
 def _judge_curve_labels(
-    question: FigureQuestion, lines: list[tuple[Any, Any, str]], axes: list[tuple[str, str, int, bool]],
+    question: FigureQuestion,
+    lines: list[tuple[Any, Any, str]],
+    axes: list[tuple[str, str, int, bool]],
     legends: int,
 ) -> str | None:
     labels = [label for _, _, label in lines if not label.startswith("_")]
@@ -232,7 +243,10 @@ def _judge_axis_labels(question: FigureQuestion, axes: list[tuple[str, str, int,
     for xlabel, ylabel, count, _ in axes:
         if not count:
             continue
-        for axis, text, words in (("x", xlabel, question.x_label_words), ("y", ylabel, question.y_label_words)):
+        for axis, text, words in (
+            ("x", xlabel, question.x_label_words),
+            ("y", ylabel, question.y_label_words),
+        ):
             if not any(_mentions(text, word) for word in words):
                 wanted = " or ".join(repr(w) for w in words)
                 return (
@@ -284,4 +298,3 @@ def _describe_argument(value: Any) -> str:
     if array.ndim == 0:
         return f"{value:g}" if isinstance(value, float) else repr(value)
     return f"array of {array.size} sizes from {array.min():g} to {array.max():g}"
-

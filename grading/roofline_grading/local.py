@@ -6,23 +6,22 @@ calls :func:`check`, which draws fresh random cases, records the answer exactly 
 kernel would, and judges it here with the answer key.
 
 >>> check("ex5.dense_peak", lambda flops: flops / 2)
->>> check("ex5.dense_peak", lambda flops: flops)
+>>> check("ex5.dense_peak", lambda flops: flops)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-AssertionError: dense_peak(1.979e+15) returned 1.979e+15, which is not right. This matches using the datasheet's figure as it is. That figure assumes 2:4 structured sparsity; dense bf16 math runs at half of it.
+AssertionError: dense_peak(1.979e+15) returned 1.979e+15, which is not right. This matches using the ...
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from roofline_recorder import collect
-from roofline_recorder.encode import decode, encode
-
 from roofline_grading.answer_key import question
 from roofline_grading.judge import judge
 from roofline_grading.questions import FunctionQuestion, draw_cases, rng_for
 from roofline_grading.session import Issued, spec
+from roofline_recorder import collect
+from roofline_recorder.encode import decode, encode
 
 __all__ = ["check"]
 

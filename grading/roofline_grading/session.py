@@ -18,10 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from roofline_recorder.encode import encode
-
 from roofline_grading.answer_key import EXERCISES
 from roofline_grading.questions import FunctionQuestion, Question, draw_cases, rng_for
+from roofline_recorder.encode import encode
 
 __all__ = ["Issued", "issue", "spec"]
 

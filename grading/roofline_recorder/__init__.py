@@ -139,11 +139,20 @@ def figure_data(figure: Any) -> dict[str, Any]:
     lines = []
     for ax in figure.axes:
         for line in ax.get_lines():
-            lines.append({"x": _points(line.get_xdata()), "y": _points(line.get_ydata()),
-                          "label": str(line.get_label())[:MAX_TEXT]})
+            lines.append(
+                {
+                    "x": _points(line.get_xdata()),
+                    "y": _points(line.get_ydata()),
+                    "label": str(line.get_label())[:MAX_TEXT],
+                }
+            )
     axes = [
-        {"xlabel": str(ax.get_xlabel())[:MAX_TEXT], "ylabel": str(ax.get_ylabel())[:MAX_TEXT],
-         "lines": len(ax.get_lines()), "legend": ax.get_legend() is not None}
+        {
+            "xlabel": str(ax.get_xlabel())[:MAX_TEXT],
+            "ylabel": str(ax.get_ylabel())[:MAX_TEXT],
+            "lines": len(ax.get_lines()),
+            "legend": ax.get_legend() is not None,
+        }
         for ax in figure.axes
     ]
     return {"lines": lines, "axes": axes, "figure_legends": len(figure.legends)}
@@ -187,4 +196,3 @@ class _Discard(io.TextIOBase):
 
     def write(self, text: str) -> int:
         return len(text)
-

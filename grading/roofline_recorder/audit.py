@@ -25,6 +25,7 @@ machinery does (ipykernel reading ``/proc``, matplotlib reading its fonts) is no
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -41,16 +42,40 @@ MAX_EVENTS = 200
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _PROCESS = frozenset(
-    {"subprocess.Popen", "os.system", "os.posix_spawn", "os.exec", "os.spawn", "os.fork", "os.forkpty",
-     "pty.spawn"}
+    {
+        "subprocess.Popen",
+        "os.system",
+        "os.posix_spawn",
+        "os.exec",
+        "os.spawn",
+        "os.fork",
+        "os.forkpty",
+        "pty.spawn",
+    }
 )
 _NETWORK = frozenset(
-    {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg", "socket.getaddrinfo",
-     "socket.gethostbyname", "socket.gethostbyaddr"}
+    {
+        "socket.connect",
+        "socket.bind",
+        "socket.sendto",
+        "socket.sendmsg",
+        "socket.getaddrinfo",
+        "socket.gethostbyname",
+        "socket.gethostbyaddr",
+    }
 )
 _FILE_CHANGES = frozenset(
-    {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.symlink", "os.link", "os.truncate", "os.chmod",
-     "os.chown"}
+    {
+        "os.remove",
+        "os.rename",
+        "os.rmdir",
+        "os.mkdir",
+        "os.symlink",
+        "os.link",
+        "os.truncate",
+        "os.chmod",
+        "os.chown",
+    }
 )
 
 
@@ -106,14 +131,16 @@ class Monitor:
 
     def _classify(self, event: str, args: tuple[Any, ...]) -> tuple[str, str] | None:
         if event == "open":
-            return self._file(args[0], _writes(args[1] if len(args) > 1 else None, args[2] if len(args) > 2 else 0))
+            return self._file(
+                args[0], _writes(args[1] if len(args) > 1 else None, args[2] if len(args) > 2 else 0)
+            )
         if event in ("os.listdir", "os.scandir"):
             return self._file(args[0] if args else ".", False)
         if event in _FILE_CHANGES:
             return self._file(args[0], True)
         if event in ("os.kill", "os.killpg", "signal.pthread_kill"):
             target, signal_number = args[0], args[1]
-            if event == "os.kill" and target == self.own_pid or event == "signal.pthread_kill":
+            if (event == "os.kill" and target == self.own_pid) or event == "signal.pthread_kill":
                 return None
             if event == "os.killpg" and target in (0, os.getpgid(self.own_pid)):
                 return None
@@ -121,8 +148,13 @@ class Monitor:
         if event in _PROCESS:
             return "process", f"{event}({_short(args[0]) if args else ''})"
         if event in _NETWORK:
-            address = args[1] if event.startswith("socket.") and len(args) > 1 and event not in (
-                "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr") else args[0]
+            address = (
+                args[1]
+                if event.startswith("socket.")
+                and len(args) > 1
+                and event not in ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr")
+                else args[0]
+            )
             return "network", f"{event}({_short(address)})"
         if event == "ctypes.dlopen":
             return "ctypes", f"loads the C library {_short(args[0])} with ctypes"
@@ -159,8 +191,9 @@ class Monitor:
         if len(self.seen) >= MAX_EVENTS:
             self.dropped += 1
             if self.dropped == 1:
-                self.report({"what": "more", "detail": f"more than {MAX_EVENTS} events", "cell": cell,
-                             "line": line})
+                self.report(
+                    {"what": "more", "detail": f"more than {MAX_EVENTS} events", "cell": cell, "line": line}
+                )
             return
         self.seen.add(key)
         self.report({"what": what, "detail": detail[:300], "cell": cell, "line": line})
@@ -187,10 +220,8 @@ def install(
     """Add the audit hook, writing events as JSON lines to the file descriptor ``channel``."""
 
     def report(event: dict[str, Any]) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.write(channel, (json.dumps(event) + "\n").encode("utf-8", "replace"))
-        except OSError:
-            pass
 
     monitor = Monitor(report, readable=readable, writable=writable, own_pid=os.getpid(), library=library)
     sys.addaudithook(monitor.hook)
@@ -209,7 +240,10 @@ def _directory(path: str) -> str:
 
 
 def _own_proc(path: str) -> bool:
-    return path.startswith(("/proc/self/", "/proc/thread-self/")) or path in ("/proc/self", "/proc/thread-self")
+    return path.startswith(("/proc/self/", "/proc/thread-self/")) or path in (
+        "/proc/self",
+        "/proc/thread-self",
+    )
 
 
 def _other_process(path: str, own_pid: int) -> bool:

@@ -46,7 +46,9 @@ def parser() -> argparse.ArgumentParser:
         "(off: student code runs with your permissions)",
     )
     p.add_argument(
-        "--memory-gb", type=_gigabytes, default=4.0,
+        "--memory-gb",
+        type=_gigabytes,
+        default=4.0,
         help="memory a kernel and everything it starts may use together (default 4)",
     )
     p.add_argument(

@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import TextIO
 
 from roofline_grading.autograde import gradebook, worker
-from roofline_grading.sandbox import bwrap, limits
 from roofline_grading.autograde.report import progress_line, write_report
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
+from roofline_grading.sandbox import bwrap, limits
 
 __all__ = ["Options", "Outcome", "run"]
 
@@ -83,6 +83,7 @@ class Outcome:
 def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     """Grade every submission of ``options.assignment`` (see the module's docstring)."""
     started = time.monotonic()
+    sandbox_text = _check_sandbox(options.sandbox)
     course = gradebook.open_course(options.course)
     structures = gradebook.read_structures(course, options.assignment)
     students = list(options.students) or course.students(options.assignment)
@@ -97,7 +98,6 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     missing = [s for s in students if not course.submitted_dir(s, options.assignment).is_dir()]
     if missing:
         raise gradebook.CourseError(f"no submission of {options.assignment} for {', '.join(missing)}")
-    sandbox_text = _check_sandbox(options.sandbox)
     timeout = options.timeout or _configured_timeout(course) or 30
     budget = options.notebook_budget or BUDGET_FACTOR * timeout
     jobs = min(options.jobs or _cores(), len(students))

@@ -33,12 +33,12 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute
-from roofline_recorder import MIMETYPE
 from traitlets import Dict, Integer, Unicode
 
 from roofline_grading.autograde.events import EventChannel, clauses, describe_cells
 from roofline_grading.sandbox import bwrap, launch, limits
 from roofline_grading.session import issue, spec
+from roofline_recorder import MIMETYPE
 
 __all__ = ["KERNEL_DIED", "NOT_RUN", "OUTPUT_CUT", "REPORT", "SandboxedExecute"]
 
@@ -94,7 +94,9 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         finally:
             events += self._group.close()
             audit = self._channel.close()
-        events += [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
+        events += (
+            [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
+        )
         report = {
             "limits": events,
             "attempts": clauses(audit, describe_cells(nb.cells)),
@@ -124,7 +126,7 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             runtime=str(runtime),
             recorder=str(settings["recorder"]),
             session=str(session_file),
-            masks=tuple(tuple(m) for m in settings.get("masks", ())),  # type: ignore[misc]
+            masks=tuple((str(stub), str(path)) for stub, path in settings.get("masks", ())),
             fontlist=settings.get("fontlist"),
         )
         session = {
@@ -139,10 +141,21 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             command = bwrap.command(layout)
             environment = {"PATH": os.defpath}
         else:  # no sandbox: the kernel runs as the grader, with the recorder on its path
-            command = [sys.executable, "-P", "-m", "roofline_recorder.kernel", str(session_file), "-f",
-                       "{connection_file}"]
-            environment = {**bwrap.environment(layout), "PYTHONPATH": str(Path(layout.recorder).parent),
-                           "HOME": str(runtime), "MPLCONFIGDIR": str(runtime / ".matplotlib")}
+            command = [
+                sys.executable,
+                "-P",
+                "-m",
+                "roofline_recorder.kernel",
+                str(session_file),
+                "-f",
+                "{connection_file}",
+            ]
+            environment = {
+                **bwrap.environment(layout),
+                "PYTHONPATH": str(Path(layout.recorder).parent),
+                "HOME": str(runtime),
+                "MPLCONFIGDIR": str(runtime / ".matplotlib"),
+            }
         launcher = {
             "cgroup_procs": self._group.procs_files(),
             "rlimits": self._limits().rlimits(),
@@ -153,8 +166,13 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         argv = [sys.executable, "-I", "-S", launch.__file__, str(run / "launch.json"), "--", *command]
         kernel_dir = run / "kernels" / KERNEL_NAME
         kernel_dir.mkdir(parents=True)
-        spec_json = {"argv": argv, "display_name": "roofline grading", "language": "python",
-                     "interrupt_mode": "message", "metadata": {"debugger": False}}
+        spec_json = {
+            "argv": argv,
+            "display_name": "roofline grading",
+            "language": "python",
+            "interrupt_mode": "message",
+            "metadata": {"debugger": False},
+        }
         (kernel_dir / "kernel.json").write_text(json.dumps(spec_json))
         self._kernels = run / "kernels"
         self._connection = runtime / "kernel.json"
@@ -183,7 +201,9 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         self._running = index
         if self._deadline is not None and time.monotonic() > self._deadline:
             if cell.cell_type == "code":
-                cell.outputs = [_error(NOT_RUN, f"not run: the notebook used up its {self.notebook_budget} s")]
+                cell.outputs = [
+                    _error(NOT_RUN, f"not run: the notebook used up its {self.notebook_budget} s")
+                ]
             return cell, resources
         return super().preprocess_cell(cell, resources, index)  # type: ignore[no-any-return]
 

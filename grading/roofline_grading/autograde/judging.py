@@ -20,12 +20,12 @@ from typing import Any
 
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
-from roofline_recorder import MIMETYPE
-from roofline_recorder.encode import RecordError, decode
 from traitlets import Dict
 
 from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.judge import judge
+from roofline_recorder import MIMETYPE
+from roofline_recorder.encode import RecordError, decode
 
 __all__ = ["ANSWER_ERROR", "JudgeAnswers", "PlainOutputs", "recorded_questions"]
 
@@ -39,7 +39,8 @@ SAFE_MIMETYPES = frozenset({"text/plain", "image/png", "image/jpeg"})
 def recorded_questions(source: str) -> list[str]:
     """The question ids a test cell's hidden test records, e.g. ``['ex1.bytes_read']``.
 
-    >>> recorded_questions('assert x\\n### BEGIN HIDDEN TESTS\\nrecord("ex1.ops", ops)\\n### END HIDDEN TESTS\\n')
+    >>> hidden = '### BEGIN HIDDEN TESTS\\nrecord("ex1.ops", ops)\\n### END HIDDEN TESTS\\n'
+    >>> recorded_questions("assert x\\n" + hidden)
     ['ex1.ops']
     """
     regions = _HIDDEN.findall(source) or [source]
@@ -49,7 +50,9 @@ def recorded_questions(source: str) -> list[str]:
 class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
     """Judge each test cell's records and write the verdict into the cell (see the module's docstring)."""
 
-    structures = Dict(help="Notebook name -> NotebookStructure.to_json(), from the gradebook").tag(config=True)
+    structures = Dict(help="Notebook name -> NotebookStructure.to_json(), from the gradebook").tag(
+        config=True
+    )
 
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         name = resources["nbgrader"]["notebook"]
@@ -74,8 +77,11 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
             wrong = [v for v in verdicts if v is not None]
             if wrong:
                 message = textwrap.fill(" ".join(wrong), width=90, break_long_words=False)
-                cell.outputs.append(new_output("error", ename=ANSWER_ERROR, evalue=message,
-                                               traceback=[f"{ANSWER_ERROR}: {message}"]))
+                cell.outputs.append(
+                    new_output(
+                        "error", ename=ANSWER_ERROR, evalue=message, traceback=[f"{ANSWER_ERROR}: {message}"]
+                    )
+                )
             else:
                 for output in cell.outputs:  # a right answer keeps its points whatever it printed
                     if output.get("output_type") == "stream" and output.get("name") == "stderr":
@@ -117,7 +123,9 @@ class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
                 if not data:
                     continue
                 output["data"] = data
-                output["metadata"] = {k: v for k, v in output.get("metadata", {}).items() if k in SAFE_MIMETYPES}
+                output["metadata"] = {
+                    k: v for k, v in output.get("metadata", {}).items() if k in SAFE_MIMETYPES
+                }
             kept.append(output)
         cell.outputs = kept
         return cell, resources

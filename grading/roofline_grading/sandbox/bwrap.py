@@ -82,7 +82,7 @@ def python_prefixes() -> tuple[str, ...]:
     """The directories this Python and its environment live in (resolved, without repeats)."""
     found = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
     found += [sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")]
-    resolved = []
+    resolved: list[str] = []
     for path in found:
         real = os.path.realpath(path)
         if not any(real == p or real.startswith(p + os.sep) for p in resolved):
@@ -90,7 +90,9 @@ def python_prefixes() -> tuple[str, ...]:
     return tuple(resolved)
 
 
-def masks(prefixes: Iterable[str], stub: str, names: Iterable[str] = HIDDEN_PACKAGES) -> tuple[tuple[str, str], ...]:
+def masks(
+    prefixes: Iterable[str], stub: str, names: Iterable[str] = HIDDEN_PACKAGES
+) -> tuple[tuple[str, str], ...]:
     """(``stub``, location) for each of ``names`` installed under one of ``prefixes``: a
     package installed there (not as an editable link to the course) is replaced by ``stub``,
     a package whose import says it is not available when grading."""
@@ -117,12 +119,26 @@ def write_stub(directory: Path) -> Path:
     return directory
 
 
-def command(layout: Layout) -> list[str]:
+def command(layout: Layout, run: list[str] | None = None) -> list[str]:
     """The ``bwrap`` command line that starts the grading kernel (``{connection_file}`` is
-    filled in by Jupyter)."""
-    argv = ["bwrap", "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID),
-            "--disable-userns", "--die-with-parent", "--new-session", "--hostname", "grading",
-            "--ro-bind", "/usr", "/usr"]
+    filled in by Jupyter), or ``run`` instead of the kernel."""
+    argv = [
+        "bwrap",
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        str(UID),
+        "--gid",
+        str(UID),
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "grading",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
     for path in SYSTEM_DIRECTORIES:
         if os.path.islink(path):
             argv += ["--symlink", os.readlink(path), path]
@@ -145,8 +161,8 @@ def command(layout: Layout) -> list[str]:
     argv += ["--bind", layout.runtime, layout.runtime, "--chdir", HOME, "--clearenv"]
     for name, value in {**environment(layout), **layout.environment}.items():
         argv += ["--setenv", name, value]
-    return [*argv, "--", layout.python, "-P", "-m", "roofline_recorder.kernel",
-            f"{GRADING}/session.json", "-f", "{connection_file}"]
+    kernel = [layout.python, "-P", "-m", "roofline_recorder.kernel", f"{GRADING}/session.json"]
+    return [*argv, "--", *(run or [*kernel, "-f", "{connection_file}"])]
 
 
 def environment(layout: Layout) -> dict[str, str]:
@@ -168,9 +184,21 @@ def environment(layout: Layout) -> dict[str, str]:
 
 def readable(layout: Layout) -> tuple[str, ...]:
     """What the kernel may read, as its audit hook checks it (everything else is not there)."""
-    return ("/usr", *SYSTEM_DIRECTORIES, *SYSTEM_FILES, *layout.prefixes, GRADING, "/dev/urandom",
-            "/dev/random", "/dev/zero", "/proc/cpuinfo", "/proc/meminfo", "/sys/devices/system/cpu",
-            "/sys/fs/cgroup", layout.runtime)
+    return (
+        "/usr",
+        *SYSTEM_DIRECTORIES,
+        *SYSTEM_FILES,
+        *layout.prefixes,
+        GRADING,
+        "/dev/urandom",
+        "/dev/random",
+        "/dev/zero",
+        "/proc/cpuinfo",
+        "/proc/meminfo",
+        "/sys/devices/system/cpu",
+        "/sys/fs/cgroup",
+        layout.runtime,
+    )
 
 
 def library(layout: Layout) -> tuple[str, ...]:
@@ -190,7 +218,10 @@ def available(bwrap: str = "bwrap") -> str | None:
     try:
         done = subprocess.run(
             [bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--ro-bind", "/", "/", "true"],
-            capture_output=True, text=True, timeout=20, check=False,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bubblewrap could not start ({error})"

@@ -49,8 +49,12 @@ class Limits:
 
     def rlimits(self) -> dict[str, int]:
         """Per-process limits the launcher applies as well (a backstop to the group's)."""
-        return {"address_space": self.memory_bytes, "file_size": self.file_bytes, "core": 0,
-                "open_files": 1024}
+        return {
+            "address_space": self.memory_bytes,
+            "file_size": self.file_bytes,
+            "core": 0,
+            "open_files": 1024,
+        }
 
 
 class Group(Protocol):
