@@ -9,8 +9,8 @@ alike), it times in fresh copies of the course:
 - floor: executing the same notebooks (hidden tests in place) with nbclient alone, one fresh
   kernel per notebook, one after the other: the work any grader must do;
 - nbgrader: ``nbgrader autograde --create --force``, nbgrader's own sequential run;
-- driver, 1 worker: ``python -m rooflinekit.autograde --jobs 1`` (``make autograde JOBS=1``),
-  sandboxed, checking every passed test outside the kernel;
+- driver, 1 worker: ``python -m roofline_grading.autograde --jobs 1`` (``make autograde JOBS=1``),
+  each notebook in the bubblewrap sandbox, every answer judged outside the kernel;
 - driver, N workers: the same with ``--jobs N`` (default 2).
 
 It prints the median of each, the ratios (aims: the driver with 1 worker at most 1.2 x the
@@ -46,7 +46,7 @@ ENV = {
 SLIPS = (
     ("BYTES_PER_ELEMENT = 1", "BYTES_PER_ELEMENT = 2"),
     ("COMPUTE_PEAK = 1.97e14", "COMPUTE_PEAK = 3.94e14"),
-    ("dense_peak = DATASHEET_BF16 / 2", "dense_peak = DATASHEET_BF16"),
+    ("return datasheet_flops / 2", "return datasheet_flops"),
     ("B * D + B * D * F", "B * D + D * F"),
 )
 
@@ -147,7 +147,7 @@ def time_driver(jobs: int) -> Callable[[Path], float]:
         command = [
             sys.executable,
             "-m",
-            "rooflinekit.autograde",
+            "roofline_grading.autograde",
             ASSIGNMENT,
             "--course",
             str(course),

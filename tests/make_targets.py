@@ -6,6 +6,7 @@ autograder (`test_autograde_hardening.py`), so both call `make` exactly as an in
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,8 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def make(*targets: str, course: Path, **variables: str) -> subprocess.CompletedProcess[str]:
-    """Run ``make targets`` on ``course`` with this interpreter's environment (its nbgrader).
+def make(
+    *targets: str, course: Path, environment: dict[str, str] | None = None, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """Run ``make targets`` on ``course`` with this interpreter's environment (its nbgrader), plus
+    ``environment`` (variables an instructor's shell might hold).
 
     ``-o .venv/.installed`` keeps make from reinstalling the environment the tests already run in.
     """
@@ -35,6 +39,7 @@ def make(*targets: str, course: Path, **variables: str) -> subprocess.CompletedP
         text=True,
         timeout=1800,
         check=False,
+        env={**os.environ, **(environment or {})},
     )
     assert done.returncode == 0, f"make {' '.join(targets)} failed:\n{done.stdout}\n{done.stderr}"
     return done

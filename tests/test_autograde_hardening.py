@@ -1,18 +1,21 @@
-"""Autograding a class with bad and hostile submissions, through `make autograde`, with real nbgrader.
+"""A hostile class, graded through `make autograde` with real nbgrader and the real sandbox.
 
-One class of crafted students, each submitting (mostly) one notebook with one problem: answers of
-the wrong kind, code that raises, loops, sleeps, warns, exits, crashes the kernel or eats memory,
-files that are not notebooks, edited test cells and metadata, and attempts to pass without the
-right answer (patching numpy, math or the grading code, a float that equals everything, overriding
-built-ins, reading the solutions, importing the reference, shadowing modules with files). Beside
-them, control students (model answers, the untouched release) are graded in the same run.
+One class of crafted students, each submitting (mostly) one notebook with one problem: answers
+of the wrong kind, code that raises, loops, sleeps, exits, crashes the kernel, floods its
+output, forks or eats memory, files that are not notebooks, edited test cells and metadata, and
+every way to credit without the right answer the course has met: numbers copied from the book,
+code that reaches for the answer key past a scanner (an indented cell, doctest prompts,
+``string.Formatter``, type hints, ``sys.modules``), objects that pretend to be numbers, forged
+records, reads of the course and the grader's environment, signals, the network, HTML and
+scripts in outputs and Markdown. Beside them, control students (model answers, the untouched
+release, one honest slip) and an honest student whose functions print their own names.
 
-The class is graded in parallel (JOBS=2), and the controls again alone and sequentially (JOBS=1,
-in a copy of the course with the same grading secret). The tests then check, part by part, that
-every wrong answer scored nothing, that every attempt either failed its test or held the notebook
-for manual grading with a reason in the report, that the controls' grades do not depend on the
-bad submissions nor on the number of workers, that the gradebook is intact and that no submitted
-file changed.
+The class is graded in parallel (JOBS=2) with a made-up secret in the grader's environment, and
+the controls again alone and sequentially (JOBS=1). The tests then check part by part that no
+answer earned credit it should not and no honest one lost any, that every attempt is named in
+the report and nothing of the instructor's reaches a graded notebook or feedback page, that
+every process is gone, that the controls' grades do not depend on the others nor on the number
+of workers, that the gradebook is intact and that no submitted file changed.
 """
 
 from __future__ import annotations
@@ -36,14 +39,15 @@ import pytest
 from make_targets import make
 
 from rooflinekit import reference
-from rooflinekit.autograde.sandbox import landlock_abi
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "roofline"
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
-TIMEOUT, BUDGET = 5, 25  # seconds a cell, a notebook: short, so the stalling students cost little
+TIMEOUT, BUDGET, MEMORY_GB = 5, 25, 1.5  # a cell, a notebook, a kernel's tree: small, so the class is quick
+TOKEN = "canvas-" + hashlib.sha256(b"a made-up token").hexdigest()[:24]
+"""A secret of the instructor's, in the grader's environment: it must reach no student."""
 
 
 # --- Building submissions ------------------------------------------------------------------
@@ -92,22 +96,26 @@ def file(nb: nbformat.NotebookNode) -> bytes:
     return nbformat.writes(nb).encode()
 
 
-EX5 = "ex5_h100_threshold"
-EX1 = "ex1_int8_matmul"
-EX3 = "ex3_roofline_plot"
+EX1, EX3, EX5 = "ex1_int8_matmul", "ex3_roofline_plot", "ex5_h100_threshold"
 EX5_MODEL = model_answers(EX5)
 DENSE, HBM, CRITICAL, GLOBAL = "ex5_dense_peak", "ex5_hbm_bandwidth", "ex5_critical_batch", "ex5_global_batch"
 EX5_PARTS = frozenset({DENSE, HBM, CRITICAL, GLOBAL})
-EX1_PARTS = frozenset(
-    c.metadata.nbgrader.grade_id
-    for c in _read(ROOT / "solutions" / ASSIGNMENT / f"{EX1}.ipynb").cells
-    if c.metadata.get("nbgrader", {}).get("grade")
+
+
+def parts(notebook: str) -> frozenset[str]:
+    return frozenset(
+        _grade_id(c)
+        for c in _read(ROOT / "solutions" / ASSIGNMENT / f"{notebook}.ipynb").cells
+        if c.metadata.get("nbgrader", {}).get("grade")
+    )
+
+
+ALL_PARTS = frozenset().union(*(parts(n) for n in NOTEBOOKS))
+SPARSE_SLIP = {"ex5_peak_answer": "def dense_peak(datasheet_flops):\n    return datasheet_flops  # sparse"}
+PER_REPLICA = (
+    "def global_batch(replicas, datasheet_flops, hbm_bandwidth):\n"
+    "    return critical_batch(datasheet_flops, hbm_bandwidth)"
 )
-SPARSE_SLIP = {"ex5_peak_answer": "dense_peak = DATASHEET_BF16  # the sparse figure"}
-RIGHT_DENSE = repr(reference.ex5_dense_peak())
-RIGHT_HBM = repr(reference.EX5_CHIP.hbm_bandwidth)
-RIGHT_CRITICAL = reference.ex5_critical_batch()
-RIGHT_GLOBAL = repr(reference.ex5_accepted_global_batches()[0])
 CRASH = (
     "np.lib.stride_tricks.as_strided(np.zeros(1), shape=(2,), strides=(2**44,))[1]  # reads unmapped memory"
 )
@@ -128,9 +136,14 @@ def ex5_with(
     return build
 
 
-def appended(grade_id: str, code: str) -> dict[str, str]:
+def ex5_in(course_code: Callable[[Path], dict[str, str]]) -> Callable[[Path], dict[str, bytes]]:
+    """Answers that need the course's path (what a student would try to read)."""
+    return lambda course: ex5(**course_code(course))(course)
+
+
+def appended(grade_id: str, code: str, notebook: str = EX5) -> dict[str, str]:
     """The model answer of ``grade_id`` followed by ``code``."""
-    return {grade_id: EX5_MODEL[grade_id] + "\n" + code}
+    return {grade_id: model_answers(notebook)[grade_id] + "\n" + code}
 
 
 # --- What students submit, and what must come of it ----------------------------------------
@@ -139,16 +152,70 @@ def appended(grade_id: str, code: str) -> dict[str, str]:
 @dataclass(frozen=True)
 class Craft:
     """A crafted student: the files they submit (built for a course directory), the parts that
-    must score full points or nothing, whether the submission must be held for manual grading,
-    and words the report line must contain."""
+    must score full points or nothing, whether the report must flag what their code tried, and
+    words their report line must contain."""
 
     id: str
     build: Callable[[Path], dict[str, bytes]]
     full: frozenset[str] = frozenset()
     zero: frozenset[str] = frozenset()
-    held: bool = False
+    flagged: bool = False
     says: tuple[str, ...] = ()
     control: bool = False
+
+
+def _everything(notebook_files: Callable[[str], nbformat.NotebookNode]) -> Callable[[Path], dict[str, bytes]]:
+    return lambda course: {f"{name}.ipynb": file(notebook_files(name)) for name in NOTEBOOKS}
+
+
+# Numbers the book and the source print, as rooflinekit computes them.
+PRINTED = {
+    "ex1_critical_answer": f"critical_batch = {reference.ex1_critical_batch()!r}",
+    "ex1_limited_answer": f"limited_by = {reference.ex1_roofline(*reference.EX1_SHAPE).bound!r}",
+    "ex2_peak_answer": f"compute_peak = {reference.EX2_CHIP.peak('bf16')!r}",
+    "ex2_critical_answer": f"critical_batch = {reference.ex2_critical_batch()!r}",
+    "ex3_crossover_answer": (
+        f"crossover_4096 = {reference.ex3_crossover(4096)!r}\ncrossover_1024 = {reference.ex3_crossover(1024)!r}"
+    ),
+    "ex4_critical_answer": "critical_batch = math.inf",
+    "ex5_peak_answer": f"dense_peak = {reference.ex5_dense_peak()!r}",
+    "ex5_bandwidth_answer": f"hbm_bandwidth = {reference.EX5_CHIP.hbm_bandwidth!r}",
+    "ex5_critical_answer": f"critical_batch = {reference.ex5_critical_batch()!r}",
+    "ex5_global_answer": f"global_batch = {reference.ex5_global_batch()!r}",
+}
+SCALAR_PARTS = frozenset(
+    {
+        "ex1_critical_batch",
+        "ex1_limited_by",
+        "ex2_compute_peak",
+        "ex2_critical_batch",
+        "ex3_crossover",
+        "ex4_critical_batch",
+        *EX5_PARTS,
+    }
+)
+
+
+def _book_numbers(notebook: str) -> nbformat.NotebookNode:
+    return answered(
+        notebook, **{k: v for k, v in PRINTED.items() if k.startswith(notebook.split("_")[0] + "_")}
+    )
+
+
+def _numbers_in_functions(notebook: str) -> nbformat.NotebookNode:
+    """Each scalar answer as a function that returns the printed number whatever it is given."""
+    functions = {}
+    for grade_id, assignment in PRINTED.items():
+        if not grade_id.startswith(notebook.split("_")[0] + "_") or grade_id == "ex3_crossover_answer":
+            continue
+        name, value = assignment.split(" = ")
+        functions[grade_id] = f"def {name}(*arguments):\n    return {value}"
+    if notebook == EX3:
+        functions["ex3_crossover_answer"] = (
+            f"def crossover(D):\n    return {{4096: {reference.ex3_crossover(4096)!r}, "
+            f"1024: {reference.ex3_crossover(1024)!r}}}.get(D, 100.0)"
+        )
+    return answered(notebook, **functions)
 
 
 def _delete(grade_ids: set[str]) -> Callable[[nbformat.NotebookNode, Path], None]:
@@ -194,25 +261,15 @@ def _kernelspec(nb: nbformat.NotebookNode, course: Path) -> None:
     nb.metadata.kernelspec = {"name": "evil", "display_name": "Evil", "language": "python"}
 
 
+def _html(nb: nbformat.NotebookNode, course: Path) -> None:
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell("My notes <script>alert('MARK-MARKDOWN')</script>"))
+
+
 def _shadow_modules(course: Path) -> dict[str, bytes]:
     files = ex5(**SPARSE_SLIP)(course)
     files["numpy.py"] = b"raise SystemExit('a fake numpy')\n"
-    files["rooflinekit/__init__.py"] = b""
-    files["rooflinekit/grading.py"] = b"def assert_value(*args, **kwargs):\n    return None\n"
+    files["roofline_recorder/__init__.py"] = b"def record(*args):\n    pass\n"
     return files
-
-
-def _read_course(course: Path) -> dict[str, bytes]:
-    solutions = course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb"
-    return ex5(
-        ex5_peak_answer=f"dense_peak = len(open({str(solutions)!r}).read())",
-        ex5_bandwidth_answer=f"hbm_bandwidth = len(open({str(course / 'gradebook.db')!r}, 'rb').read())",
-    )(course)
-
-
-def _magic(course: Path) -> dict[str, bytes]:
-    solutions = course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb"
-    return ex5(**appended("ex5_figures", f"!cat {solutions}"))(course)
 
 
 def _function_kinds(course: Path) -> dict[str, bytes]:
@@ -234,6 +291,30 @@ def _function_kinds(course: Path) -> dict[str, bytes]:
     return {f"{EX1}.ipynb": file(nb)}
 
 
+def _name_printer(course: Path) -> dict[str, bytes]:
+    """Honest code that prints its functions' names and docstrings while it works."""
+    answers = {
+        grade_id: source + "\n\nfor function in list(globals().values()):\n"
+        "    if callable(function) and getattr(function, '__module__', '') == '__main__':\n"
+        "        print(function.__name__, function.__qualname__, (function.__doc__ or '')[:20])"
+        for grade_id, source in model_answers(EX1).items()
+    }
+    answers["ex1_bytes"] = answers["ex1_bytes"].replace(
+        "    return BYTES_PER_ELEMENT * B * F",
+        "    print('in', bytes_written.__name__)\n    return BYTES_PER_ELEMENT * B * F",
+    )
+    return {f"{EX1}.ipynb": file(answered(EX1, **answers))}
+
+
+def _slow(course: Path) -> dict[str, bytes]:
+    sleepy = (
+        "import time\n\n\ndef bytes_read(B, D, F):\n    time.sleep(60)\n"
+        "    return BYTES_PER_ELEMENT * (B * D + D * F)\n\n\n"
+        "def bytes_written(B, D, F):\n    time.sleep(60)\n    return BYTES_PER_ELEMENT * B * F"
+    )
+    return {f"{EX1}.ipynb": file(answered(EX1, ex1_bytes=sleepy))}
+
+
 def _warns(course: Path) -> dict[str, bytes]:
     nb = answered(
         EX1,
@@ -246,15 +327,6 @@ def _warns(course: Path) -> dict[str, bytes]:
         ),
     )
     return {f"{EX1}.ipynb": file(nb)}
-
-
-def _slow(course: Path) -> dict[str, bytes]:
-    sleepy = (
-        "import time\n\n\ndef bytes_read(B, D, F):\n    time.sleep(60)\n"
-        "    return BYTES_PER_ELEMENT * (B * D + D * F)\n\n\n"
-        "def bytes_written(B, D, F):\n    time.sleep(60)\n    return BYTES_PER_ELEMENT * B * F"
-    )
-    return {f"{EX1}.ipynb": file(answered(EX1, ex1_bytes=sleepy))}
 
 
 def _numpy_patch(course: Path) -> dict[str, bytes]:
@@ -273,56 +345,309 @@ def _mutate_arguments(course: Path) -> dict[str, bytes]:
     return {f"{EX3}.ipynb": file(answered(EX3, ex3_attainable_answer=attainable))}
 
 
-def _everything(notebook_files: Callable[[str], nbformat.NotebookNode]) -> Callable[[Path], dict[str, bytes]]:
-    return lambda course: {f"{name}.ipynb": file(notebook_files(name)) for name in NOTEBOOKS}
+def _snoop(course: Path) -> dict[str, str]:
+    targets = {
+        "gradebook": course / "gradebook.db",
+        "solutions": course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb",
+        "a classmate": course / "submitted" / "model" / ASSIGNMENT / f"{EX5}.ipynb",
+        "the grading secret": course / ".grading-secret",
+    }
+    code = ["import os"]
+    for what, path in targets.items():
+        code.append(
+            f"try:\n    print({what!r}, len(open({str(path)!r}, 'rb').read()))\nexcept OSError as e:\n    print({what!r}, 'denied', type(e).__name__)"
+        )
+    for path in (targets["gradebook"], targets["a classmate"]):
+        code.append(
+            f"try:\n    open({str(path)!r}, 'wb').write(b'overwritten')\nexcept OSError as e:\n    print('write denied', type(e).__name__)"
+        )
+    code.append(
+        f"try:\n    print(os.listdir({str(course)!r}))\nexcept OSError as e:\n    print('list denied', type(e).__name__)"
+    )
+    return appended("ex5_figures", "\n".join(code))
 
+
+PROBE = """
+import json, os, sys
+found = {}
+for name in ("rooflinekit", "rooflinekit.reference", "roofline_grading.answer_key"):
+    try:
+        __import__(name)
+        found[name] = "imported"
+    except ImportError as error:
+        found[name] = type(error).__name__
+found["visible processes"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+found["environment"] = sorted(os.environ)
+text = ""
+for pid in found["visible processes"]:
+    for part in ("environ", "cmdline"):
+        try:
+            text += open(f"/proc/{pid}/{part}", "rb").read().decode("utf-8", "replace")
+        except OSError:
+            pass
+found["token in /proc"] = "CANVAS_API_TOKEN" in text
+found["course"] = os.path.exists(COURSE)
+print("PROBE", json.dumps(found))
+"""
+
+FORGED_RECORDS = """
+import roofline_recorder
+from IPython.display import display
+from roofline_recorder.encode import encode
+
+
+def forged(question, answer):
+    results = [{"value": 295.4}] * 7
+    display({roofline_recorder.MIMETYPE: encode({"question": question, "kind": "function", "results": results})}, raw=True)
+
+
+roofline_recorder.record = forged
+"""
+
+FORK_BOMB = """
+import os, time
+children = 0
+try:
+    for _ in range(1000):
+        if os.fork() == 0:
+            time.sleep(600)
+            os._exit(0)
+        children += 1
+except OSError:
+    pass
+print("children", children)
+"""
+
+MEMORY_HOG = """
+import multiprocessing, time
+
+
+def hog():
+    block = bytearray(2**30)  # 1 GB each: two are over what the kernel's tree may use
+    for i in range(0, len(block), 4096):
+        block[i] = 1
+    time.sleep(3)
+
+
+children = [multiprocessing.Process(target=hog) for _ in range(2)]
+for child in children:
+    child.start()
+for child in children:
+    child.join()
+"""
 
 UNINTERRUPTIBLE = (
     "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except BaseException:\n        pass"
 )
+
 CRAFTS = [
     # Controls: graded alike with and without the others.
-    Craft("model", _everything(answered), control=True),
-    Craft("blank", _everything(released), control=True),
+    Craft("model", _everything(answered), full=ALL_PARTS, control=True),
+    Craft("blank", _everything(released), zero=ALL_PARTS, control=True),
+    Craft("partial", ex5(**SPARSE_SLIP), full=frozenset({HBM}), zero=EX5_PARTS - {HBM}, control=True),
+    # An honest student whose code looks at its own functions: nothing to hold, nothing lost.
+    Craft("name-printer", _name_printer, full=parts(EX1)),
+    # Numbers copied from the book earn nothing, whatever form they come in.
+    Craft("book-numbers", _everything(_book_numbers), full=ALL_PARTS - SCALAR_PARTS, zero=SCALAR_PARTS),
     Craft(
-        "partial",
-        ex5(**SPARSE_SLIP),
+        "book-numbers-in-functions",
+        _everything(_numbers_in_functions),
+        full=ALL_PARTS - SCALAR_PARTS,
+        zero=SCALAR_PARTS,
+    ),
+    # Reaching for the answer key: it is not in the kernel, whatever the code looks like.
+    Craft(
+        "indented-cell",
+        ex5(
+            ex5_peak_answer=" from rooflinekit.reference import ex5_dense_peak as reference_peak\n"
+            " def dense_peak(datasheet_flops):\n     return reference_peak(datasheet_flops)"
+        ),
         full=frozenset({HBM}),
-        zero=frozenset({DENSE, CRITICAL, GLOBAL}),
-        control=True,
-    ),
-    # Answers of the wrong kind.
-    Craft(
-        "kinds-a",
-        ex5(
-            ex5_peak_answer=f"dense_peak = {str(RIGHT_DENSE)!r}  # a string",
-            ex5_bandwidth_answer="hbm_bandwidth = None",
-            ex5_critical_answer="critical_batch = float('nan')",
-            ex5_global_answer="global_batch = math.inf",
+        zero=EX5_PARTS - {HBM},
+        flagged=True,
+        says=(
+            "answer cell 'ex5_peak_answer', line 1: imports rooflinekit.reference (not available when grading)",
         ),
-        zero=EX5_PARTS,
     ),
     Craft(
-        "kinds-b",
+        "doctest-prompts",
         ex5(
-            ex5_peak_answer=f"dense_peak = [{RIGHT_DENSE}]  # a list",
-            ex5_bandwidth_answer=f"hbm_bandwidth = np.array([{RIGHT_HBM}])",
-            ex5_critical_answer="critical_batch = True",
-            ex5_global_answer=f"global_batch = np.float64({RIGHT_GLOBAL})",
+            ex5_critical_answer=">>> from roofline_grading.answer_key import question\n"
+            ">>> def critical_batch(datasheet_flops, hbm_bandwidth):\n"
+            "...     return question('ex5.critical_batch').reference(datasheet_flops, hbm_bandwidth)"
         ),
-        full=frozenset({GLOBAL}),
-        zero=frozenset({DENSE, HBM, CRITICAL}),
+        full=frozenset({DENSE, HBM}),
+        zero=frozenset({CRITICAL, GLOBAL}),
+        flagged=True,
+        says=("imports roofline_grading.answer_key (not available when grading)",),
     ),
     Craft(
-        "kinds-c",
+        "formatter",
         ex5(
-            ex5_peak_answer=f"dense_peak = np.float32({RIGHT_DENSE})  # a numpy scalar",
-            ex5_bandwidth_answer=f"hbm_bandwidth = np.int64({int(reference.EX5_CHIP.hbm_bandwidth)})",
-            ex5_critical_answer=f"critical_batch = {round(RIGHT_CRITICAL)}  # an int, not a float",
-            ex5_global_answer=f"global_batch = np.array({RIGHT_GLOBAL})  # a 0-d array",
+            ex5_critical_answer="import string\n"
+            "load = string.Formatter().get_field('0.__globals__[__builtins__].__import__', (dense_peak,), {})[0]\n"
+            "reference = load('rooflinekit.reference', fromlist=['ex5_critical_batch'])\n"
+            "critical_batch = reference.ex5_critical_batch"
+        ),
+        full=frozenset({DENSE, HBM}),
+        zero=frozenset({CRITICAL, GLOBAL}),
+        flagged=True,
+        says=("imports rooflinekit.reference",),
+    ),
+    Craft(
+        "type-hints",
+        ex5(
+            ex5_critical_answer="import typing\n\n\n"
+            "def critical_batch(datasheet_flops, hbm_bandwidth) -> \"__import__('rooflinekit.reference')\":\n"
+            "    return typing.get_type_hints(critical_batch)['return'].reference.ex5_critical_batch(\n"
+            "        datasheet_flops, hbm_bandwidth\n    )"
+        ),
+        full=frozenset({DENSE, HBM}),
+        zero=frozenset({CRITICAL, GLOBAL}),
+        flagged=True,
+        says=("imports rooflinekit.reference",),
+    ),
+    Craft(
+        "sys-modules",
+        ex5(
+            ex5_critical_answer="import sys\n\n\ndef critical_batch(datasheet_flops, hbm_bandwidth):\n"
+            "    key = sys.modules.get('roofline_grading.answer_key') or sys.modules.get('rooflinekit.reference')\n"
+            "    return key.ex5_critical_batch(datasheet_flops, hbm_bandwidth)"
+        ),
+        full=frozenset({DENSE, HBM}),
+        zero=frozenset({CRITICAL, GLOBAL}),
+    ),
+    Craft(
+        "make-dataclass",
+        ex5(
+            ex5_peak_answer="import dataclasses\n"
+            "Peak = dataclasses.make_dataclass('Peak', [('v', float)], namespace={'__float__': lambda self: self.v})\n\n\n"
+            f"def dense_peak(datasheet_flops):\n    return Peak({reference.ex5_dense_peak()!r})"
+        ),
+        full=frozenset({HBM}),
+        zero=EX5_PARTS - {HBM},
+    ),
+    Craft(
+        "always-equal",
+        ex5(
+            ex5_critical_answer=(
+                "class Agreeable(float):\n    def __eq__(self, other):\n        return True\n\n"
+                "    __hash__ = float.__hash__\n\n\n"
+                "def critical_batch(datasheet_flops, hbm_bandwidth):\n    return Agreeable(7.0)"
+            )
+        ),
+        full=frozenset({DENSE, HBM}),
+        zero=frozenset({CRITICAL, GLOBAL}),
+    ),
+    Craft("forged-records", ex5(**appended("ex5_figures", FORGED_RECORDS)), zero=EX5_PARTS),
+    Craft(
+        "shadow-modules",
+        _shadow_modules,
+        full=frozenset({HBM}),
+        zero=EX5_PARTS - {HBM},
+        says=("ignored numpy.py", "ignored roofline_recorder/__init__.py"),
+    ),
+    # The instructor's data, the course, other processes, the network.
+    Craft(
+        "probe",
+        ex5_in(lambda course: appended("ex5_figures", f"COURSE = {str(course)!r}\n" + PROBE)),
+        full=EX5_PARTS,
+        flagged=True,
+    ),
+    Craft(
+        "snoop",
+        ex5_in(_snoop),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("answer cell 'ex5_figures'", "gradebook.db", "write ", ".grading-secret"),
+    ),
+    Craft(
+        "signals",
+        ex5(
+            **appended(
+                "ex5_global_answer",
+                "import os, signal\nfor target in (os.getppid(), 1, 12345):\n"
+                "    for number in (signal.SIGTERM, signal.SIGKILL):\n        try:\n"
+                "            os.kill(target, number)\n        except OSError:\n            pass",
+            )
         ),
         full=frozenset({DENSE, HBM, CRITICAL}),
-        zero=frozenset({GLOBAL}),
+        flagged=True,
+        says=("sent signal 15 to process 1",),
+    ),
+    Craft(
+        "network",
+        ex5(
+            **appended(
+                "ex5_figures",
+                "import socket\nfor address in (('10.1.2.3', 80), ('127.0.0.1', 8888)):\n"
+                "    try:\n        socket.create_connection(address, timeout=1)\n    except OSError:\n        pass",
+            )
+        ),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("socket.connect(('10.1.2.3', 80))",),
+    ),
+    Craft(
+        "children",
+        ex5(
+            **appended(
+                "ex5_figures",
+                "import subprocess\nfor _ in range(50):\n"
+                "    subprocess.Popen(['sleep', '600'], start_new_session=True)",
+            )
+        ),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("subprocess.Popen(sleep)",),
+    ),
+    Craft(  # its own kernel is starved of threads afterwards: only the parts before it count
+        "fork-bomb",
+        ex5(**appended("ex5_global_answer", FORK_BOMB)),
+        full=frozenset({DENSE, HBM, CRITICAL}),
+        flagged=True,
+        says=("os.fork", "process limit hit"),
+    ),
+    Craft(
+        "memory-hog",
+        ex5(**appended("ex5_figures", MEMORY_HOG)),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("memory limit hit",),
+    ),
+    Craft(
+        "flood",
+        ex5(**appended("ex5_figures", "print('x' * 30_000_000)")),
+        full=EX5_PARTS,
+        says=("output cut in 1 cell",),
+    ),
+    Craft(
+        "html",
+        ex5_with(
+            _html,
+            **appended(
+                "ex5_figures",
+                "from IPython.display import HTML, display\n"
+                "display(HTML('<script>document.title = \"MARK-OUTPUT\"</script>'))",
+            ),
+        ),
+        full=EX5_PARTS,
+    ),
+    Craft("shell", ex5(**appended("ex5_figures", "!true")), full=EX5_PARTS, flagged=True, says=("os.forkpty",)),
+    # Answers of the wrong kind.
+    Craft(
+        "kinds",
+        ex5(
+            ex5_peak_answer="def dense_peak(datasheet_flops):\n    return str(datasheet_flops / 2)",
+            ex5_bandwidth_answer="def hbm_bandwidth(terabytes_per_second):\n"
+            "    return np.int64(terabytes_per_second * 100) * 10**10",
+            ex5_critical_answer="def critical_batch(datasheet_flops, hbm_bandwidth):\n"
+            "    return np.float32(datasheet_flops / 2 / hbm_bandwidth)",
+            ex5_global_answer="def global_batch(replicas, datasheet_flops, hbm_bandwidth):\n"
+            "    return np.array([replicas * critical_batch(datasheet_flops, hbm_bandwidth)])",
+        ),
+        full=frozenset({HBM, CRITICAL}),
+        zero=frozenset({DENSE, GLOBAL}),
     ),
     Craft(
         "kinds-fn",
@@ -340,6 +665,12 @@ CRAFTS = [
             }
         ),
     ),
+    Craft(
+        "mutate-arguments",
+        _mutate_arguments,
+        zero=frozenset({"ex3_attainable"}),
+        full=frozenset({"ex3_axis_labels"}),
+    ),
     # Code that raises, stalls, warns, exits or takes the kernel down.
     Craft(
         "raises",
@@ -351,10 +682,10 @@ CRAFTS = [
         "stalls",
         ex5(
             **appended("ex5_peak_answer", "while True:\n    pass  # after the answer"),
-            ex5_bandwidth_answer="import time\ntime.sleep(10**6)\nhbm_bandwidth = 3.35e12",
+            ex5_bandwidth_answer="import time\ntime.sleep(10**6)\n" + EX5_MODEL["ex5_bandwidth_answer"],
         ),
-        full=frozenset({DENSE}),
-        zero=frozenset({HBM, CRITICAL, GLOBAL}),
+        full=frozenset({DENSE, CRITICAL, GLOBAL}),
+        zero=frozenset({HBM}),
         says=("ran past the time limit in ex5_peak_answer, ex5_bandwidth_answer",),
     ),
     Craft(
@@ -378,16 +709,7 @@ CRAFTS = [
         zero=frozenset({GLOBAL}),
         says=("kernel lost in ex5_global_answer (the kernel died while running this cell)",),
     ),
-    Craft(
-        "memory",
-        ex5(
-            ex5_peak_answer="hog = [np.ones(2**27) for _ in range(64)]  # 64 GiB\n"
-            + EX5_MODEL["ex5_peak_answer"]
-        ),
-        full=frozenset({HBM}),
-        zero=frozenset({DENSE, CRITICAL, GLOBAL}),
-    ),
-    Craft("warns", _warns, full=EX1_PARTS),
+    Craft("warns", _warns, full=parts(EX1)),
     Craft(
         "system-exit",
         ex5(ex5_critical_answer="raise SystemExit(3)"),
@@ -395,18 +717,32 @@ CRAFTS = [
         zero=frozenset({CRITICAL, GLOBAL}),
     ),
     Craft(
-        "sys-exit",
-        ex5(ex5_critical_answer="import sys\nsys.exit(1)"),
-        zero=EX5_PARTS,
-        held=True,
-        says=("imports sys",),
-    ),
-    Craft(
         "os-exit",
         ex5(ex5_critical_answer="import os\nos._exit(1)"),
-        zero=EX5_PARTS,
-        held=True,
-        says=("imports os", "kernel lost in ex5_critical_answer"),
+        full=frozenset({DENSE, HBM}),
+        zero=frozenset({CRITICAL, GLOBAL}),
+        says=("kernel lost in ex5_critical_answer",),
+    ),
+    Craft(
+        "patch-numpy",
+        _numpy_patch,
+        full=frozenset({"ex1_ops", "ex1_t_math"}),
+        zero=frozenset(
+            {"ex1_bytes_read", "ex1_bytes_written", "ex1_intensity", "ex1_critical_batch", "ex1_t_comms"}
+        ),
+    ),
+    Craft(
+        "patch-builtins",
+        ex5(
+            ex5_critical_answer="import builtins\nbuiltins.isinstance = lambda *a: True\ncritical_batch = '295'"
+        ),
+        full=frozenset({DENSE, HBM}),
+        zero=frozenset({CRITICAL, GLOBAL}),
+    ),
+    Craft(
+        "shadow-helper",
+        ex5(**appended("ex5_figures", "def is_number(value):\n    return True")),
+        full=EX5_PARTS,
     ),
     # Files that are not notebooks.
     Craft("bad-json", lambda course: {f"{EX5}.ipynb": b"{not json"}, zero=EX5_PARTS, says=("invalid JSON",)),
@@ -429,6 +765,12 @@ CRAFTS = [
         full=EX5_PARTS,
         says=("ignored timestamp.txt",),
     ),
+    Craft(
+        "link-to-solutions",
+        lambda course: {f"{EX5}.ipynb": course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb"},  # type: ignore[dict-item]
+        zero=EX5_PARTS,
+        says=("not read: a symbolic link, not a file",),
+    ),
     # Edits to what the student may not change.
     Craft(
         "deleted-test",
@@ -440,19 +782,15 @@ CRAFTS = [
         "edited-tests",
         ex5_with(_edit_tests, **SPARSE_SLIP),
         full=frozenset({HBM}),
-        zero=frozenset({DENSE, CRITICAL, GLOBAL}),
+        zero=EX5_PARTS - {HBM},
         says=(f"test cell '{DENSE}' was edited (restored)",),
     ),
     Craft("points", ex5_with(_points), full=EX5_PARTS, says=("had its points changed to 100 (restored)",)),
     Craft(
         "metadata",
-        ex5_with(
-            _metadata,
-            ex5_peak_answer=SPARSE_SLIP["ex5_peak_answer"],
-            ex5_global_answer="global_batch = critical_batch",
-        ),
+        ex5_with(_metadata, **SPARSE_SLIP, ex5_global_answer=PER_REPLICA),
         full=frozenset({HBM}),
-        zero=frozenset({DENSE, CRITICAL, GLOBAL}),
+        zero=EX5_PARTS - {HBM},
         says=(
             "had its nbgrader flags changed",
             "unknown part ('bonus'",
@@ -468,7 +806,7 @@ CRAFTS = [
     ),
     Craft(
         "duplicate-test",
-        ex5_with(_duplicate, ex5_global_answer="global_batch = critical_batch"),
+        ex5_with(_duplicate, ex5_global_answer=PER_REPLICA),
         full=frozenset({DENSE, HBM, CRITICAL}),
         zero=frozenset({GLOBAL}),
         says=(f"2 cells carry the id of test cell '{GLOBAL}'",),
@@ -479,142 +817,6 @@ CRAFTS = [
         ex5_with(_garbled),
         full=EX5_PARTS,
         says=("carries nbgrader metadata for an unknown part",),
-    ),
-    # Attempts to pass without the right answer.
-    Craft(
-        "patch-numpy",
-        _numpy_patch,
-        zero=EX1_PARTS,
-        held=True,
-        says=(
-            "assigns to np.isclose",
-            "EX1.bytes_read passed in the kernel, but not when checked outside it",
-        ),
-    ),
-    Craft(
-        "patch-math",
-        ex5(**SPARSE_SLIP, **appended("ex5_figures", "math.isclose = lambda *args, **kwargs: True")),
-        zero=EX5_PARTS,
-        held=True,
-        says=("assigns to math.isclose",),
-    ),
-    Craft(
-        "patch-grading",
-        ex5(
-            **SPARSE_SLIP,
-            **appended(
-                "ex5_figures",
-                "import rooflinekit.grading\nrooflinekit.grading.assert_value = lambda *args, **kwargs: None",
-            ),
-        ),
-        zero=EX5_PARTS,
-        held=True,
-        says=(
-            "imports rooflinekit.grading",
-            "EX5.dense_peak passed in the kernel but left no record of its check",
-        ),
-    ),
-    Craft(
-        "patch-answer-key",
-        ex5(
-            **SPARSE_SLIP,
-            **appended(
-                "ex5_figures",
-                "from rooflinekit import answer_key\nfrom rooflinekit.grading import Tolerance\n"
-                "object.__setattr__(answer_key.EX5.dense_peak, 'tolerance', Tolerance(rtol=10.0))",
-            ),
-        ),
-        zero=EX5_PARTS,
-        held=True,
-        says=(
-            "imports from rooflinekit",
-            "EX5.dense_peak passed in the kernel, but not when checked outside it",
-        ),
-    ),
-    Craft(
-        "always-equal",
-        ex5(
-            ex5_critical_answer=(
-                "class Agreeable(float):\n    def __eq__(self, other):\n        return True\n\n"
-                "    __hash__ = float.__hash__\n\n\ncritical_batch = Agreeable(7.0)"
-            )
-        ),
-        zero=EX5_PARTS,
-        held=True,
-        says=("defines the special method Agreeable.__eq__",),
-    ),
-    Craft(
-        "patch-builtins",
-        ex5(
-            ex5_critical_answer="import builtins\nbuiltins.isinstance = lambda *a: True\n"
-            "critical_batch = '295'"
-        ),
-        zero=EX5_PARTS,
-        held=True,
-        says=("imports builtins",),
-    ),
-    Craft(
-        "shadow-builtin",
-        ex5(
-            **appended("ex5_figures", "isinstance = lambda *args, **kwargs: True"),
-            ex5_critical_answer="critical_batch = '295'",
-        ),
-        zero=EX5_PARTS,  # is_number now says no to everything: the visible checks fail
-    ),
-    Craft(
-        "shadow-helper",
-        ex5(**appended("ex5_figures", "def is_number(value):\n    return True")),
-        zero=EX5_PARTS,
-        held=True,
-        says=("redefines 'is_number', which the tests rely on",),
-    ),
-    Craft("read-course", _read_course, zero=EX5_PARTS, held=True, says=("uses open",)),
-    Craft(
-        "link-to-solutions",
-        lambda course: {f"{EX5}.ipynb": course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb"},  # type: ignore[dict-item]
-        zero=EX5_PARTS,
-        says=("not read: a symbolic link, not a file",),
-    ),
-    Craft(
-        "reference",
-        ex5(
-            ex5_critical_answer="from rooflinekit.reference import ex5_critical_batch as ref\n"
-            "critical_batch = ref()"
-        ),
-        zero=EX5_PARTS,
-        held=True,
-        says=("imports from rooflinekit.reference",),
-    ),
-    Craft(
-        "obfuscated",
-        ex5(**appended("ex5_figures", "getattr(__import__('o' + 's'), 'system')('true')")),
-        zero=EX5_PARTS,
-        held=True,
-        says=("uses getattr", "uses __import__"),
-    ),
-    Craft("shell", _magic, zero=EX5_PARTS, held=True, says=("runs an IPython shell command or magic",)),
-    Craft(
-        "shadow-modules",
-        _shadow_modules,
-        full=frozenset({HBM}),
-        zero=frozenset({DENSE, CRITICAL, GLOBAL}),
-        says=("ignored numpy.py", "ignored rooflinekit/grading.py"),
-    ),
-    Craft(
-        "mutate-arguments",
-        _mutate_arguments,
-        zero=frozenset({"ex3_attainable"}),
-        full=frozenset({"ex3_axis_labels"}),
-    ),
-    Craft(
-        "kill-grader",
-        ex5(
-            ex5_peak_answer="import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
-            + EX5_MODEL["ex5_peak_answer"]
-        ),
-        zero=EX5_PARTS,
-        held=True,
-        says=("imports os",),
     ),
 ]
 BY_ID = {c.id: c for c in CRAFTS}
@@ -687,8 +889,10 @@ def grade_class(template: Path, name: str, crafts: list[Craft], jobs: int, optio
             else:
                 (folder / relative).write_bytes(content)
     before = tree_hashes(course / "submitted")
-    options = f"--timeout {TIMEOUT} --notebook-budget {BUDGET} {options}"
-    done = make("autograde", course=course, JOBS=str(jobs), AUTOGRADE_OPTIONS=options)
+    options = f"--timeout {TIMEOUT} --notebook-budget {BUDGET} --memory-gb {MEMORY_GB} {options}"
+    secret = {"CANVAS_API_TOKEN": TOKEN}
+    done = make("autograde", course=course, environment=secret, JOBS=str(jobs), AUTOGRADE_OPTIONS=options)
+    make("feedback", course=course, environment=secret)
     with (course / "autograded" / f"{ASSIGNMENT}-report.csv").open(newline="") as handle:
         report = {row["student"]: row for row in csv.DictReader(handle)}
     run = Run(course, done.stdout, report, before, tree_hashes(course / "submitted"))
@@ -712,6 +916,18 @@ def notebook_of(part: str) -> str:
     return name
 
 
+def graded(run: Run, student: str, notebook: str) -> nbformat.NotebookNode:
+    return _read(run.course / "autograded" / student / ASSIGNMENT / f"{notebook}.ipynb")
+
+
+def printed(run: Run, student: str, notebook: str = EX5) -> str:
+    return "".join(
+        out.get("text", "")
+        for cell in graded(run, student, notebook).cells
+        for out in cell.get("outputs", [])
+    )
+
+
 # --- Every submission is graded, and reported in one line -------------------------------------
 
 
@@ -721,7 +937,8 @@ def test_every_student_is_graded_reported_and_shown_in_the_progress(parallel: Ru
     shown = re.findall(rf"^\[\s*(\d+)/{len(CRAFTS)}\] ([\w.-]+): ", parallel.output, flags=re.MULTILINE)
     assert sorted(int(n) for n, _ in shown) == list(range(1, len(CRAFTS) + 1))
     assert sorted(student for _, student in shown) == sorted(BY_ID)
-    assert "held for manual grading" in parallel.output.splitlines()[-1]
+    assert "sandbox: bubblewrap" in parallel.output.splitlines()[0]
+    assert "flagged for what their code tried" in parallel.output.splitlines()[-1]
 
 
 @pytest.mark.parametrize("craft", [c for c in CRAFTS if c.full or c.zero], ids=lambda c: c.id)
@@ -734,35 +951,32 @@ def test_each_part_scores_what_its_answer_deserves(parallel: Run, craft: Craft) 
         assert score == 0, f"{craft.id}: {part} should score nothing, got {score}"
 
 
-def test_controls_score_what_the_answers_are_worth(parallel: Run) -> None:
-    assert all(
-        score == parallel.max_scores[part]
-        for (s, _, part), (score, _) in parallel.grades.items()
-        if s == "model"
+def test_a_number_copied_from_the_book_is_told_to_use_the_arguments(parallel: Run) -> None:
+    errors = " ".join(
+        " ".join(out.get("evalue", "").split())
+        for cell in graded(parallel, "book-numbers-in-functions", EX5).cells
+        for out in cell.get("outputs", [])
     )
-    assert all(score == 0 for (s, _, _), (score, _) in parallel.grades.items() if s == "blank")
-    assert parallel.report["model"]["status"] == "ok"
+    assert errors.count("whatever its arguments") == 4
 
 
-@pytest.mark.parametrize("craft", [c for c in CRAFTS if c.held], ids=lambda c: c.id)
-def test_an_attempt_to_get_around_the_grading_is_held_for_manual_grading(parallel: Run, craft: Craft) -> None:
-    row = parallel.report[craft.id]
-    assert row["status"] == "held" and "held for manual grading" in row["summary"]
-    held = {nb for (s, nb), flagged in parallel.flagged.items() if s == craft.id and flagged}
-    assert held, f"{craft.id}: no notebook flagged in the gradebook"
-    for (student, notebook, part), (score, manual) in parallel.grades.items():
-        if student == craft.id and notebook in held:
-            assert score == 0 and manual, f"{craft.id}: {part} scored {score} before anyone looked at it"
-
-
-@pytest.mark.parametrize("craft", [c for c in CRAFTS if not c.held], ids=lambda c: c.id)
-def test_honest_mistakes_and_accidents_are_not_held(parallel: Run, craft: Craft) -> None:
-    assert parallel.report[craft.id]["status"] != "held", parallel.report[craft.id]["summary"]
-    assert not any(flagged for (s, _), flagged in parallel.flagged.items() if s == craft.id)
+def test_no_answer_is_flagged_or_marked_for_a_human_unless_its_code_tried_something(parallel: Run) -> None:
+    for craft in CRAFTS:
+        row = parallel.report[craft.id]
+        flagged = {nb for (s, nb), f in parallel.flagged.items() if s == craft.id and f}
+        if craft.flagged:
+            assert row["status"] == "flagged" and flagged, f"{craft.id}: {row['summary']}"
+        else:
+            assert row["status"] != "flagged" and not flagged, f"{craft.id}: {row['summary']}"
+    assert not any(
+        manual
+        for (s, _, _), (_, manual) in parallel.grades.items()
+        if BY_ID[s].full and s != "link-to-solutions"
+    )
 
 
 @pytest.mark.parametrize("craft", [c for c in CRAFTS if c.says], ids=lambda c: c.id)
-def test_the_report_says_in_one_line_what_went_wrong(parallel: Run, craft: Craft) -> None:
+def test_the_report_says_in_one_line_what_happened(parallel: Run, craft: Craft) -> None:
     line = parallel.report[craft.id]["summary"]
     assert "\n" not in line
     for words in craft.says:
@@ -771,14 +985,109 @@ def test_the_report_says_in_one_line_what_went_wrong(parallel: Run, craft: Craft
     assert f"{craft.id}: {line}" in text.splitlines()
 
 
+# --- What the kernel can reach: nothing of the course's or the grader's ----------------------
+
+
+def probe(run: Run) -> dict[str, Any]:
+    (line,) = [line for line in printed(run, "probe").splitlines() if line.startswith("PROBE ")]
+    return dict(json.loads(line.removeprefix("PROBE ")))
+
+
+def test_the_kernel_cannot_import_rooflinekit_or_the_answer_key(parallel: Run) -> None:
+    found = probe(parallel)
+    for name in ("rooflinekit", "rooflinekit.reference", "roofline_grading.answer_key"):
+        assert found[name] == "ModuleNotFoundError", name
+
+
+def test_the_kernel_cannot_read_the_course_directory(parallel: Run) -> None:
+    assert probe(parallel)["course"] is False
+    text = printed(parallel, "snoop")
+    for what in ("gradebook", "solutions", "a classmate", "the grading secret"):
+        assert f"{what} denied FileNotFoundError" in text, what
+    assert text.count("write denied") == 2 and "list denied FileNotFoundError" in text
+
+
+def test_the_kernel_sees_no_process_but_its_own(parallel: Run) -> None:
+    assert probe(parallel)["visible processes"] == [1, 2]
+
+
+def test_the_kernel_cannot_read_the_graders_environment(parallel: Run) -> None:
+    found = probe(parallel)
+    assert "CANVAS_API_TOKEN" not in found["environment"] and found["token in /proc"] is False
+    assert set(found["environment"]) <= {
+        "HOME",
+        "PATH",
+        "PYTHONPATH",
+        "PYTHONDONTWRITEBYTECODE",
+        "MPLCONFIGDIR",
+        "TMPDIR",
+        "LANG",
+        "OPENBLAS_NUM_THREADS",
+        "OMP_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "PWD",
+        "JPY_PARENT_PID",
+        "CLICOLOR",
+        "FORCE_COLOR",
+        "CLICOLOR_FORCE",
+        "PAGER",
+        "GIT_PAGER",
+        "TERM",
+        "MPLBACKEND",
+        "PYDEVD_USE_FRAME_EVAL",
+        "LC_CTYPE",
+        "JPY_SESSION_NAME",
+    }
+
+
+def test_nothing_of_the_instructors_reaches_a_graded_notebook_or_a_feedback_page(parallel: Run) -> None:
+    secret = (parallel.course / ".grading-secret").read_text().strip()
+    pages = [
+        *(parallel.course / "autograded").rglob("*.ipynb"),
+        *(parallel.course / "feedback").rglob("*.html"),
+    ]
+    assert len(pages) > 2 * len(CRAFTS)
+    for page in pages:
+        text = page.read_text(errors="replace")
+        assert TOKEN not in text and secret not in text, page
+        assert "### BEGIN SOLUTION" not in text, page
+
+
+def test_graded_notebooks_and_feedback_stay_small_and_say_where_output_was_cut(parallel: Run) -> None:
+    for page in [
+        *(parallel.course / "autograded").rglob("*.ipynb"),
+        *(parallel.course / "feedback").rglob("*.html"),
+    ]:
+        assert page.stat().st_size < 3 * 2**20, page
+    assert "[output cut: this cell printed more than 100,000 characters]" in printed(parallel, "flood")
+
+
+def test_no_script_a_student_writes_reaches_the_feedback_or_the_formgrader(parallel: Run) -> None:
+    feedback = (parallel.course / "feedback" / "html" / ASSIGNMENT / f"{EX5}.html").read_text()
+    assert "<script>alert(" not in feedback and "<script>document.title" not in feedback
+    assert "&lt;script&gt;alert('MARK-MARKDOWN')" in feedback  # the student's Markdown, shown as text
+    nb = graded(parallel, "html", EX5)
+    (notes,) = [c for c in nb.cells if "MARK-MARKDOWN" in c.source]
+    assert notes.source.startswith("````text\n")
+    kinds = {kind for c in nb.cells for out in c.get("outputs", []) for kind in out.get("data", {})}
+    assert kinds <= {"text/plain", "image/png", "image/jpeg"}
+
+
+def test_every_process_of_the_class_is_gone(parallel: Run) -> None:
+    left = subprocess.run(
+        ["pgrep", "-af", "sleep 600|roofline_recorder.kernel"], capture_output=True, text=True
+    )
+    assert left.stdout == "", left.stdout
+
+
 # --- Nobody else's grades change, nothing is lost or spoiled ----------------------------------
 
 
-def test_grades_depend_neither_on_the_bad_submissions_nor_on_the_number_of_workers(
+def test_grades_depend_neither_on_the_others_nor_on_the_number_of_workers(
     parallel: Run, controls_alone: Run
 ) -> None:
     """The controls graded with the whole class by 2 workers, and alone by 1, get the same
-    scores, part by part (random sizes included: they derive from the course's secret)."""
+    scores, part by part (random inputs included: they derive from the course's secret)."""
     controls = {c.id for c in CONTROLS}
     with_them = {key: value for key, value in parallel.grades.items() if key[0] in controls}
     assert with_them == controls_alone.grades
@@ -802,34 +1111,15 @@ def test_the_gradebook_is_intact(parallel: Run) -> None:
         for student in gb.students:
             (submission,) = student.submissions
             assert sorted(n.name for n in submission.notebooks) == NOTEBOOKS
-            assert submission.max_score == sum(parallel.max_scores.values()) - 0  # restored points, not 100s
-
-
-@pytest.mark.skipif(
-    landlock_abi() < 6, reason="needs Linux Landlock ABI 6 (5.13+ for files, 6.12+ for signals)"
-)
-def test_the_sandbox_keeps_the_course_and_the_grader_out_of_reach(parallel: Run) -> None:
-    def answer_errors(student: str) -> list[str]:
-        nb = _read(parallel.course / "autograded" / student / ASSIGNMENT / f"{EX5}.ipynb")
-        return [
-            f"{out.ename}: {out.evalue}"
-            for cell in nb.cells
-            if cell.metadata.get("nbgrader", {}).get("solution")
-            for out in cell.get("outputs", [])
-            if out.output_type == "error"
-        ]
-
-    read = answer_errors("read-course")
-    assert len([e for e in read if e.startswith("PermissionError")]) == 2, read
-    assert any("solutions" in e for e in read) and any("gradebook.db" in e for e in read)
-    assert any(e.startswith("PermissionError") and "not permitted" in e for e in answer_errors("kill-grader"))
+            assert submission.max_score == sum(parallel.max_scores.values())  # restored points, not 100s
 
 
 def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_template: Path) -> None:
     """Without the sandbox a student's code can kill the worker grading it: the driver grades the
     others again and reports the culprit."""
     killer = Craft(
-        "killer", ex5(ex5_peak_answer="import os\nos.kill(os.getppid(), 9)\ndense_peak = DATASHEET_BF16 / 2")
+        "killer",
+        ex5(ex5_peak_answer="import os\nos.kill(os.getppid(), 9)\n" + EX5_MODEL["ex5_peak_answer"]),
     )
     honest = Craft("model", ex5())
     run = grade_class(course_template, "worker-death", [killer, honest], jobs=2, options="--sandbox off")
@@ -842,3 +1132,5 @@ def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_
     assert "the grading process died while grading this submission" in run.report["killer"]["summary"]
     assert all(score == 0 for (s, _, _), (score, _) in run.grades.items() if s == "killer")
     assert run.after == run.before
+    left = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
+    assert left.stdout == "", f"kernels outlived the worker that died: {left.stdout}"

@@ -20,5 +20,5 @@ def test_mypy_strict() -> None:
 
 
 def test_ruff() -> None:
-    done = run(str(BIN / "ruff"), "check", "rooflinekit", "tests", "benchmarks")
+    done = run(str(BIN / "ruff"), "check", "rooflinekit", "grading", "tests", "benchmarks")
     assert done.returncode == 0, done.stdout + done.stderr

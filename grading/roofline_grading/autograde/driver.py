@@ -142,6 +142,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
 
         _grade_all(settings, students, jobs, done)
     finally:
+        limits.sweep(run_dir.name)  # what a worker that died left running
         shutil.rmtree(run_dir, ignore_errors=True)
     for student in students:
         after = _hashes(course.submitted_dir(student, options.assignment))
@@ -295,6 +296,7 @@ def _sandbox_settings(options: Options, run_dir: Path) -> dict[str, object]:
         "fontlist": _fontlist(),
         "memory_bytes": int(options.memory_gb * 2**30),
         "processes": options.processes,
+        "tag": run_dir.name,
     }
 
 

@@ -83,7 +83,9 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         self._total = 0
         self._record_total = 0
         self._channel = EventChannel(runtime / "events")
-        self._group = limits.open_group(name, self._limits(), prefer=self.sandbox.get("group", "auto"))
+        self._group = limits.open_group(
+            f"{self.sandbox.get('tag', 'run')}-{name}", self._limits(), prefer=self.sandbox.get("group", "auto")
+        )
         self._write_spec(run, runtime, issued)
         events: list[str] = []
         try:
@@ -158,7 +160,8 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             }
         launcher = {
             "cgroup_procs": self._group.procs_files(),
-            "rlimits": self._limits().rlimits(),
+            "parent": os.getpid(),
+            "rlimits": self._limits().rlimits(memory=not self._group.kind.startswith("cgroup")),
             "log": str(run / "kernel.log"),
             "environment": environment,
         }

@@ -6,9 +6,10 @@
   feedback for a wrong one. nbgrader then scores the cell as usual (0 with an error, full
   points without). Records are removed from every cell, wherever they came from: only a test
   cell's own records count, and only for the questions its hidden test names.
-- :class:`PlainOutputs` keeps only inert outputs in the graded notebook (text and PNG/JPEG
-  images): HTML, JavaScript, SVG and widgets a notebook displays never reach the feedback
-  page or the instructor's formgrader.
+- :class:`PlainOutputs` keeps only inert content in the graded notebook: outputs as text and
+  PNG/JPEG images, and the student's own Markdown cells as plain text. HTML, JavaScript, SVG
+  and widgets a notebook displays, or a ``<script>`` in a Markdown cell, never reach the
+  feedback page or the instructor's formgrader.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from roofline_grading.judge import judge
 from roofline_recorder import MIMETYPE
 from roofline_recorder.encode import RecordError, decode
 
-__all__ = ["ANSWER_ERROR", "JudgeAnswers", "PlainOutputs", "recorded_questions"]
+__all__ = ["ANSWER_ERROR", "JudgeAnswers", "PlainOutputs", "as_text", "recorded_questions"]
 
 ANSWER_ERROR = "AnswerError"
 """``ename`` of the error that carries a wrong answer's feedback."""
@@ -45,6 +46,19 @@ def recorded_questions(source: str) -> list[str]:
     """
     regions = _HIDDEN.findall(source) or [source]
     return [qid for region in regions for qid in _RECORD_CALL.findall(region)]
+
+
+def as_text(markdown: str) -> str:
+    """Markdown that shows ``markdown`` as it is written, as text: a fenced block no line of it can close.
+
+    >>> print(as_text("<script>x</script>"))
+    ````text
+    <script>x</script>
+    ````
+    """
+    longest = max((len(run) for run in re.findall(r"`+", markdown)), default=0)
+    fence = "`" * max(4, longest + 1)
+    return f"{fence}text\n{markdown}\n{fence}"
 
 
 class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
@@ -111,9 +125,11 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
 
 
 class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
-    """Keep only text and PNG/JPEG images in outputs (see the module's docstring)."""
+    """Keep only inert content (see the module's docstring)."""
 
     def preprocess_cell(self, cell: Any, resources: Any, index: int) -> tuple[Any, Any]:
+        if cell.cell_type == "markdown" and not cell.metadata.get("nbgrader", {}).get("locked"):
+            cell.source = as_text(cell.source)
         if cell.cell_type != "code":
             return cell, resources
         kept = []

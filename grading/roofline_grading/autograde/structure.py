@@ -6,8 +6,7 @@ cells, locked cells), in the order of the released notebook, as the gradebook st
 plays which part: for each grade id the *last* cell that carries it keeps it (as nbgrader's
 ``DeduplicateIds`` does), cells with unknown or duplicate ids lose their nbgrader metadata,
 known cells get their metadata back, and deleted cells are put back. :func:`apply_plan` does
-that to the notebook (the sanitizing step of grading); the static scan reads the same plan to
-know which cells will run as the student wrote them.
+that to the notebook (the sanitizing step of grading); the worker reports the plan's problems.
 
 >>> test = SourceCell("t", "code", locked=True, grade=True, solution=False, task=False, points=2.0,
 ...                   source="assert x == 1", released="assert x == 1")
@@ -18,8 +17,6 @@ know which cells will run as the student wrote them.
 >>> p = plan(cells, structure)
 >>> p.missing, p.problems
 (('t',), ("test cell 't' was deleted (put back)",))
->>> p.runs_as_written(0, cells[0])
-True
 """
 
 from __future__ import annotations
@@ -110,16 +107,6 @@ class Plan:
     problems: tuple[str, ...] = field(default=())
     """What differs from the released notebook, one short sentence each."""
     structure: NotebookStructure | None = None
-
-    def runs_as_written(self, index: int, cell: Mapping[str, Any]) -> bool:
-        """Whether cell ``index`` will run with the student's source: a code cell that is not a
-        locked cell nbgrader restores."""
-        if cell.get("cell_type") != "code":
-            return False
-        grade_id = self.kept.get(index)
-        if grade_id is None or self.structure is None:
-            return True
-        return not self.structure.cell(grade_id).locked
 
 
 def _nbgrader_meta(cell: Mapping[str, Any]) -> Any:

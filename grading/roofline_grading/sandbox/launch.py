@@ -5,6 +5,7 @@ Runs between the grader and bubblewrap, and replaces itself with ``COMMAND`` aft
 - joined the process-tree limits (it writes its own process id into each cgroup's
   ``cgroup.procs`` listed in ``SETTINGS``, so everything it starts is counted);
 - applied per-process resource limits (address space, file size, open files, no core dumps);
+- asked to be killed when the grader's worker dies (``PR_SET_PDEATHSIG``);
 - pointed standard input at ``/dev/null`` and standard output and error at a log file, so that
   nothing the kernel writes reaches the grader's console;
 - dropped the whole environment for the few variables in ``SETTINGS``: no token, password or
@@ -17,12 +18,14 @@ imports nothing from the course.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
 import signal
 import sys
 
+_PR_SET_PDEATHSIG = 1
 _LIMITS = {
     "address_space": resource.RLIMIT_AS,
     "file_size": resource.RLIMIT_FSIZE,
@@ -43,6 +46,10 @@ def main(argv: list[str]) -> None:
     for name, value in settings.get("rlimits", {}).items():
         resource.setrlimit(_LIMITS[name], (value, value))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the file size limit fails, not kills
+    # Die with the grader's worker, even where no sandbox's own first process would see to it.
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != settings.get("parent", os.getppid()):
+        raise SystemExit("the grader is gone")
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     log = os.open(settings["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-__all__ = ["CgroupV1", "CgroupV2", "Group", "Limits", "Watchdog", "open_group"]
+__all__ = ["CgroupV1", "CgroupV2", "Group", "Limits", "Watchdog", "open_group", "sweep"]
 
 
 @dataclass(frozen=True)
@@ -47,14 +47,13 @@ class Limits:
     file_bytes: int = 64 * 2**20
     """The largest file a kernel may write (its home and /tmp are small in-memory file systems too)."""
 
-    def rlimits(self) -> dict[str, int]:
-        """Per-process limits the launcher applies as well (a backstop to the group's)."""
-        return {
-            "address_space": self.memory_bytes,
-            "file_size": self.file_bytes,
-            "core": 0,
-            "open_files": 1024,
-        }
+    def rlimits(self, *, memory: bool = True) -> dict[str, int]:
+        """Per-process limits the launcher applies: file size, open files, no core dumps, and
+        with ``memory`` (where no cgroup holds the tree's memory) a process's address space."""
+        limits = {"file_size": self.file_bytes, "core": 0, "open_files": 1024}
+        if memory:
+            limits["address_space"] = self.memory_bytes
+        return limits
 
 
 class Group(Protocol):
@@ -83,6 +82,22 @@ def open_group(name: str, limits: Limits, prefer: str = "auto") -> Group:
             if group is not None:
                 return group
     return Watchdog(limits)
+
+
+def sweep(tag: str) -> int:
+    """Kill and remove every group whose name starts with ``roofline-<tag>-`` (what a worker that
+    died left behind); returns how many there were."""
+    mounts, own = _mounts(), _own_cgroups()
+    found = 0
+    for controller, mount in mounts.items():
+        parent = mount / own.get(controller, "/").lstrip("/")
+        for directory in parent.glob(f"roofline-{tag}-*"):
+            with contextlib.suppress(OSError):
+                (directory / "cgroup.kill").write_text("1")
+            _kill_all(directory / "cgroup.procs")
+            _remove(directory)
+            found += 1
+    return found
 
 
 def _own_cgroups() -> dict[str, str]:
