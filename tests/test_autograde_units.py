@@ -467,7 +467,7 @@ def test_memory_is_limited_for_the_whole_process_tree(tmp_path: Path, prefer: st
 def test_processes_are_limited_for_the_whole_tree_and_none_outlives_it(tmp_path: Path, prefer: str) -> None:
     group = limits.open_group("test", limits.Limits(processes=8), prefer=prefer)
     program = """
-        import subprocess
+        import subprocess, time
         started = 0
         for _ in range(30):
             try:
@@ -476,6 +476,7 @@ def test_processes_are_limited_for_the_whole_tree_and_none_outlives_it(tmp_path:
             except OSError:
                 pass
         print("started", started)
+        time.sleep(3)  # long enough for a watchdog to look
     """
     sandboxed(tmp_path, program, group=group)
     events = group.close()
