@@ -3,12 +3,11 @@
 :class:`SandboxedExecute` takes the place of nbgrader's ``Execute`` in the autograde steps.
 For each notebook it
 
-1. draws the inputs each question is asked at (:mod:`roofline_grading.session`, from the
-   student's secret seed) and writes them into the session file the kernel reads;
-2. starts the kernel through the launcher (:mod:`roofline_grading.sandbox.launch`) in the
-   bubblewrap sandbox (:mod:`roofline_grading.sandbox.bwrap`), in a group with memory and
-   process limits for its whole process tree (:mod:`roofline_grading.sandbox.limits`),
-   talking to it over Unix sockets in a directory of its own;
+1. takes the notebook's sandboxed kernel from :mod:`roofline_grading.autograde.kernels`
+   (started while nbgrader worked on the previous notebook): in the bubblewrap sandbox, in a
+   group with memory and process limits for its whole process tree, talking over Unix sockets,
+   with the inputs each question is asked at (drawn from the student's secret seed) in its
+   session file;
 3. runs the cells with a time limit per cell and per notebook; a kernel that dies or cannot be
    interrupted costs the cell it was running and the ones after, nothing before;
 4. keeps at most ``cell_chars`` characters of output per cell and ``notebook_chars`` per
@@ -21,23 +20,17 @@ For each notebook it
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute
-from traitlets import Dict, Integer, Unicode
+from traitlets import Dict, Integer, List, Unicode
 
-from roofline_grading.autograde.events import EventChannel, clauses, describe_cells
-from roofline_grading.sandbox import bwrap, launch, limits
-from roofline_grading.session import issue, spec
+from roofline_grading.autograde import kernels
+from roofline_grading.autograde.events import clauses, describe_cells
 from roofline_recorder import MIMETYPE
 
 __all__ = ["KERNEL_DIED", "NOT_RUN", "OUTPUT_CUT", "REPORT", "SandboxedExecute"]
@@ -49,7 +42,6 @@ NOT_RUN = "NotRun"
 OUTPUT_CUT = "[output cut: {} more than {:,} characters]"
 REPORT = "grading.json"
 """What happened while a notebook ran, written beside its run for the worker."""
-KERNEL_NAME = "roofline-grading"
 RECORD_CHARS = 20_000_000
 """Characters of answer records kept per notebook (far more than the five exercises need)."""
 ERROR_CHARS = 2_000
@@ -65,28 +57,23 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     sandbox = Dict(help="How to confine the kernel (see roofline_grading.autograde.worker.Settings)").tag(
         config=True
     )
+    upcoming = List(
+        Unicode(), help="The notebooks to grade, in order: the next one's kernel starts early"
+    ).tag(config=True)
     cell_chars = Integer(100_000, help="Characters of output kept per cell").tag(config=True)
     notebook_chars = Integer(1_000_000, help="Characters of output kept per notebook").tag(config=True)
 
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> tuple[Any, Any]:
         name = resources.get("nbgrader", {}).get("notebook", "notebook")
-        run = Path(self.run_root or "/tmp") / name
-        shutil.rmtree(run, ignore_errors=True)
-        runtime = run / "runtime"
-        runtime.mkdir(parents=True)
-        issued = issue(name, self.seeds.get(name))
-        resources["roofline_issued"] = issued
+        run_root = Path(self.run_root or "/tmp")
+        self._kernel = kernels.take(name, list(self.upcoming), dict(self.sandbox), dict(self.seeds), run_root)
+        resources["roofline_issued"] = self._kernel.issued
         self._deadline = time.monotonic() + self.notebook_budget if self.notebook_budget else None
         self._running = 0
         self._cut: set[int] = set()
         self._sizes: dict[int, int] = {}
         self._total = 0
         self._record_total = 0
-        self._channel = EventChannel(runtime / "events")
-        self._group = limits.open_group(
-            f"{self.sandbox.get('tag', 'run')}-{name}", self._limits(), prefer=self.sandbox.get("group", "auto")
-        )
-        self._write_spec(run, runtime, issued)
         events: list[str] = []
         try:
             try:
@@ -94,8 +81,8 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             except (DeadKernelError, CellTimeoutError) as error:
                 self._lost(nb, error)
         finally:
-            events += self._group.close()
-            audit = self._channel.close()
+            events += self._kernel.group.close()
+            audit = self._kernel.channel.close()
         events += (
             [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
         )
@@ -103,100 +90,14 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             "limits": events,
             "attempts": clauses(audit, describe_cells(nb.cells)),
             "sandbox": self.sandbox.get("mode", "bwrap"),
-            "group": self._group.kind,
+            "group": self._kernel.group.kind,
         }
-        (run / REPORT).write_text(json.dumps(report))
+        (self._kernel.run / REPORT).write_text(json.dumps(report))
         return nb, resources
 
-    # --- Starting the kernel -------------------------------------------------------------
-
-    def _limits(self) -> limits.Limits:
-        defaults = limits.Limits()
-        return limits.Limits(
-            memory_bytes=int(self.sandbox.get("memory_bytes", defaults.memory_bytes)),
-            processes=int(self.sandbox.get("processes", defaults.processes)),
-        )
-
-    def _write_spec(self, run: Path, runtime: Path, issued: dict[str, Any]) -> None:
-        """The session file, the launcher's settings and the kernelspec for this notebook."""
-        settings = self.sandbox
-        mode = settings.get("mode", "bwrap")
-        session_file = run / "session.json"
-        layout = bwrap.Layout(
-            python=sys.executable,
-            prefixes=tuple(settings.get("prefixes", bwrap.python_prefixes())),
-            runtime=str(runtime),
-            recorder=str(settings["recorder"]),
-            session=str(session_file),
-            masks=tuple((str(stub), str(path)) for stub, path in settings.get("masks", ())),
-            fontlist=settings.get("fontlist"),
-        )
-        session = {
-            "questions": {qid: spec(item) for qid, item in issued.items()},
-            "events": str(runtime / "events"),
-            "readable": list(bwrap.readable(layout)),
-            "writable": list(bwrap.writable(layout)),
-            "library": list(bwrap.library(layout)),
-        }
-        session_file.write_text(json.dumps(session))
-        if mode == "bwrap":
-            command = bwrap.command(layout)
-            environment = {"PATH": os.defpath}
-        else:  # no sandbox: the kernel runs as the grader, with the recorder on its path
-            command = [
-                sys.executable,
-                "-P",
-                "-m",
-                "roofline_recorder.kernel",
-                str(session_file),
-                "-f",
-                "{connection_file}",
-            ]
-            environment = {
-                **bwrap.environment(layout),
-                "PYTHONPATH": str(Path(layout.recorder).parent),
-                "HOME": str(runtime),
-                "MPLCONFIGDIR": str(runtime / ".matplotlib"),
-            }
-        launcher = {
-            "cgroup_procs": self._group.procs_files(),
-            "parent": os.getpid(),
-            "rlimits": self._limits().rlimits(memory=not self._group.kind.startswith("cgroup")),
-            "log": str(run / "kernel.log"),
-            "environment": environment,
-        }
-        (run / "launch.json").write_text(json.dumps(launcher))
-        argv = [sys.executable, "-I", "-S", launch.__file__, str(run / "launch.json"), "--", *command]
-        kernel_dir = run / "kernels" / KERNEL_NAME
-        kernel_dir.mkdir(parents=True)
-        spec_json = {
-            "argv": argv,
-            "display_name": "roofline grading",
-            "language": "python",
-            "interrupt_mode": "message",
-            "metadata": {"debugger": False},
-        }
-        (kernel_dir / "kernel.json").write_text(json.dumps(spec_json))
-        self._kernels = run / "kernels"
-        self._connection = runtime / "kernel.json"
-        self._cwd = runtime if mode == "bwrap" else run
-
     def create_kernel_manager(self) -> Any:
-        self.km = AsyncKernelManager(
-            kernel_name=KERNEL_NAME,
-            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(self._kernels)]),
-            transport="ipc",
-            connection_file=str(self._connection),
-            config=self.config,
-        )
+        self.km = self._kernel.km  # already started (see roofline_grading.autograde.kernels)
         return self.km
-
-    async def async_start_new_kernel(self, **kwargs: Any) -> None:
-        kwargs["cwd"] = str(self._cwd)
-        await super().async_start_new_kernel(**kwargs)
-        process = getattr(getattr(self.km, "provisioner", None), "process", None)
-        if process is not None:
-            self._group.watch(process.pid)
 
     # --- Running cells ---------------------------------------------------------------------
 

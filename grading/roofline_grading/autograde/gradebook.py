@@ -141,6 +141,7 @@ def read_structures(course: Course, assignment: str) -> dict[str, NotebookStruct
                         points=float(graded.max_score) if graded is not None else None,
                         source=source.source or "",
                         released=released.get(source.name, _HIDDEN.sub("", source.source or "")),
+                        checksum=source.checksum,
                     )
                 )
             order = {grade_id: i for i, grade_id in enumerate(released)}

@@ -43,6 +43,8 @@ class SourceCell:
     points: float | None
     source: str
     released: str
+    checksum: str | None = None
+    """nbgrader's checksum of the cell as released (what ``nbgrader validate`` compares)."""
 
     @property
     def role(self) -> str:
@@ -67,6 +69,8 @@ class SourceCell:
         }
         if self.points is not None and (self.grade or self.task):
             meta["points"] = self.points
+        if self.checksum is not None:
+            meta["checksum"] = self.checksum
         return meta
 
 
@@ -190,8 +194,9 @@ def _differences(cell: Mapping[str, Any], known: SourceCell) -> list[str]:
 
 def apply_plan(nb: Any, the_plan: Plan) -> None:
     """Sanitize the notebook ``nb`` (an ``nbformat.NotebookNode``) as ``the_plan`` says: strip,
-    restore the known cells' type and metadata, and put deleted cells back after the nearest
-    known cell that precedes them in the released notebook."""
+    restore the known cells' type and metadata, the locked cells' source (test cells with their
+    hidden tests; what nbgrader's ``OverwriteCells`` does, without a query per cell), and put
+    deleted cells back after the nearest known cell that precedes them in the released notebook."""
     structure = the_plan.structure
     assert structure is not None
     for index in the_plan.stripped:
@@ -201,6 +206,8 @@ def apply_plan(nb: Any, the_plan: Plan) -> None:
         cell = nb.cells[index]
         _set_type(cell, known.cell_type)
         cell.metadata["nbgrader"] = _node(known.metadata())
+        if known.locked:
+            cell.source = known.source
     position = {grade_id: index for index, grade_id in the_plan.kept.items()}
     cells = list(nb.cells)
     anchors: dict[str, Any] = {grade_id: cells[index] for grade_id, index in position.items()}

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from roofline_grading.autograde import kernels
 from roofline_grading.autograde.execute import KERNEL_DIED, NOT_RUN, REPORT, SandboxedExecute
 from roofline_grading.autograde.judging import JudgeAnswers, PlainOutputs
 from roofline_grading.autograde.precheck import read_submission
@@ -172,7 +173,7 @@ def _autograde_all(settings: Settings, student: str, scratch: Path, notebooks: l
     then drops them all), run it again one notebook at a time, so that only that one is lost."""
     graded = scratch / "autograded" / student / settings.assignment
     try:
-        _autograde(settings, student, scratch, "*")
+        _autograde(settings, student, scratch, "*", sorted(n.notebook for n in notebooks))
         whole = all((graded / f"{n.notebook}.ipynb").is_file() for n in notebooks)
     except Exception:
         whole = False
@@ -180,7 +181,7 @@ def _autograde_all(settings: Settings, student: str, scratch: Path, notebooks: l
         path = graded / f"{notebook.notebook}.ipynb"
         if not whole:
             try:
-                _autograde(settings, student, scratch, notebook.notebook)
+                _autograde(settings, student, scratch, notebook.notebook, [notebook.notebook])
             except Exception as error:  # nbgrader gave up on this notebook; the others still count
                 notebook.status = "failed"
                 notebook.problems.append(
@@ -194,7 +195,9 @@ def _autograde_all(settings: Settings, student: str, scratch: Path, notebooks: l
         notebook.autograded = path.read_bytes()
 
 
-def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str) -> None:
+def _autograde(
+    settings: Settings, student: str, scratch: Path, notebook_id: str, upcoming: list[str]
+) -> None:
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.converters import Autograde
     from nbgrader.coursedir import CourseDirectory
@@ -203,8 +206,6 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
         ClearOutput,
         DeduplicateIds,
         IgnorePattern,
-        LimitOutput,
-        OverwriteCells,
         OverwriteKernelspec,
         SaveAutoGrades,
     )
@@ -222,24 +223,18 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
     config.CourseDirectory.student_id = student
     config.CourseDirectory.notebook_id = notebook_id
     config.CourseDirectory.db_url = f"sqlite:///{scratch / 'gradebook.db'}"
-    # nbgrader's own lists, with RestoreCells before its sanitizing and SandboxedExecute for its
-    # Execute. nbgrader's CheckCellMetadata (a JSON-schema check of each cell's nbgrader metadata,
-    # a tenth of a second a notebook) is left out: RestoreCells has just replaced every cell's
-    # nbgrader metadata with the gradebook's own, or removed it, and running cells does not touch it.
-    config.Autograde.sanitize_preprocessors = [
-        ClearOutput,
-        RestoreCells,
-        DeduplicateIds,
-        OverwriteKernelspec,
-        OverwriteCells,
-    ]
+    # nbgrader's own lists, with RestoreCells in place of its OverwriteCells and CheckCellMetadata
+    # (it restores every known cell's metadata and every locked cell's source from the gradebook's
+    # copy the driver read once, where those query the gradebook cell by cell), SandboxedExecute for
+    # its Execute, JudgeAnswers and PlainOutputs after it, and its LimitOutput left out
+    # (SandboxedExecute keeps output small as it arrives).
+    config.Autograde.sanitize_preprocessors = [ClearOutput, RestoreCells, DeduplicateIds, OverwriteKernelspec]
     config.Autograde.autograde_preprocessors = [
         SandboxedExecute,
         JudgeAnswers,
         PlainOutputs,
         IgnorePattern,
         ClearMetadataPreprocessor,
-        LimitOutput,
         SaveAutoGrades,
         AssignLatePenalties,
     ]
@@ -247,8 +242,10 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
     config.RestoreCells.structures = settings.structures
     config.JudgeAnswers.structures = settings.structures
     config.SandboxedExecute.sandbox = settings.sandbox
+    config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
     config.SandboxedExecute.timeout = settings.timeout
     config.SandboxedExecute.notebook_budget = settings.notebook_budget
+    config.SandboxedExecute.upcoming = list(upcoming)
     config.SandboxedExecute.run_root = str(scratch / "run")
     config.SandboxedExecute.seeds = {
         name: seed_for(settings.secret, settings.assignment, student, name) for name in settings.structures
@@ -258,7 +255,10 @@ def _autograde(settings: Settings, student: str, scratch: Path, notebook_id: str
     app.force = True
     app.create_student = True
     app.log.setLevel(logging.CRITICAL)
-    app.start()
+    try:
+        app.start()
+    finally:
+        kernels.discard_waiting()
 
 
 def _read_scores(settings: Settings, student: str, scratch: Path, notebooks: list[NotebookResult]) -> None:

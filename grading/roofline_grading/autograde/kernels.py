@@ -1,0 +1,166 @@
+"""Sandboxed kernels for the notebooks of one student, each started before its turn.
+
+:func:`prepare` sets up everything one notebook's kernel needs, outside and inside the sandbox:
+its run directory, the session file (the notebook's questions and the inputs drawn for each,
+never an answer), the process-tree group, the event channel, the launcher's settings and a
+kernelspec, and starts the kernel. Starting a kernel takes about a second, most of it Python
+importing IPython; :func:`take` hands a notebook its kernel and starts the next notebook's at
+once, so that second overlaps with nbgrader's own work on this one. Each kernel is still fresh,
+sandboxed and used for one notebook only.
+
+>>> Kernel.__dataclass_fields__.keys() >= {"name", "km", "group", "channel", "issued"}
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
+
+from roofline_grading.autograde.events import EventChannel
+from roofline_grading.sandbox import bwrap, launch, limits
+from roofline_grading.session import Issued, issue, spec
+
+__all__ = ["KERNEL_NAME", "Kernel", "discard_waiting", "take"]
+
+KERNEL_NAME = "roofline-grading"
+HISTORY = "--HistoryManager.hist_file=:memory:"
+
+
+@dataclass
+class Kernel:
+    """One notebook's sandboxed kernel, with what it was given and what watches it."""
+
+    name: str
+    run: Path
+    issued: dict[str, Issued]
+    channel: EventChannel
+    group: limits.Group
+    km: AsyncKernelManager
+
+
+_WAITING: dict[str, Kernel] = {}
+"""Kernels started ahead of their notebook's turn, by notebook name."""
+
+
+def take(
+    name: str, upcoming: list[str], settings: dict[str, Any], seeds: dict[str, str], run_root: Path
+) -> Kernel:
+    """The kernel of notebook ``name`` (started earlier, or now), after starting the kernel of
+    the notebook that follows it in ``upcoming``."""
+    kernel = _WAITING.pop(name, None) or prepare(name, settings, seeds.get(name), run_root)
+    later = upcoming[upcoming.index(name) + 1 :] if name in upcoming else []
+    if later and later[0] not in _WAITING:
+        _WAITING[later[0]] = prepare(later[0], settings, seeds.get(later[0]), run_root)
+    return kernel
+
+
+def discard_waiting() -> None:
+    """Stop kernels started for notebooks that were not graded after all."""
+    while _WAITING:
+        _, kernel = _WAITING.popitem()
+        run_sync(kernel.km.shutdown_kernel)(now=True)
+        kernel.group.close()
+        kernel.channel.close()
+        shutil.rmtree(kernel.run, ignore_errors=True)
+
+
+def prepare(name: str, settings: dict[str, Any], seed: str | None, run_root: Path) -> Kernel:
+    """Set up and start the sandboxed kernel of notebook ``name`` (see the module's docstring)."""
+    run = run_root / name
+    shutil.rmtree(run, ignore_errors=True)
+    runtime = run / "runtime"
+    runtime.mkdir(parents=True)
+    issued = issue(name, seed)
+    channel = EventChannel(runtime / "events")
+    memory_limit = limits.Limits(
+        memory_bytes=int(settings.get("memory_bytes", limits.Limits.memory_bytes)),
+        processes=int(settings.get("processes", limits.Limits.processes)),
+    )
+    group = limits.open_group(
+        f"{settings.get('tag', 'run')}-{name}", memory_limit, settings.get("group", "auto")
+    )
+    mode = settings.get("mode", "bwrap")
+    command, environment = _command(settings, run, runtime, issued)
+    launcher = {
+        "cgroup_procs": group.procs_files(),
+        "parent": os.getpid(),
+        "rlimits": memory_limit.rlimits(memory=not group.kind.startswith("cgroup")),
+        "log": str(run / "kernel.log"),
+        "environment": environment,
+    }
+    (run / "launch.json").write_text(json.dumps(launcher))
+    kernel_dir = run / "kernels" / KERNEL_NAME
+    kernel_dir.mkdir(parents=True)
+    argv = [sys.executable, "-I", "-S", launch.__file__, str(run / "launch.json"), "--", *command]
+    kernelspec = {
+        "argv": argv,
+        "display_name": "roofline grading",
+        "language": "python",
+        "interrupt_mode": "message",
+        "metadata": {"debugger": False},
+    }
+    (kernel_dir / "kernel.json").write_text(json.dumps(kernelspec))
+    km = AsyncKernelManager(
+        kernel_name=KERNEL_NAME,
+        kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(run / "kernels")]),
+        transport="ipc",
+        connection_file=str(runtime / "kernel.json"),
+    )
+    run_sync(km.start_kernel)(cwd=str(runtime if mode == "bwrap" else run), extra_arguments=[HISTORY])
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    if process is not None:
+        group.watch(process.pid)
+    return Kernel(name, run, issued, channel, group, km)
+
+
+def _command(
+    settings: dict[str, Any], run: Path, runtime: Path, issued: dict[str, Issued]
+) -> tuple[list[str], dict[str, str]]:
+    """The session file, and the command (and its environment) the launcher starts."""
+    session_file = run / "session.json"
+    layout = bwrap.Layout(
+        python=sys.executable,
+        prefixes=tuple(settings.get("prefixes", bwrap.python_prefixes())),
+        runtime=str(runtime),
+        recorder=str(settings["recorder"]),
+        session=str(session_file),
+        masks=tuple((str(stub), str(path)) for stub, path in settings.get("masks", ())),
+        fontlist=settings.get("fontlist"),
+    )
+    session = {
+        "questions": {qid: spec(item) for qid, item in issued.items()},
+        "events": str(runtime / "events"),
+        "readable": list(bwrap.readable(layout)),
+        "writable": list(bwrap.writable(layout)),
+        "library": list(bwrap.library(layout)),
+    }
+    session_file.write_text(json.dumps(session))
+    if settings.get("mode", "bwrap") == "bwrap":
+        return bwrap.command(layout), {"PATH": os.defpath}
+    # no sandbox: the kernel runs as the grader, with the recorder on its path
+    kernel = [
+        sys.executable,
+        "-P",
+        "-m",
+        "roofline_recorder.kernel",
+        str(session_file),
+        "-f",
+        "{connection_file}",
+    ]
+    environment = {
+        **bwrap.environment(layout),
+        "PYTHONPATH": str(Path(layout.recorder).parent),
+        "HOME": str(runtime),
+        "MPLCONFIGDIR": str(runtime / ".matplotlib"),
+    }
+    return kernel, environment
