@@ -28,6 +28,7 @@ from rooflinekit.analysis import (
     t_comms,
     t_math,
 )
+from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import CHIPS, Chip, Source, chip, custom_chip
 from rooflinekit.costs import (
     Cost,
@@ -82,6 +83,7 @@ __all__ = [
     "CHIPS",
     "DTYPES",
     "MODELS",
+    "Bounds",
     "Chip",
     "Cost",
     "DType",

@@ -27,7 +27,7 @@ from rooflinekit.errors import RooflineInputError, UnknownNameError
 
 
 class Source(NamedTuple):
-    """Where a chip's figures come from (a named tuple: a plain record, cheap to define)."""
+    """A page a chip's figures come from: its title and its address."""
 
     title: str
     url: str
