@@ -19,7 +19,7 @@ import pytest
 from book_site import ROOT, toc_docnames
 
 from rooflinekit.catalog import chip
-from rooflinekit.explorer_model import B_VALUES, D_VALUES, Point, chip_figures, evaluate
+from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate
 
 pytestmark = pytest.mark.browser
 

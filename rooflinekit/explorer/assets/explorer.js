@@ -1,4 +1,4 @@
-/* The kernel-free roofline explorer (rooflinekit.explorer_static).
+/* The kernel-free roofline explorer (rooflinekit.explorer.static).
  *
  * Each explorer is a <div class="rk-explorer"> holding a <script type="application/json">
  * with the data rooflinekit computed at build time: the FLOPs and bytes of every operation at
