@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from rooflinekit._validate import check_figure
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
+from rooflinekit.fmt import sci
 
 
 class Source(NamedTuple):
@@ -116,7 +117,7 @@ class Chip:
         ):
             if value is not None:
                 changes[figure] = check_figure(figure, value)
-                described.append(f"{figure}={changes[figure]:.4g}")
+                described.append(f"{figure}={sci(changes[figure])}")
         if peaks is not None:
             if not isinstance(peaks, Mapping):
                 raise RooflineInputError("peaks", "a mapping of dtype name to FLOP/s", peaks)
@@ -124,7 +125,7 @@ class Chip:
             for key, value in peaks.items():
                 key_name = dtype(key, "peaks key").name
                 dense[key_name] = check_figure(f"peaks[{key!r}]", value)
-                described.append(f"{key_name} peak={dense[key_name]:.4g}")
+                described.append(f"{key_name} peak={sci(dense[key_name])}")
             changes["dense_flops"] = dense
             changes["sparse_flops"] = {}
         note = f"derived from {self.id}: " + (", ".join(described) or "no changes")

@@ -32,6 +32,7 @@ from rooflinekit.costs import batched_matmul_cost, dot_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.fmt import Table, num, seconds
 
 EXIT_USAGE = 2
 
@@ -219,10 +220,6 @@ _UNITS = {
     "bytes_written": "B",
     "intensity": "FLOP/B",
     "critical_intensity": "FLOP/B",
-    "t_math": "s",
-    "t_comms": "s",
-    "t_lower": "s",
-    "t_upper": "s",
     "critical_batch": "tokens",
     "critical_batch_approx": "tokens",
 }
@@ -235,8 +232,9 @@ def _format_value(key: str, value: Any) -> str:
         return "none (never compute-bound)"
     if isinstance(value, str):
         return value
-    unit = _UNITS.get(key, "")
-    return f"{value:.4g} {unit}".rstrip()
+    if key.startswith("t_"):
+        return seconds(value, 4)
+    return f"{num(value, 4)} {_UNITS[key]}"
 
 
 def _print_text(title: str, fields: dict[str, Any]) -> None:
@@ -246,17 +244,13 @@ def _print_text(title: str, fields: dict[str, Any]) -> None:
         print(format_report(fields))
         return
     if "chips" in fields:
-        headings = ("bf16 FLOP/s", "HBM B/s", "HBM bytes", "link B/s", "crit. int.")
-        print(f"{'id':<10} {'name':<20} " + " ".join(f"{h:>12}" for h in headings))
-        for c in fields["chips"]:
-            figures = (
-                f"{c['dense_flops']['bf16']:.4g}",
-                f"{c['hbm_bandwidth']:.3g}",
-                f"{c['hbm_bytes']:.3g}",
-                f"{c['link_bandwidth']:.3g}",
-                f"{c['critical_intensity_bf16']:.1f}",
-            )
-            print(f"{c['id']:<10} {c['name']:<20} " + " ".join(f"{f:>12}" for f in figures))
+        rows = [
+            [c["id"], c["name"], num(c["dense_flops"]["bf16"], 4), num(c["hbm_bandwidth"], 4),
+             num(c["hbm_bytes"], 4), num(c["link_bandwidth"], 4), num(c["critical_intensity_bf16"], 4)]
+            for c in fields["chips"]
+        ]
+        headings = ["id", "name", "bf16 FLOP/s", "HBM B/s", "HBM bytes", "link B/s", "crit. int."]
+        print(Table(headings, rows, align="llrrrrr").to_text())
         return
     print(title)
     for key, value in fields.items():

@@ -20,9 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from rooflinekit.catalog import Chip
 from rooflinekit.errors import RooflineInputError
 
 _PREFIXES = {-12: "p", -9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
@@ -132,7 +131,27 @@ def link(title: str, url: str) -> str:
     return f"[{title.replace('[', '(').replace(']', ')')}]({url})"
 
 
-def sources_table(chips: Iterable[Chip]) -> Table:
+class Page(Protocol):
+    """A page figures come from (a :class:`~rooflinekit.catalog.Source`)."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def url(self) -> str: ...
+
+
+class Sourced(Protocol):
+    """Something named whose figures come from pages (a :class:`~rooflinekit.catalog.Chip`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def sources(self) -> Sequence[Page]: ...
+
+
+def sources_table(chips: Iterable[Sourced]) -> Table:
     """The pages the chips' figures come from, each once, with the chips that use it.
 
     >>> from rooflinekit.catalog import chip
