@@ -233,7 +233,8 @@ def grid_data() -> dict[str, Any]:
 
     ``flops[key][i][j]`` and ``bytes[key][i][j]`` are the cost of operation ``key`` at
     ``D_VALUES[i]`` and ``B_VALUES[j]``; ``dtype_bytes`` gives the element sizes the
-    critical batch formula needs. The browser only divides and compares these numbers.
+    critical batch formula needs. The browser places them on the sliders' roofline
+    (``assets/explorer.js``; ``tests/test_explorer_js.py`` checks it against rooflinekit).
 
     >>> data = grid_data()
     >>> data["flops"]["matmul"][0][0] == 2 * 1 * 256 * 256

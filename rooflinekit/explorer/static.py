@@ -3,9 +3,11 @@
 The fragment carries the data :func:`rooflinekit.explorer.model.grid_data` computes (the
 FLOPs and bytes of every explorer operation at every slider size, the catalog's chips) as
 JSON, plus a small script and stylesheet shipped in ``rooflinekit/explorer/assets``. In a
-browser it shows the same sliders, plot and table as the JupyterLab explorer with no kernel behind it:
-the script only divides and compares the numbers rooflinekit computed. The book's pages get
-it from :func:`rooflinekit.explorer.explorer` (whose output carries it as ``text/html``).
+browser it shows the same sliders, plot and table as the JupyterLab explorer with no kernel
+behind it: the script places those numbers on the roofline of the sliders' peak and
+bandwidth, and ``tests/test_explorer_js.py`` runs it in node over the sliders' whole grid
+against rooflinekit. The book's pages get it from :func:`rooflinekit.explorer.explorer`
+(whose output carries it as ``text/html``).
 
 >>> html = explorer_html("h100-sxm", B=512, D=4096)
 >>> html.startswith('<div class="rk-explorer"') and '"chip": "h100-sxm"' in html
