@@ -1,11 +1,13 @@
 """The ``rooflinekit`` command line: quick roofline questions answered in a terminal.
 
-    rooflinekit chips [--json]
-    rooflinekit matmul B D F --chip ID [--x DT] [--w DT] [--out DT] [--compute DT]
-                       [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
-    rooflinekit dot N --chip ID [--dtype DT] [--peak FLOPS] [--bandwidth BPS] [--json]
+    rooflinekit chips [--chip-file FILE] [--json]
+    rooflinekit matmul B D F (--chip ID | --chip-file FILE) [--x DT] [--w DT] [--out DT]
+                       [--compute DT] [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
+    rooflinekit dot N (--chip ID | --chip-file FILE) [--dtype DT] [--peak FLOPS]
+                    [--bandwidth BPS] [--json]
     rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--json]
 
+``--chip-file`` reads a chip of your own from a small TOML file (:mod:`rooflinekit.chipfile`).
 ``--json`` prints one JSON object and nothing else. Bad input exits with status 2 and one
 line naming the argument and what is accepted.
 
@@ -81,6 +83,15 @@ def _chip(text: str) -> Chip:
         raise argparse.ArgumentTypeError(f"must be one of {', '.join(CHIPS)} (got {text!r})") from error
 
 
+def _chip_file(text: str) -> Chip:
+    from rooflinekit.chipfile import load_chip  # tomllib loads only for this option
+
+    try:
+        return load_chip(text)
+    except RooflineInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
 def _dtype_name(text: str) -> str:
     try:
         return dtype(text).name
@@ -98,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     chips = commands.add_parser("chips", help="list the hardware catalog")
+    chips.add_argument(
+        "--chip-file", type=_chip_file, metavar="FILE", help="also list a chip of your own (TOML)"
+    )
     chips.add_argument("--json", action="store_true", help="print one JSON object")
 
     matmul = commands.add_parser("matmul", help="x[B,D] . w[D,F] -> out[B,F] on a chip")
@@ -138,7 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_chip_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--chip", type=_chip, required=True, metavar="ID", help=f"one of {', '.join(CHIPS)}")
+    on = command.add_mutually_exclusive_group(required=True)
+    on.add_argument("--chip", type=_chip, metavar="ID", help=f"one of {', '.join(CHIPS)}")
+    on.add_argument("--chip-file", type=_chip_file, dest="chip", metavar="FILE",
+                    help="a chip of your own, from a TOML file (see rooflinekit.chipfile)")
     command.add_argument(
         "--peak", type=_figure, metavar="FLOPS", help="override the chip's peak FLOP/s for the compute dtype"
     )
@@ -226,10 +243,14 @@ def _dot(args: argparse.Namespace) -> Output:
 
 
 def _chips(args: argparse.Namespace) -> Output:
-    chips = list(CHIPS.values())
+    chips = [*CHIPS.values(), *([args.chip_file] if args.chip_file is not None else [])]
+
+    def bf16(figure: Callable[[str], float], c: Chip) -> str:
+        return num(figure("bf16"), 4) if "bf16" in c.dense_flops else "-"
+
     rows = [
-        [c.id, c.name, num(c.peak("bf16"), 4), num(c.hbm_bandwidth, 4), num(c.hbm_bytes, 4),
-         num(c.link_bandwidth, 4), num(c.critical_intensity("bf16"), 4)]
+        [c.id, c.name, bf16(c.peak, c), num(c.hbm_bandwidth, 4), num(c.hbm_bytes, 4),
+         num(c.link_bandwidth, 4), bf16(c.critical_intensity, c)]
         for c in chips
     ]
     headings = ["id", "name", "bf16 FLOP/s", "HBM B/s", "HBM bytes", "link B/s", "crit. int."]

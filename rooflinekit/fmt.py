@@ -157,7 +157,7 @@ def sources_table(chips: Iterable[Sourced]) -> Table:
     >>> from rooflinekit.catalog import chip
     >>> table = sources_table([chip("tpu-v5e"), chip("tpu-v5p")])
     >>> [row[1] for row in table.rows]
-    ['TPU v5e', 'TPU v5p', 'TPU v5e, TPU v5p']
+    ['TPU v5e', 'TPU v5p', 'TPU v5e, TPU v5p', 'TPU v5e, TPU v5p']
     >>> table.rows[0][0]
     '[Google Cloud TPU v5e](https://cloud.google.com/tpu/docs/v5e)'
     """

@@ -214,7 +214,7 @@ BAD_INPUTS = [
         "argument --bandwidth: must be a positive, finite number (got 'nan')",
     ),
     (("matmul", "8", "8", "--chip", "tpu-v5e"), "the following arguments are required: F"),
-    (("matmul", "8", "8", "8"), "the following arguments are required: --chip"),
+    (("matmul", "8", "8", "8"), "one of the arguments --chip --chip-file is required"),
     (("dot", "0", "--chip", "b200"), "argument N: must be a positive integer (got '0')"),
     (("dot", "9" * 400, "--chip", "b200"), "argument N: must be a positive integer"),
     (("dot", "8", "--chip", "b200", "--dtype", "float128"), "argument --dtype: must be one of"),

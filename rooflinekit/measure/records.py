@@ -13,12 +13,13 @@ of it, derives its figure (bandwidth, FLOP/s, efficiency) from the two, and has 
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rooflinekit.analysis import Roofline, analyze
-from rooflinekit.catalog import Chip, Source
+from rooflinekit.catalog import Chip, Provenance, Source
 from rooflinekit.costs import Cost, matmul_cost
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.measure.kernels import STREAMS, StreamSpec
@@ -29,6 +30,7 @@ from rooflinekit.measure.timing import Timing
 SOURCE = Source(
     "Measured on this machine by rooflinekit.measure (STREAM kernels and numpy matmul)",
     "https://www.cs.virginia.edu/stream/",
+    "measured",
 )
 
 
@@ -295,6 +297,7 @@ def measured_chip(
     >>> measured_chip("cpu", "a CPU", {"fp32": 2e11}, 2e10, 2**34, ()).critical_intensity("fp32")
     10.0
     """
+    measured = Provenance(SOURCE, datetime.date.today().isoformat())
     return Chip(
         id=chip_id,
         name=name,
@@ -304,7 +307,7 @@ def measured_chip(
         hbm_bytes=memory_bytes or 1.0,
         link_bandwidth=1.0,
         link_name="none (not measured; placeholder figure)",
-        sources=(SOURCE,),
+        provenance={f"dense_flops.{d}": measured for d in peaks} | {"hbm_bandwidth": measured},
         notes=tuple(notes),
     )
 
