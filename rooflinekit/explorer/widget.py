@@ -158,13 +158,12 @@ class Explorer:
             self._widget = self._build()
         return self._widget
 
-    def _build(self) -> Any:
-        import ipywidgets as w  # type: ignore[import-untyped]
-
+    def _make_controls(self, w: Any) -> dict[str, Any]:
+        """The chip menu, the four sliders and a checkbox per operation, at the settings."""
         s = self.settings
         chip_options = [(c.name, c.id) for c in CHIPS.values()] + [("custom (sliders)", "custom")]
         log = np.log10
-        c: dict[str, Any] = {
+        return {
             "chip": w.Dropdown(options=chip_options, value=s.chip, description="chip"),
             "peak": w.FloatLogSlider(
                 value=self.peak, base=10, min=log(PEAK_RANGE[0]), max=log(PEAK_RANGE[1]),
@@ -182,6 +181,11 @@ class Explorer:
                 for op in OPERATIONS
             },
         }
+
+    def _build(self) -> Any:
+        import ipywidgets as w  # type: ignore[import-untyped]
+
+        c = self._make_controls(w)
         self._controls = c
         image = w.Image(format="png")
         table = w.HTML()
