@@ -104,7 +104,10 @@ def attainable_flops(intensity: Any, peak: float, bandwidth: float) -> Any:
     50000000000000.0
     """
     intensity = check_figure("intensity", intensity, allow_array=True)
-    peak, bandwidth = check_figure("peak", peak), check_figure("bandwidth", bandwidth)
+    return _roof(intensity, check_figure("peak", peak), check_figure("bandwidth", bandwidth))
+
+
+def _roof(intensity: Any, peak: Any, bandwidth: Any) -> Any:
     return plain(np.minimum(peak, intensity * bandwidth))
 
 
@@ -149,11 +152,6 @@ class Roofline(Bounds):
         return self.hardware.critical_intensity
 
     @property
-    def t_math(self) -> Any:
-        """Seconds the math takes at the peak."""
-        return self.times["compute"]
-
-    @property
     def t_comms(self) -> Any:
         """Seconds the bytes take to move at the bandwidth."""
         return self.times["memory"]
@@ -161,7 +159,7 @@ class Roofline(Bounds):
     @property
     def attainable(self) -> Any:
         """FLOP/s the roofline allows at this intensity."""
-        return plain(np.minimum(self.hardware.peak, self.intensity * self.hardware.bandwidth))
+        return _roof(self.intensity, self.hardware.peak, self.hardware.bandwidth)
 
 
 def analyze(

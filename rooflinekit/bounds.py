@@ -45,6 +45,11 @@ class Bounds:
             raise RooflineInputError("times", "a mapping of resource names to seconds", self.times)
 
     @property
+    def t_math(self) -> Any:
+        """Seconds of math: the ``compute`` term (every time model here has one)."""
+        return self.times["compute"]
+
+    @property
     def t_lower(self) -> Any:
         """Runtime with every resource working at once, perfectly overlapped: the longest time."""
         longest = np.maximum.reduce(np.broadcast_arrays(*self.times.values()))

@@ -48,11 +48,6 @@ class ShardedMatmul(Bounds):
         object.__setattr__(self, "times", times)
 
     @property
-    def t_math(self) -> Any:
-        """Seconds one chip's math takes."""
-        return self.times["compute"]
-
-    @property
     def t_comms(self) -> Any:
         """Seconds one chip's share of the all-reduce takes over its link."""
         return self.times["network"]

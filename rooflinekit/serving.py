@@ -85,8 +85,8 @@ class ServingStep(Bounds):
 
     @property
     def t_compute(self) -> Any:
-        """Seconds of math for the batch, split over the GPUs."""
-        return self.times["compute"]
+        """Seconds of math for the batch, split over the GPUs (``t_math``)."""
+        return self.t_math
 
     @property
     def t_network(self) -> Any:
