@@ -256,7 +256,7 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                             " 2.25e15 sparse and 1.125e15 dense."),
                     **_cite(HGX, "hbm_bandwidth",
                             note="The HGX page's per-GPU table gives 7.7 TB/s; the course uses 8e12 B/s,"
-                            " the B200 figure most NVIDIA pages give."),
+                            " the round figure commonly quoted for the B200."),
                     **_cite(HGX, "hbm_bytes"),
                     **_cite(HGX, "link_bandwidth", note=_NVLINK_NOTE.format("1.8 TB/s")),
                 },
