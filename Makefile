@@ -69,9 +69,10 @@ book: $(BOOK_STAMP)  ## Build the site into _build/html; fails on any warning or
 
 FORCE:
 
-lint: $(STAMP)  ## ruff and mypy
+lint: $(STAMP)  ## ruff, mypy and the import contracts (the package's layers, pyproject.toml)
 	$(BIN)/ruff check rooflinekit grading tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)  ## Run every benchmark
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
@@ -85,7 +86,7 @@ lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
 
 clean:  ## Remove build outputs (keeps .venv)
-	rm -rf _build .pytest_cache .mypy_cache .hypothesis book/_static/vendor node_modules
+	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor node_modules
 
 # --- Graded exercises (nbgrader). See book/instructor-guide.md for a whole grading round.
 # COURSE is the nbgrader course directory: this checkout by default. To keep student work out of

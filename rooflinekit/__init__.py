@@ -28,7 +28,8 @@ from rooflinekit.analysis import (
     t_comms,
     t_math,
 )
-from rooflinekit.catalog import CHIPS, Chip, Source, chip, custom_chip
+from rooflinekit.bounds import Bounds
+from rooflinekit.catalog import CHIPS, Chip, Provenance, Source, chip, custom_chip
 from rooflinekit.costs import (
     Cost,
     batched_matmul_cost,
@@ -46,11 +47,13 @@ from rooflinekit.errors import RooflineInputError, UnknownNameError
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
+    from rooflinekit.chipfile import load_chip
     from rooflinekit.network import ShardedMatmul, analyze_sharded_matmul, network_critical_d
     from rooflinekit.serving import MODELS, ModelShape, ServingStep, request_throughput, serving_step
 
 _LAZY_SUBMODULES = frozenset({"plot", "explorer", "measure", "reference", "network", "serving"})
 _LAZY_NAMES = {
+    "load_chip": "chipfile",
     "ShardedMatmul": "network",
     "analyze_sharded_matmul": "network",
     "network_critical_d": "network",
@@ -82,11 +85,13 @@ __all__ = [
     "CHIPS",
     "DTYPES",
     "MODELS",
+    "Bounds",
     "Chip",
     "Cost",
     "DType",
     "Hardware",
     "ModelShape",
+    "Provenance",
     "Roofline",
     "RooflineInputError",
     "ServingStep",
@@ -105,6 +110,7 @@ __all__ = [
     "elementwise_cost",
     "hardware",
     "layer_norm_cost",
+    "load_chip",
     "matmul_cost",
     "matmul_critical_batch",
     "matmul_critical_batch_approx",

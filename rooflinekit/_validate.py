@@ -54,13 +54,18 @@ def check_size(name: str, value: Any) -> Any:
     return as_float
 
 
-def check_figure(name: str, value: Any, *, allow_array: bool = False) -> Any:
-    """Return ``value`` as a float if it is a positive, finite number.
+def check_figure(name: str, value: Any, *, allow_array: bool = False, unit: str = "") -> Any:
+    """Return ``value`` as a float if it is a positive, finite number (of ``unit``, if given).
 
     >>> check_figure("bandwidth", 8.1e11)
     810000000000.0
+    >>> check_figure("budget", float("inf"), unit="seconds")
+    Traceback (most recent call last):
+    ...
+    rooflinekit.errors.RooflineInputError: budget must be a positive, finite number of seconds (got inf)
     """
     accepted = FIGURES_ACCEPTED if allow_array else FIGURE_ACCEPTED
+    accepted += f" of {unit}" if unit else ""
     if isinstance(value, (bool | np.bool_, str | bytes)):
         raise RooflineInputError(name, accepted, value)
     if isinstance(value, numbers.Real):
@@ -79,16 +84,31 @@ def check_figure(name: str, value: Any, *, allow_array: bool = False) -> Any:
     return array
 
 
-def check_count(name: str, value: Any, minimum: int = 1) -> int:
-    """Return ``value`` as an int if it is an integer no smaller than ``minimum``.
+def is_integer(value: Any) -> bool:
+    """True for Python and numpy integers, False for anything else (``True`` included).
+
+    >>> is_integer(3), is_integer(3.0), is_integer(True)
+    (True, False, False)
+    """
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool | np.bool_)
+
+
+def check_count(name: str, value: Any, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int if it is an integer from ``minimum`` (to ``maximum``, if given).
 
     >>> check_count("n_chips", 2, minimum=2)
     2
+    >>> check_count("repeats", 0, maximum=1000)
+    Traceback (most recent call last):
+    ...
+    rooflinekit.errors.RooflineInputError: repeats must be an integer from 1 to 1000 (got 0)
     """
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
-        raise RooflineInputError(name, f"an integer of at least {minimum}", value)
-    if int(value) < minimum:
-        raise RooflineInputError(name, f"an integer of at least {minimum}", value)
+    if maximum is None:
+        accepted = f"an integer of at least {minimum}"
+    else:
+        accepted = f"an integer from {minimum} to {maximum}"
+    if not is_integer(value) or int(value) < minimum or (maximum is not None and int(value) > maximum):
+        raise RooflineInputError(name, accepted, value)
     return int(value)
 
 

@@ -13,13 +13,15 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from rooflinekit._arrays import plain
 from rooflinekit._validate import check_figure
+from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.costs import Cost
 from rooflinekit.dtypes import DType
@@ -27,11 +29,7 @@ from rooflinekit.errors import RooflineInputError
 
 
 class Hardware(NamedTuple):
-    """The two figures a single-chip roofline needs: a peak and a bandwidth.
-
-    A named tuple rather than a dataclass: a plain record, and cheaper to define, which
-    keeps ``import rooflinekit`` close to the cost of importing numpy.
-    """
+    """The two figures a single-chip roofline needs: a peak in FLOP/s and a bandwidth in B/s."""
 
     peak: float
     bandwidth: float
@@ -106,52 +104,32 @@ def attainable_flops(intensity: Any, peak: float, bandwidth: float) -> Any:
     50000000000000.0
     """
     intensity = check_figure("intensity", intensity, allow_array=True)
-    peak, bandwidth = check_figure("peak", peak), check_figure("bandwidth", bandwidth)
+    return _roof(intensity, check_figure("peak", peak), check_figure("bandwidth", bandwidth))
+
+
+def _roof(intensity: Any, peak: Any, bandwidth: Any) -> Any:
     return plain(np.minimum(peak, intensity * bandwidth))
 
 
-class TimeBounds:
-    """``t_lower``, ``t_upper`` and ``bound`` from a subclass's ``t_math`` and ``t_comms``.
-
-    ``COMMS`` names what the bytes travel over: ``"memory"`` (HBM) or ``"network"``.
-    """
-
-    COMMS = "memory"
-
-    @property
-    def t_math(self) -> Any:
-        raise NotImplementedError
-
-    @property
-    def t_comms(self) -> Any:
-        raise NotImplementedError
-
-    @property
-    def t_lower(self) -> Any:
-        """Runtime with math and data movement perfectly overlapped."""
-        return plain(np.maximum(self.t_math, self.t_comms))
-
-    @property
-    def t_upper(self) -> Any:
-        """Runtime with no overlap at all; never more than twice ``t_lower``."""
-        return self.t_math + self.t_comms
-
-    @property
-    def bound(self) -> Any:
-        """``"compute"`` where the math takes longer, else ``COMMS``."""
-        return plain(np.where(self.t_math > self.t_comms, "compute", self.COMMS))
-
-
 @dataclass(frozen=True)
-class Roofline(TimeBounds):
-    """A cost placed on a chip: its times, bounds and which resource limits it.
+class Roofline(Bounds):
+    """A cost placed on a chip: two-term :class:`~rooflinekit.bounds.Bounds`, memory and compute.
 
-    Fields are floats for scalar sizes and numpy arrays for array sizes; ``bound`` is
-    ``"compute"`` or ``"memory"`` (an array of them for array sizes).
+    ``t_comms`` (``times["memory"]``) is the cost's bytes over the bandwidth, ``t_math``
+    (``times["compute"]``) its FLOPs over the peak. Figures are floats for scalar sizes and
+    numpy arrays for array sizes; ``bound`` is ``"compute"`` or ``"memory"``.
     """
 
     cost: Cost
     hardware: Hardware
+    times: Mapping[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        times = {
+            "memory": self.cost.bytes / self.hardware.bandwidth,
+            "compute": self.cost.flops / self.hardware.peak,
+        }
+        object.__setattr__(self, "times", times)
 
     @property
     def flops(self) -> Any:
@@ -174,17 +152,14 @@ class Roofline(TimeBounds):
         return self.hardware.critical_intensity
 
     @property
-    def t_math(self) -> Any:
-        return self.cost.flops / self.hardware.peak
-
-    @property
     def t_comms(self) -> Any:
-        return self.cost.bytes / self.hardware.bandwidth
+        """Seconds the bytes take to move at the bandwidth."""
+        return self.times["memory"]
 
     @property
     def attainable(self) -> Any:
         """FLOP/s the roofline allows at this intensity."""
-        return plain(np.minimum(self.hardware.peak, self.intensity * self.hardware.bandwidth))
+        return _roof(self.intensity, self.hardware.peak, self.hardware.bandwidth)
 
 
 def analyze(

@@ -1,14 +1,20 @@
-"""The hardware catalog: accelerators with their peaks, memory and links, and sources.
+"""The hardware catalog: accelerators with their peaks, memory and links, and where each figure comes from.
 
-Figures are the ones the course's sources use (see ``Chip.notes`` where the vendor's
-page gives a slightly different number). Dense and sparse (2:4 structured sparsity)
-peaks are kept apart: the roofline model always uses the dense ones.
+Figures are the ones the course's sources use. Each has a provenance: the page it comes from
+(a vendor's datasheet or product page, or the course's source text), the day it was last
+checked, and a note where the course's figure differs from the vendor's. Dense and sparse
+(2:4 structured sparsity) peaks are kept apart: the roofline model always uses the dense ones.
 
 >>> v5e = chip("tpu-v5e")
 >>> v5e.peak("bf16")
 197000000000000.0
 >>> round(v5e.critical_intensity("bf16"))
 240
+>>> where = v5e.provenance["hbm_bandwidth"]
+>>> where.source.kind, where.checked
+('paper', '2026-11-22')
+>>> print(where.note)
+Google gives 819 GB/s; the course uses its source text's rounding, 8.2e11 B/s (exercise 1 states 8.1e11).
 >>> slow = v5e.derive(hbm_bandwidth=8.1e11)
 >>> round(slow.critical_intensity("int8") / 2, 1)
 243.2
@@ -17,148 +23,20 @@ peaks are kept apart: the roofline model always uses the dense ones.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, NamedTuple
 
-from rooflinekit._validate import check_figure
-from rooflinekit.dtypes import DType, dtype
-from rooflinekit.errors import RooflineInputError, UnknownNameError
+from rooflinekit.chips import KINDS, Chip, Provenance, Source
+from rooflinekit.dtypes import dtype
+from rooflinekit.errors import UnknownNameError
 
+__all__ = ["CHIPS", "KINDS", "Chip", "Provenance", "Source", "chip", "custom_chip"]
 
-class Source(NamedTuple):
-    """Where a chip's figures come from (a named tuple: a plain record, cheap to define)."""
-
-    title: str
-    url: str
+CHECKED = "2026-11-22"
+"""The day the catalog's figures were last compared with their sources."""
 
 
-@dataclass(frozen=True)
-class Chip:
-    """One accelerator, with figures in SI units (FLOP/s, B/s, bytes).
-
-    ``dense_flops`` and ``sparse_flops`` map a dtype name to the peak throughput for
-    matrix math in that dtype. ``link_bandwidth`` is one direction of one chip's
-    inter-chip link (ICI on TPUs, NVLink on GPUs). ``vector_flops`` is the peak of the
-    unit that does elementwise work, where it differs from the matrix unit's.
-    """
-
-    id: str
-    name: str
-    vendor: str
-    dense_flops: Mapping[str, float]
-    hbm_bandwidth: float
-    hbm_bytes: float
-    link_bandwidth: float
-    link_name: str
-    sources: tuple[Source, ...]
-    sparse_flops: Mapping[str, float] = field(default_factory=dict)
-    vector_flops: float | None = None
-    notes: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        for figure in ("hbm_bandwidth", "hbm_bytes", "link_bandwidth"):
-            object.__setattr__(self, figure, check_figure(figure, getattr(self, figure)))
-        if self.vector_flops is not None:
-            object.__setattr__(self, "vector_flops", check_figure("vector_flops", self.vector_flops))
-        for table in ("dense_flops", "sparse_flops"):
-            checked = {
-                dtype(name, f"{table} key").name: check_figure(f"{table}[{name!r}]", value)
-                for name, value in getattr(self, table).items()
-            }
-            object.__setattr__(self, table, MappingProxyType(checked))
-
-    def peak(self, compute: str | DType = "bf16", *, sparse: bool = False) -> float:
-        """Peak FLOP/s (or OP/s for integers) of matrix math in ``compute``.
-
-        >>> chip("h100-sxm").peak("bf16"), chip("h100-sxm").peak("bf16", sparse=True)
-        (989000000000000.0, 1979000000000000.0)
-        """
-        table = self.sparse_flops if sparse else self.dense_flops
-        name = dtype(compute, "compute").name
-        if name not in table:
-            kind = "sparse" if sparse else "dense"
-            raise UnknownNameError(f"compute dtype for {self.id} ({kind})", list(table), name)
-        return table[name]
-
-    def critical_intensity(self, compute: str | DType = "bf16", *, sparse: bool = False) -> float:
-        """Peak FLOP/s over HBM bandwidth: the intensity above which work is compute-bound.
-
-        >>> round(chip("h100-sxm").critical_intensity("bf16"), 1)
-        295.2
-        """
-        return self.peak(compute, sparse=sparse) / self.hbm_bandwidth
-
-    def derive(
-        self,
-        *,
-        id: str | None = None,
-        name: str | None = None,
-        peaks: Mapping[str, float] | None = None,
-        hbm_bandwidth: float | None = None,
-        hbm_bytes: float | None = None,
-        link_bandwidth: float | None = None,
-    ) -> Chip:
-        """A copy with some figures overridden, as an exercise states its own figures.
-
-        ``peaks`` replaces or adds dense peaks per dtype; the sparse ones are dropped
-        when any peak changes, since they no longer follow from the datasheet.
-
-        >>> chip("tpu-v5e").derive(hbm_bandwidth=8.1e11).hbm_bandwidth
-        810000000000.0
-        """
-        changes: dict[str, Any] = {}
-        described = []
-        for figure, value in (
-            ("hbm_bandwidth", hbm_bandwidth),
-            ("hbm_bytes", hbm_bytes),
-            ("link_bandwidth", link_bandwidth),
-        ):
-            if value is not None:
-                changes[figure] = check_figure(figure, value)
-                described.append(f"{figure}={changes[figure]:.4g}")
-        if peaks is not None:
-            if not isinstance(peaks, Mapping):
-                raise RooflineInputError("peaks", "a mapping of dtype name to FLOP/s", peaks)
-            dense = dict(self.dense_flops)
-            for key, value in peaks.items():
-                key_name = dtype(key, "peaks key").name
-                dense[key_name] = check_figure(f"peaks[{key!r}]", value)
-                described.append(f"{key_name} peak={dense[key_name]:.4g}")
-            changes["dense_flops"] = dense
-            changes["sparse_flops"] = {}
-        note = f"derived from {self.id}: " + (", ".join(described) or "no changes")
-        return replace(
-            self,
-            id=id or f"{self.id}-custom",
-            name=name or f"{self.name} (custom)",
-            notes=(*self.notes, note),
-            **changes,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON output.
-
-        >>> chip("b200").to_dict()["link_name"]
-        'NVLink'
-        """
-        return {
-            "id": self.id,
-            "name": self.name,
-            "vendor": self.vendor,
-            "dense_flops": dict(self.dense_flops),
-            "sparse_flops": dict(self.sparse_flops),
-            "hbm_bandwidth": self.hbm_bandwidth,
-            "hbm_bytes": self.hbm_bytes,
-            "link_bandwidth": self.link_bandwidth,
-            "link_name": self.link_name,
-            "vector_flops": self.vector_flops,
-            "critical_intensity_bf16": (  # None for a chip without bf16, e.g. a measured CPU
-                self.critical_intensity("bf16") if "bf16" in self.dense_flops else None
-            ),
-            "sources": [{"title": s.title, "url": s.url} for s in self.sources],
-            "notes": list(self.notes),
-        }
+def _cite(source: Source, *figures: str, note: str = "") -> dict[str, Provenance]:
+    return {figure: Provenance(source, CHECKED, note) for figure in figures}
 
 
 def custom_chip(peak: float, hbm_bandwidth: float, compute: str = "bf16", name: str = "custom") -> Chip:
@@ -176,17 +54,33 @@ def custom_chip(peak: float, hbm_bandwidth: float, compute: str = "bf16", name: 
         hbm_bytes=1.0,
         link_bandwidth=1.0,
         link_name="link",
-        sources=(),
         notes=("figures given by the user",),
     )
 
 
 SCALING_BOOK = Source(
-    "How to Scale Your Model (Austin et al., 2025), 'All About Rooflines' and 'How to Think About TPUs'",
+    "How to Scale Your Model (Austin et al., 2025), 'All About Rooflines'",
     "https://jax-ml.github.io/scaling-book/roofline/",
+    "paper",
 )
+SCALING_BOOK_TPUS = Source(
+    "How to Scale Your Model (Austin et al., 2025), 'How to Think About TPUs'",
+    "https://jax-ml.github.io/scaling-book/tpus/",
+    "paper",
+)
+V5E = Source("Google Cloud TPU v5e", "https://cloud.google.com/tpu/docs/v5e", "datasheet")
+V5P = Source("Google Cloud TPU v5p", "https://cloud.google.com/tpu/docs/v5p", "datasheet")
+V6E = Source("Google Cloud TPU v6e", "https://cloud.google.com/tpu/docs/v6e", "datasheet")
+H100 = Source("NVIDIA H100 Tensor Core GPU", "https://www.nvidia.com/en-us/data-center/h100/", "product page")
+H200 = Source("NVIDIA H200 Tensor Core GPU", "https://www.nvidia.com/en-us/data-center/h200/", "product page")
+HGX = Source("NVIDIA HGX platform (B200)", "https://www.nvidia.com/en-us/data-center/hgx/", "product page")
 
 _GIGA = 1e9
+_ICI_NOTE = (
+    "One way over one ICI link, the course's source's figure; Google gives bidirectional bandwidth per chip"
+)
+_SPARSE_HALVED = "The page's tensor-core figure is with 2:4 sparsity; the dense peak is half of it."
+_NVLINK_NOTE = "NVIDIA gives {} per GPU in both directions together; one way is half of it."
 
 # H100 SXM and H200 SXM share the Hopper GPU and its tensor-core peaks.
 _HOPPER_DENSE = {
@@ -199,6 +93,19 @@ _HOPPER_DENSE = {
     "int8": 1.979e15,
 }
 _HOPPER_SPARSE = {"tf32": 9.89e14, "bf16": 1.979e15, "fp16": 1.979e15, "fp8": 3.958e15, "int8": 3.958e15}
+
+
+def _hopper(page: Source) -> dict[str, Provenance]:
+    """Where the Hopper peaks come from, on the H100's or the H200's page."""
+    return {
+        **_cite(page, "dense_flops.fp64", note="The page's FP64 Tensor Core figure."),
+        **_cite(page, "dense_flops.fp32", note="The page's FP32 figure (CUDA cores; no fp32 tensor cores)."),
+        **_cite(page, "dense_flops.tf32", "dense_flops.fp8", "dense_flops.int8", note=_SPARSE_HALVED),
+        **_cite(page, "dense_flops.bf16", "dense_flops.fp16",
+                note=_SPARSE_HALVED + " Half of 1,979 TFLOP/s is 989.5; the course and its source use 989."),
+        **_cite(page, *(f"sparse_flops.{name}" for name in _HOPPER_SPARSE)),
+    }
+
 
 CHIPS: Mapping[str, Chip] = MappingProxyType(
     {
@@ -213,10 +120,15 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=16 * _GIGA,
                 link_bandwidth=4.5e10,
                 link_name="ICI",
-                sources=(
-                    Source("Google Cloud TPU v5e", "https://cloud.google.com/tpu/docs/v5e"),
-                    SCALING_BOOK,
-                ),
+                provenance={
+                    **_cite(V5E, "dense_flops.bf16", "hbm_bytes"),
+                    **_cite(SCALING_BOOK_TPUS, "dense_flops.int8",
+                            note="Google gives 393 TOP/s; the course uses its source's 3.94e14, twice bf16."),
+                    **_cite(SCALING_BOOK, "hbm_bandwidth",
+                            note="Google gives 819 GB/s; the course uses its source text's rounding, "
+                            "8.2e11 B/s (exercise 1 states 8.1e11)."),
+                    **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (400 GB/s, 4 ports)."),
+                },
                 notes=(
                     "Vendor HBM bandwidth is 819 GB/s; the course's text rounds it to 8.2e11 B/s "
                     "and its first exercise uses 8.1e11 B/s.",
@@ -232,10 +144,14 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 link_bandwidth=9e10,
                 link_name="ICI",
                 vector_flops=7e12,
-                sources=(
-                    Source("Google Cloud TPU v5p", "https://cloud.google.com/tpu/docs/v5p"),
-                    SCALING_BOOK,
-                ),
+                provenance={
+                    **_cite(V5P, "dense_flops.bf16", "hbm_bytes"),
+                    **_cite(SCALING_BOOK_TPUS, "dense_flops.int8", note="Google's page gives no int8 peak."),
+                    **_cite(SCALING_BOOK_TPUS, "hbm_bandwidth",
+                            note="Google gives 2,765 GB/s; the course, like its source, uses 2.8e12 B/s."),
+                    **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (1,200 GB/s)."),
+                    **_cite(SCALING_BOOK, "vector_flops", note="The source's estimate; Google gives none."),
+                },
                 notes=(
                     "Vendor HBM bandwidth is 2,765 GB/s; the course rounds it to 2.8e12 B/s.",
                     "The vector unit does about 7e12 FLOP/s, so elementwise work has a critical "
@@ -251,10 +167,16 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=32 * _GIGA,
                 link_bandwidth=9e10,
                 link_name="ICI",
-                sources=(
-                    Source("Google Cloud TPU v6e", "https://cloud.google.com/tpu/docs/v6e"),
-                    SCALING_BOOK,
-                ),
+                provenance={
+                    **_cite(V6E, "hbm_bytes"),
+                    **_cite(SCALING_BOOK_TPUS, "dense_flops.bf16",
+                            note="Google gives 918 TFLOP/s; the course uses its source's 9.2e14."),
+                    **_cite(SCALING_BOOK_TPUS, "dense_flops.int8",
+                            note="Google gives 1,836 TOP/s; the course uses its source's 1.84e15."),
+                    **_cite(SCALING_BOOK_TPUS, "hbm_bandwidth",
+                            note="Google gives 1,638 GB/s; the course uses its source's 1.6e12 B/s."),
+                    **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (800 GB/s, 4 ports)."),
+                },
                 notes=(
                     "Vendor figures: 918 TFLOP/s bf16, 1,836 TOP/s int8, 1,640 GB/s HBM; the "
                     "course rounds them (and once writes 9.1e14 for bf16).",
@@ -270,10 +192,11 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=80 * _GIGA,
                 link_bandwidth=4.5e11,
                 link_name="NVLink",
-                sources=(
-                    Source("NVIDIA H100 Tensor Core GPU", "https://www.nvidia.com/en-us/data-center/h100/"),
-                    SCALING_BOOK,
-                ),
+                provenance={
+                    **_hopper(H100),
+                    **_cite(H100, "hbm_bandwidth", "hbm_bytes"),
+                    **_cite(H100, "link_bandwidth", note=_NVLINK_NOTE.format("900 GB/s")),
+                },
                 notes=(
                     "The datasheet's tensor-core figures are with 2:4 sparsity; dense peaks are "
                     "half of them (bf16: 1,979 -> 989 TFLOP/s).",
@@ -290,10 +213,11 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=141 * _GIGA,
                 link_bandwidth=4.5e11,
                 link_name="NVLink",
-                sources=(
-                    Source("NVIDIA H200 Tensor Core GPU", "https://www.nvidia.com/en-us/data-center/h200/"),
-                    SCALING_BOOK,
-                ),
+                provenance={
+                    **_hopper(H200),
+                    **_cite(H200, "hbm_bandwidth", "hbm_bytes"),
+                    **_cite(H200, "link_bandwidth", note=_NVLINK_NOTE.format("900 GB/s")),
+                },
                 notes=("Same compute as the H100 SXM, with more and faster HBM (HBM3e).",),
             ),
             Chip(
@@ -321,10 +245,21 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=180 * _GIGA,
                 link_bandwidth=9e11,
                 link_name="NVLink",
-                sources=(
-                    Source("NVIDIA HGX platform (B200)", "https://www.nvidia.com/en-us/data-center/hgx/"),
-                    SCALING_BOOK,
-                ),
+                provenance={
+                    **_cite(HGX, "dense_flops.fp64", note="The page's FP64/FP64 Tensor Core figure per GPU."),
+                    **_cite(HGX, "dense_flops.bf16", "dense_flops.fp16", "dense_flops.fp8",
+                            "dense_flops.int8", "dense_flops.fp4", note=_SPARSE_HALVED),
+                    **_cite(HGX, "sparse_flops.bf16", "sparse_flops.fp16", "sparse_flops.fp8",
+                            "sparse_flops.int8", "sparse_flops.fp4"),
+                    **_cite(HGX, "dense_flops.tf32", "sparse_flops.tf32",
+                            note="NVIDIA gives 2.2 PFLOP/s with sparsity; the course takes half of bf16's,"
+                            " 2.25e15 sparse and 1.125e15 dense."),
+                    **_cite(HGX, "hbm_bandwidth",
+                            note="The HGX page's per-GPU table gives 7.7 TB/s; the course uses 8e12 B/s,"
+                            " the round figure commonly quoted for the B200."),
+                    **_cite(HGX, "hbm_bytes"),
+                    **_cite(HGX, "link_bandwidth", note=_NVLINK_NOTE.format("1.8 TB/s")),
+                },
                 notes=(
                     "Per-GPU figures of an HGX B200 board; the sparse figures are twice the dense.",
                     "NVLink 5 moves 1.8 TB/s per GPU in both directions together: 900 GB/s one way.",

@@ -1,13 +1,19 @@
 """The ``rooflinekit`` command line: quick roofline questions answered in a terminal.
 
-    rooflinekit chips [--json]
-    rooflinekit matmul B D F --chip ID [--x DT] [--w DT] [--out DT] [--compute DT]
-                       [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
-    rooflinekit dot N --chip ID [--dtype DT] [--peak FLOPS] [--bandwidth BPS] [--json]
+    rooflinekit chips [--chip-file FILE] [--json]
+    rooflinekit matmul B D F (--chip ID | --chip-file FILE) [--x DT] [--w DT] [--out DT]
+                       [--compute DT] [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
+    rooflinekit dot N (--chip ID | --chip-file FILE) [--dtype DT] [--peak FLOPS]
+                    [--bandwidth BPS] [--json]
     rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--json]
 
+``--chip-file`` reads a chip of your own from a small TOML file (:mod:`rooflinekit.chipfile`).
 ``--json`` prints one JSON object and nothing else. Bad input exits with status 2 and one
 line naming the argument and what is accepted.
+
+Each command resolves its chip and dtypes once (argparse turns ``--chip`` into a
+:class:`~rooflinekit.catalog.Chip`; :func:`resolve` finds the peak and bandwidth) and
+returns an :class:`Output`: the data ``--json`` prints and the text printed otherwise.
 
 >>> main(["dot", "1000000", "--chip", "h100-sxm", "--json"])  # doctest: +ELLIPSIS
 {"flops": 1999999.0, ..., "bound": "memory"}
@@ -22,18 +28,26 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from rooflinekit import __version__
 from rooflinekit._validate import check_figure, check_size
-from rooflinekit.analysis import Roofline, analyze
-from rooflinekit.catalog import CHIPS, chip
-from rooflinekit.costs import batched_matmul_cost, dot_cost, matmul_cost
+from rooflinekit.analysis import Hardware, Roofline, analyze
+from rooflinekit.catalog import CHIPS, Chip, chip
+from rooflinekit.costs import Cost, batched_matmul_cost, dot_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import DTYPES, dtype
-from rooflinekit.errors import RooflineInputError
+from rooflinekit.errors import RooflineInputError, UnknownNameError
+from rooflinekit.fmt import Table, num, seconds
 
 EXIT_USAGE = 2
+
+
+class Output(NamedTuple):
+    """What a command answers: ``data`` for ``--json``, ``text`` for people."""
+
+    data: dict[str, Any]
+    text: str
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -62,11 +76,20 @@ _figure = _checked(check_figure, float, "a positive, finite number")
 _seconds = _checked(check_figure, float, "a positive, finite number of seconds")
 
 
-def _chip_id(text: str) -> str:
+def _chip(text: str) -> Chip:
     try:
-        return chip(text).id
+        return chip(text)
     except RooflineInputError as error:
         raise argparse.ArgumentTypeError(f"must be one of {', '.join(CHIPS)} (got {text!r})") from error
+
+
+def _chip_file(text: str) -> Chip:
+    from rooflinekit.chipfile import load_chip  # tomllib loads only for this option
+
+    try:
+        return load_chip(text)
+    except RooflineInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def _dtype_name(text: str) -> str:
@@ -86,18 +109,17 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     chips = commands.add_parser("chips", help="list the hardware catalog")
+    chips.add_argument(
+        "--chip-file", type=_chip_file, metavar="FILE", help="also list a chip of your own (TOML)"
+    )
     chips.add_argument("--json", action="store_true", help="print one JSON object")
 
     matmul = commands.add_parser("matmul", help="x[B,D] . w[D,F] -> out[B,F] on a chip")
     for name in ("B", "D", "F"):
         matmul.add_argument(name, type=_size, help="a positive integer")
     _add_chip_options(matmul)
-    for flag, what in (
-        ("--x", "activations"),
-        ("--w", "weights"),
-        ("--out", "output"),
-        ("--compute", "the math"),
-    ):
+    dtype_flags = (("--x", "activations"), ("--w", "weights"), ("--out", "output"), ("--compute", "the math"))
+    for flag, what in dtype_flags:
         matmul.add_argument(
             flag, type=_dtype_name, default="bf16", metavar="DT", help=f"dtype of {what} (default bf16)"
         )
@@ -130,9 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_chip_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument(
-        "--chip", type=_chip_id, required=True, metavar="ID", help=f"one of {', '.join(CHIPS)}"
-    )
+    on = command.add_mutually_exclusive_group(required=True)
+    on.add_argument("--chip", type=_chip, metavar="ID", help=f"one of {', '.join(CHIPS)}")
+    on.add_argument("--chip-file", type=_chip_file, dest="chip", metavar="FILE",
+                    help="a chip of your own, from a TOML file (see rooflinekit.chipfile)")
     command.add_argument(
         "--peak", type=_figure, metavar="FLOPS", help="override the chip's peak FLOP/s for the compute dtype"
     )
@@ -142,75 +165,22 @@ def _add_chip_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _roofline_fields(result: Roofline) -> dict[str, Any]:
-    return {
-        "flops": result.flops,
-        "bytes_read": result.bytes_read,
-        "bytes_written": result.bytes_written,
-        "intensity": result.intensity,
-        "critical_intensity": result.critical_intensity,
-        "t_math": result.t_math,
-        "t_comms": result.t_comms,
-        "t_lower": result.t_lower,
-        "t_upper": result.t_upper,
-        "bound": result.bound,
-    }
+def resolve(on: Chip, compute: str, flag: str, peak: float | None, bandwidth: float | None) -> Hardware:
+    """The peak and bandwidth a command uses: the chip's, or the ``--peak``/``--bandwidth`` given.
 
+    Without ``--peak`` the chip needs a dense peak for ``compute``; if it has none, the error
+    names ``flag`` (the option that chose the dtype).
 
-def _check_compute(flag: str, chip_id: str, compute: str, peak: float | None) -> None:
-    """Without ``--peak`` the chip must have a dense peak for the compute dtype; name the flag if not."""
-    peaks = chip(chip_id).dense_flops
-    if peak is None and compute not in peaks:
-        accepted = f"a dtype {chip_id} has a dense peak for ({', '.join(peaks)}), or any dtype with --peak"
-        raise RooflineInputError(flag, accepted, compute)
-
-
-def _matmul(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    _check_compute("--compute", args.chip, args.compute, args.peak)
-    dtypes = {"x": args.x, "w": args.w, "out": args.out}
-    figures = {"compute": args.compute, "peak": args.peak, "bandwidth": args.bandwidth}
-    cost_model = batched_matmul_cost if args.batched else matmul_cost
-    result = analyze(cost_model(args.B, args.D, args.F, **dtypes), args.chip, **figures)
-    fields = _roofline_fields(result)
-    if args.batched:  # both times grow linearly with B: no batch changes the bound
-        fields["critical_batch"] = None
-        fields["critical_batch_approx"] = None
-    else:
-        fields["critical_batch"] = matmul_critical_batch(args.D, args.F, args.chip, **dtypes, **figures)
-        fields["critical_batch_approx"] = matmul_critical_batch_approx(args.chip, w=args.w, **figures)
-    weights = f"{args.w}[{f'{args.B},' if args.batched else ''}{args.D},{args.F}]"
-    title = (
-        f"{args.x}[{args.B},{args.D}] . {weights} -> {args.out}[{args.B},{args.F}]"
-        f" on {chip(args.chip).name}, {args.compute} compute"
-    )
-    return title, fields
-
-
-def _dot(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    _check_compute("--dtype", args.chip, args.dtype, args.peak)
-    result = analyze(
-        dot_cost(args.N, args.dtype), args.chip, compute=args.dtype, peak=args.peak, bandwidth=args.bandwidth
-    )
-    return f"dot product of two {args.dtype}[{args.N}] vectors on {chip(args.chip).name}", _roofline_fields(
-        result
-    )
-
-
-def _measure(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    from rooflinekit import measure  # loads the measuring code only for this command
-
-    result = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress)
-    return result.chip.name, result.to_dict()
-
-
-def _chips() -> tuple[str, dict[str, Any]]:
-    return "hardware catalog", {"chips": [c.to_dict() for c in CHIPS.values()]}
-
-
-def _json_ready(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None  # no crossover exists: JSON has no infinity
-    return value
+    >>> resolve(chip("tpu-v5e"), "int8", "--compute", None, 8.1e11)
+    Hardware(peak=394000000000000.0, bandwidth=810000000000.0)
+    """
+    try:
+        resolved_peak = peak if peak is not None else on.peak(compute)
+    except UnknownNameError as error:
+        has = ", ".join(error.known)
+        accepted = f"a dtype {on.id} has a dense peak for ({has}), or any dtype with --peak"
+        raise RooflineInputError(flag, accepted, compute) from error
+    return Hardware(resolved_peak, bandwidth if bandwidth is not None else on.hbm_bandwidth)
 
 
 _UNITS = {
@@ -219,70 +189,99 @@ _UNITS = {
     "bytes_written": "B",
     "intensity": "FLOP/B",
     "critical_intensity": "FLOP/B",
-    "t_math": "s",
-    "t_comms": "s",
-    "t_lower": "s",
-    "t_upper": "s",
-    "critical_batch": "tokens",
-    "critical_batch_approx": "tokens",
 }
 
 
-def _format_value(key: str, value: Any) -> str:
-    if value is None:  # a batched matmul: its intensity, hence its bound, is the same for every B
+def _batch_text(batch: float | None) -> str:
+    if batch is None:  # a batched matmul: its intensity, hence its bound, is the same for every B
         return "none (the bound does not depend on B)"
-    if isinstance(value, float) and math.isinf(value):
+    if math.isinf(batch):
         return "none (never compute-bound)"
-    if isinstance(value, str):
-        return value
-    unit = _UNITS.get(key, "")
-    return f"{value:.4g} {unit}".rstrip()
+    return f"{num(batch, 4)} tokens"
 
 
-def _print_text(title: str, fields: dict[str, Any]) -> None:
-    if "kernels" in fields:  # a measurement of this machine
-        from rooflinekit.measure import format_report
+def _answer(title: str, result: Roofline, batches: dict[str, float | None]) -> Output:
+    """A roofline answer: the analysis's figures, then the critical batches (where they apply)."""
+    data: dict[str, Any] = {
+        key: getattr(result, key)
+        for key in ("flops", "bytes_read", "bytes_written", "intensity", "critical_intensity", "t_math",
+                    "t_comms", "t_lower", "t_upper", "bound")
+    }
+    lines = [title]
+    for key, value in data.items():
+        shown = seconds(value, 4) if key.startswith("t_") else value if key == "bound" else num(value, 4)
+        lines.append(f"  {key:<22} {shown} {_UNITS.get(key, '')}".rstrip())
+    for key, batch in batches.items():
+        lines.append(f"  {key:<22} {_batch_text(batch)}")
+        data[key] = None if batch is None or math.isinf(batch) else batch  # JSON has no infinity
+    return Output(data, "\n".join(lines))
 
-        print(format_report(fields))
-        return
-    if "chips" in fields:
-        headings = ("bf16 FLOP/s", "HBM B/s", "HBM bytes", "link B/s", "crit. int.")
-        print(f"{'id':<10} {'name':<20} " + " ".join(f"{h:>12}" for h in headings))
-        for c in fields["chips"]:
-            figures = (
-                f"{c['dense_flops']['bf16']:.4g}",
-                f"{c['hbm_bandwidth']:.3g}",
-                f"{c['hbm_bytes']:.3g}",
-                f"{c['link_bandwidth']:.3g}",
-                f"{c['critical_intensity_bf16']:.1f}",
-            )
-            print(f"{c['id']:<10} {c['name']:<20} " + " ".join(f"{f:>12}" for f in figures))
-        return
-    print(title)
-    for key, value in fields.items():
-        print(f"  {key:<22} {_format_value(key, value)}")
+
+def _matmul(args: argparse.Namespace) -> Output:
+    hw = resolve(args.chip, args.compute, "--compute", args.peak, args.bandwidth)
+    dtypes = {"x": args.x, "w": args.w, "out": args.out}
+    cost: Cost = (batched_matmul_cost if args.batched else matmul_cost)(args.B, args.D, args.F, **dtypes)
+    batches: dict[str, float | None]
+    if args.batched:  # both times grow linearly with B: no batch changes the bound
+        batches = {"critical_batch": None, "critical_batch_approx": None}
+    else:
+        exact = matmul_critical_batch(args.D, args.F, **dtypes, peak=hw.peak, bandwidth=hw.bandwidth)
+        approx = matmul_critical_batch_approx(w=args.w, peak=hw.peak, bandwidth=hw.bandwidth)
+        batches = {"critical_batch": exact, "critical_batch_approx": approx}
+    weights = f"{args.w}[{f'{args.B},' if args.batched else ''}{args.D},{args.F}]"
+    title = (
+        f"{args.x}[{args.B},{args.D}] . {weights} -> {args.out}[{args.B},{args.F}]"
+        f" on {args.chip.name}, {args.compute} compute"
+    )
+    return _answer(title, analyze(cost, peak=hw.peak, bandwidth=hw.bandwidth), batches)
+
+
+def _dot(args: argparse.Namespace) -> Output:
+    hw = resolve(args.chip, args.dtype, "--dtype", args.peak, args.bandwidth)
+    result = analyze(dot_cost(args.N, args.dtype), peak=hw.peak, bandwidth=hw.bandwidth)
+    return _answer(f"dot product of two {args.dtype}[{args.N}] vectors on {args.chip.name}", result, {})
+
+
+def _chips(args: argparse.Namespace) -> Output:
+    chips = [*CHIPS.values(), *([args.chip_file] if args.chip_file is not None else [])]
+
+    def bf16(figure: Callable[[str], float], c: Chip) -> str:
+        return num(figure("bf16"), 4) if "bf16" in c.dense_flops else "-"
+
+    rows = [
+        [c.id, c.name, bf16(c.peak, c), num(c.hbm_bandwidth, 4), num(c.hbm_bytes, 4),
+         num(c.link_bandwidth, 4), bf16(c.critical_intensity, c)]
+        for c in chips
+    ]
+    headings = ["id", "name", "bf16 FLOP/s", "HBM B/s", "HBM bytes", "link B/s", "crit. int."]
+    return Output({"chips": [c.to_dict() for c in chips]}, Table(headings, rows, align="llrrrrr").to_text())
+
+
+def _measure(args: argparse.Namespace) -> Output:
+    from rooflinekit import measure  # loads the measuring code only for this command
+
+    data = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress).to_dict()
+    return Output(data, measure.format_report(data))
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
+    "chips": _chips,
+    "matmul": _matmul,
+    "dot": _dot,
+    "measure": _measure,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    handlers = {
-        "chips": lambda: _chips(),
-        "matmul": lambda: _matmul(args),
-        "dot": lambda: _dot(args),
-        "measure": lambda: _measure(args),
-    }
+    args = build_parser().parse_args(argv)
     try:
-        title, fields = handlers[args.command]()
+        output = COMMANDS[args.command](args)
     except RooflineInputError as error:  # e.g. --compute naming a dtype the chip has no peak for
         print(f"rooflinekit {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        if args.json:
-            print(json.dumps({key: _json_ready(value) for key, value in fields.items()}, allow_nan=False))
-        else:
-            _print_text(title, fields)
+        print(json.dumps(output.data, allow_nan=False) if args.json else output.text)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader left early (`rooflinekit chips | head -1`): no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush is quiet

@@ -53,11 +53,23 @@ def matmul_critical_batch(
     D, F = check_size("D", D), check_size("F", F)
     hw = hardware(on, compute=compute, peak=peak, bandwidth=bandwidth)
     sx, sw, so = dtype_bytes(x, "x"), dtype_bytes(w, "w"), dtype_bytes(out, "out")
-    numerator = hw.peak * sw * D * F
-    denominator = 2 * D * F * hw.bandwidth - hw.peak * (sx * D + so * F)
+    return plain(exact_crossover(D, F, sx, sw, so, hw.peak, hw.bandwidth))
+
+
+def exact_crossover(D: Any, F: Any, sx: float, sw: float, so: float, peak: Any, bandwidth: Any) -> Any:
+    """The exact crossover for element sizes ``sx``, ``sw``, ``so`` in bytes: the formula alone.
+
+    No checks: :func:`matmul_critical_batch` checks its arguments and calls this. Every
+    argument may be a numpy array (they broadcast), so a whole grid of sizes and figures is
+    one call, as the explorer's tests use it.
+
+    >>> exact_crossover(4096.0, 4096.0, 2.0, 1.0, 2.0, 1.97e14, 8.2e11).round(1)
+    np.float64(136.1)
+    """
+    numerator = peak * sw * D * F
+    denominator = 2 * D * F * bandwidth - peak * (sx * D + so * F)
     with np.errstate(divide="ignore", invalid="ignore"):
-        batch = np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.inf)
-    return plain(batch)
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.inf)
 
 
 def matmul_critical_batch_approx(
@@ -76,4 +88,13 @@ def matmul_critical_batch_approx(
     243.2
     """
     hw = hardware(on, compute=compute, peak=peak, bandwidth=bandwidth)
-    return hw.peak * dtype_bytes(w, "w") / (2 * hw.bandwidth)
+    return float(rule_of_thumb(dtype_bytes(w, "w"), hw.peak, hw.bandwidth))
+
+
+def rule_of_thumb(sw: float, peak: Any, bandwidth: Any) -> Any:
+    """The ``B << D, F`` rule for weights of ``sw`` bytes: the formula alone, arrays broadcast.
+
+    >>> rule_of_thumb(2.0, 1.97e14, 8.2e11)
+    240.2439024390244
+    """
+    return peak * sw / (2 * bandwidth)

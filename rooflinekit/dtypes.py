@@ -16,10 +16,7 @@ from rooflinekit.errors import UnknownNameError
 
 
 class DType(NamedTuple):
-    """A number format: its short name, its size in bytes and a description.
-
-    A named tuple (a plain record, cheap to define) keeps ``import rooflinekit`` light.
-    """
+    """A number format: its short name, its size in bytes, a description and other names for it."""
 
     name: str
     bytes: float

@@ -39,6 +39,13 @@ class UnknownNameError(RooflineInputError, KeyError):
         return ValueError.__str__(self)
 
 
+class Shown(str):
+    """Words an error shows as they are, not quoted, in place of a value: ``(got nothing)``."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _describe(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -7,6 +7,8 @@ the text never carries a number typed by hand.
 ('1.97e14', '240', '136.1', '0.5')
 >>> si(8.2e11, "B/s"), si(0.0239, "s"), si(1.97e14, "FLOP/s")
 ('820 GB/s', '23.9 ms', '197 TFLOP/s')
+>>> sci(3.94e14), seconds(2.5e-5)
+('3.94e14', '25 µs')
 >>> print(Table(["chip", "critical intensity"], [["TPU v5e", 240.24]]))
 | chip | critical intensity |
 | :--- | ---: |
@@ -18,9 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from rooflinekit.catalog import Chip
 from rooflinekit.errors import RooflineInputError
 
 _PREFIXES = {-12: "p", -9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
@@ -58,10 +59,24 @@ def num(value: Any, digits: int = 3) -> str:
     """
     digits = _check_digits(digits)
     number = float(value)
-    if not math.isfinite(number):
-        return "inf" if number > 0 else ("-inf" if number < 0 else "nan")
     if number == 0 or 1e-3 <= abs(number) < 1e6:
         return _fixed(number, digits)
+    return sci(number, digits)
+
+
+def sci(value: Any, digits: int = 4) -> str:
+    """A number in exponent form, as problem statements and datasheets write figures.
+
+    Up to ``digits`` significant figures, no trailing zeros, no ``+`` and no leading zeros
+    in the exponent; ``inf`` prints as ``inf``.
+
+    >>> sci(3.94e14), sci(8.1e11), sci(0.001), sci(1.979e15), sci(9.89e14, 2)
+    ('3.94e14', '8.1e11', '1e-3', '1.979e15', '9.9e14')
+    """
+    digits = _check_digits(digits)
+    number = float(value)
+    if not math.isfinite(number):
+        return "inf" if number > 0 else ("-inf" if number < 0 else "nan")
     mantissa, exponent = f"{number:.{digits - 1}e}".split("e")
     return f"{_strip(mantissa)}e{int(exponent)}"
 
@@ -86,6 +101,18 @@ def si(value: Any, unit: str, digits: int = 3) -> str:
     return f"{text} {_PREFIXES[exponent]}{unit}"
 
 
+def seconds(value: Any, digits: int = 3) -> str:
+    """A duration: with an SI prefix below a second, in plain seconds from one second up.
+
+    >>> seconds(0.0239), seconds(3.2e-7), seconds(1.5), seconds(14000.0, 4)
+    ('23.9 ms', '320 ns', '1.5 s', '14000 s')
+    """
+    number = float(value)
+    if math.isfinite(number) and abs(number) >= 1:
+        return f"{num(number, digits)} s"
+    return si(number, "s", digits)
+
+
 def pct(fraction: Any, digits: int = 3) -> str:
     """A fraction as a percentage: ``pct(0.4997) == '50%'``.
 
@@ -104,13 +131,33 @@ def link(title: str, url: str) -> str:
     return f"[{title.replace('[', '(').replace(']', ')')}]({url})"
 
 
-def sources_table(chips: Iterable[Chip]) -> Table:
+class Page(Protocol):
+    """A page figures come from (a :class:`~rooflinekit.catalog.Source`)."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def url(self) -> str: ...
+
+
+class Sourced(Protocol):
+    """Something named whose figures come from pages (a :class:`~rooflinekit.catalog.Chip`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def sources(self) -> Sequence[Page]: ...
+
+
+def sources_table(chips: Iterable[Sourced]) -> Table:
     """The pages the chips' figures come from, each once, with the chips that use it.
 
     >>> from rooflinekit.catalog import chip
     >>> table = sources_table([chip("tpu-v5e"), chip("tpu-v5p")])
     >>> [row[1] for row in table.rows]
-    ['TPU v5e', 'TPU v5p', 'TPU v5e, TPU v5p']
+    ['TPU v5e', 'TPU v5p', 'TPU v5e, TPU v5p', 'TPU v5e, TPU v5p']
     >>> table.rows[0][0]
     '[Google Cloud TPU v5e](https://cloud.google.com/tpu/docs/v5e)'
     """
@@ -156,16 +203,39 @@ class Table:
         if self.align is not None and (len(self.align) != width or set(self.align) - set("lcr")):
             raise RooflineInputError("align", f"{width} letters from l, c and r", self.align)
 
+    @property
+    def alignment(self) -> str:
+        """One letter per column: ``align``, or left for the first column and right for the rest."""
+        return self.align or "l" + "r" * (len(self.header) - 1)
+
+    def cells(self) -> list[list[str]]:
+        """The header and the rows as text, numbers formatted with :func:`num`."""
+        return [[_cell(v) for v in row] for row in (self.header, *self.rows)]
+
     def to_markdown(self) -> str:
         """The table as GitHub-flavoured Markdown, which MyST renders."""
-        align = self.align or "l" + "r" * (len(self.header) - 1)
         rule = {"l": ":---", "c": ":---:", "r": "---:"}
-        lines = [
-            "| " + " | ".join(_cell(h) for h in self.header) + " |",
-            "| " + " | ".join(rule[a] for a in align) + " |",
-        ]
-        lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in self.rows]
+        header, *rows = self.cells()
+        lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule[a] for a in self.alignment) + " |"]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines)
+
+    def to_text(self, indent: str = "") -> str:
+        """The table as plain text in aligned columns, for a terminal.
+
+        >>> print(Table(["chip", "FLOP/s"], [["TPU v5e", 1.97e14], ["B200", 2.25e15]]).to_text())
+        chip      FLOP/s
+        TPU v5e  1.97e14
+        B200     2.25e15
+        """
+        text = self.cells()
+        widths = [max(len(row[i]) for row in text) for i in range(len(self.header))]
+        pad = {"l": str.ljust, "c": str.center, "r": str.rjust}
+        lines = [
+            "  ".join(pad[a](cell, w) for a, cell, w in zip(self.alignment, row, widths, strict=True))
+            for row in text
+        ]
+        return "\n".join((indent + line).rstrip() for line in lines)
 
     def _repr_markdown_(self) -> str:
         return self.to_markdown()

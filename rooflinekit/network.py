@@ -14,33 +14,43 @@ source puts it. The threshold depends on ``D``, not on ``B``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from rooflinekit._validate import check_count, check_size
-from rooflinekit.analysis import TimeBounds, hardware
+from rooflinekit.analysis import hardware
+from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import Chip
 from rooflinekit.dtypes import DType, dtype_bytes
 
 
 @dataclass(frozen=True)
-class ShardedMatmul(TimeBounds):
-    """Per-chip FLOPs and bytes sent over the link, with the resulting times."""
+class ShardedMatmul(Bounds):
+    """One chip's share of a sharded matmul: two-term :class:`~rooflinekit.bounds.Bounds`.
 
-    COMMS = "network"
+    ``t_comms`` (``times["network"]``) is the bytes the chip sends over its link at
+    ``link_bandwidth``, ``t_math`` (``times["compute"]``) its FLOPs at ``peak``; ``bound``
+    is ``"compute"`` or ``"network"``.
+    """
 
     flops_per_chip: Any
     bytes_sent_per_chip: Any
     peak: float
     link_bandwidth: float
+    times: Mapping[str, Any] = field(init=False)
 
-    @property
-    def t_math(self) -> Any:
-        return self.flops_per_chip / self.peak
+    def __post_init__(self) -> None:
+        times = {
+            "network": self.bytes_sent_per_chip / self.link_bandwidth,
+            "compute": self.flops_per_chip / self.peak,
+        }
+        object.__setattr__(self, "times", times)
 
     @property
     def t_comms(self) -> Any:
-        return self.bytes_sent_per_chip / self.link_bandwidth
+        """Seconds one chip's share of the all-reduce takes over its link."""
+        return self.times["network"]
 
 
 def analyze_sharded_matmul(

@@ -134,12 +134,7 @@ def roofline_axes(
             gid="roof",
         )
         if mark_ridge and low < ridge < high:
-            ax.plot([ridge, ridge], [hw.peak / 1e3, hw.peak], color=color, linestyle=":", linewidth=1,
-                    label="_ridge", gid="ridge")
-            ax.annotate(
-                f"ridge {num(ridge)} FLOPs/B", (ridge, hw.peak / 1e3), xytext=(-3, 2),
-                textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
-            )
+            _mark_ridge(ax, hw, color)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(INTENSITY_LABEL)
@@ -148,6 +143,17 @@ def roofline_axes(
     if legend:
         ax.legend(loc="lower right", fontsize=9)
     return ax
+
+
+def _mark_ridge(ax: Axes, hw: Hardware, color: str) -> None:
+    """A dotted line up to the knee of the roof, labelled with the critical intensity."""
+    ridge = hw.critical_intensity
+    ax.plot([ridge, ridge], [hw.peak / 1e3, hw.peak], color=color, linestyle=":", linewidth=1,
+            label="_ridge", gid="ridge")
+    ax.annotate(
+        f"ridge {num(ridge)} FLOPs/B", (ridge, hw.peak / 1e3), xytext=(-3, 2),
+        textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
+    )
 
 
 def roof_lines(ax: Axes) -> list[Line2D]:

@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
-
-from rooflinekit._arrays import plain
 from rooflinekit._validate import check_count, check_figure, check_size
+from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.dtypes import DType, dtype_bytes
 from rooflinekit.errors import RooflineInputError
@@ -71,30 +69,29 @@ MODELS = MappingProxyType(
 
 
 @dataclass(frozen=True)
-class ServingStep:
-    """Times of one batched decode step, in seconds, and the throughput they allow."""
+class ServingStep(Bounds):
+    """One batched decode step: three-term :class:`~rooflinekit.bounds.Bounds` and a batch.
 
-    t_mem: float
-    t_compute: Any
-    t_network: Any
+    ``times`` holds ``memory`` (``t_mem``), ``compute`` (``t_compute``) and ``network``
+    (``t_network``) in seconds; ``batch_tokens`` is the tokens decoded in the step.
+    """
+
     batch_tokens: Any
 
     @property
-    def t_lower(self) -> Any:
-        """All three overlapped perfectly."""
-        return plain(np.maximum(np.maximum(self.t_mem, self.t_compute), self.t_network))
+    def t_mem(self) -> float:
+        """Seconds to read each GPU's memory once (the same for every batch)."""
+        return float(self.times["memory"])
 
     @property
-    def t_upper(self) -> Any:
-        """No overlap at all."""
-        return self.t_mem + self.t_compute + self.t_network
+    def t_compute(self) -> Any:
+        """Seconds of math for the batch, split over the GPUs (``t_math``)."""
+        return self.t_math
 
     @property
-    def bound(self) -> Any:
-        """Which of memory, compute and network takes longest."""
-        times = np.stack(np.broadcast_arrays(self.t_mem, self.t_compute, self.t_network))
-        names = np.array(["memory", "compute", "network"])
-        return plain(names[np.argmax(times, axis=0)])
+    def t_network(self) -> Any:
+        """Seconds of the layers' all-gathers over the links."""
+        return self.times["network"]
 
     @property
     def throughput(self) -> Any:
@@ -136,12 +133,12 @@ def serving_step(
             f"enough GPUs to hold {weights / 1e9:.0f} GB of weights ({memory / 1e9:.0f} GB each)",
             n_gpus,
         )
-    return ServingStep(
-        t_mem=memory / found.hbm_bandwidth,
-        t_compute=2 * batch * model.params / (n * found.peak(dtype)),
-        t_network=4 * (n - 1) * batch * model.d_model * size * model.n_layers / found.link_bandwidth,
-        batch_tokens=batch,
-    )
+    times = {
+        "memory": memory / found.hbm_bandwidth,
+        "compute": 2 * batch * model.params / (n * found.peak(dtype)),
+        "network": 4 * (n - 1) * batch * model.d_model * size * model.n_layers / found.link_bandwidth,
+    }
+    return ServingStep(times, batch_tokens=batch)
 
 
 def request_throughput(total_tokens_per_s: Any, prefill: Any, decode: Any) -> tuple[Any, Any]:

@@ -19,7 +19,7 @@ import pytest
 from book_site import ROOT, toc_docnames
 
 from rooflinekit.catalog import chip
-from rooflinekit.explorer_model import B_VALUES, D_VALUES, Point, chip_figures, evaluate
+from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate
 
 pytestmark = pytest.mark.browser
 
@@ -169,8 +169,8 @@ def _close(shown: float, expected: float | None) -> bool:
 
 
 def _text_number(text: str) -> float:
-    scale = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
-    match = re.fullmatch(r"([-+0-9.e]+)(?: (s|ms|µs|ns))?", text.strip())
+    scale = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12}
+    match = re.fullmatch(r"([-+0-9.e]+)(?: (s|ms|µs|ns|ps))?", text.strip())
     assert match, f"not a number: {text!r}"
     return float(match.group(1)) * scale[match.group(2) or "s"]
 

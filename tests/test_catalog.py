@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 import rooflinekit as rk
@@ -103,3 +105,52 @@ def test_dtype_sizes() -> None:
 def test_unknown_dtype_lists_the_known_ones() -> None:
     with pytest.raises(rk.UnknownNameError, match=r"^w must be one of fp64, fp32, .*int4 \(got 'int3'\)$"):
         rk.matmul_cost(1, 1, 1, w="int3")
+
+
+@pytest.mark.parametrize("chip_id", SPEC_IDS)
+def test_every_figure_has_a_source_a_kind_and_a_date(chip_id: str) -> None:
+    found = rk.chip(chip_id)
+    assert set(found.provenance) == set(found.figures())
+    for where in found.provenance.values():
+        assert where.source.url.startswith("https://") and where.source.title
+        assert where.source.kind in ("datasheet", "product page", "paper", "course")
+        assert datetime.date.fromisoformat(where.checked) <= datetime.date.today()
+
+
+@pytest.mark.parametrize(
+    ("chip_id", "figure", "vendor_says"),
+    [("tpu-v5e", "hbm_bandwidth", "819 GB/s"), ("tpu-v5e", "dense_flops.int8", "393 TOP/s"),
+     ("tpu-v6e", "dense_flops.bf16", "918 TFLOP/s"), ("h100-sxm", "dense_flops.bf16", "2:4 sparsity"),
+     ("b200", "hbm_bandwidth", "7.7 TB/s"), ("h100-sxm", "link_bandwidth", "900 GB/s")],
+)
+def test_where_the_course_differs_from_the_vendor_a_note_says_so(
+    chip_id: str, figure: str, vendor_says: str
+) -> None:
+    assert vendor_says in rk.chip(chip_id).provenance[figure].note
+
+
+def test_the_chip_lists_the_pages_its_figures_cite_once_each() -> None:
+    v5e = rk.chip("tpu-v5e")
+    assert len(v5e.sources) == len(set(v5e.sources)) == 3
+    assert {s.kind for s in v5e.sources} == {"datasheet", "paper"}
+
+
+@pytest.mark.parametrize(
+    ("provenance", "message"),
+    [({"hbm_bandwith": "x"}, "provenance key must be one of the chip's figures"),
+     ({"hbm_bandwidth": rk.Provenance(rk.Source("t", "u", "blog"), "2026-01-01")},
+      "provenance.hbm_bandwidth kind must be one of datasheet"),
+     ({"hbm_bandwidth": rk.Provenance(rk.Source("t", "u"), "01/01/2026")},
+      "provenance.hbm_bandwidth checked must be a date, YYYY-MM-DD")],
+)
+def test_bad_provenance_is_named(provenance: dict[str, object], message: str) -> None:
+    with pytest.raises(rk.RooflineInputError, match=message):
+        rk.Chip("c", "c", "v", {"bf16": 1e14}, 1e12, 1e9, 1e9, "link", provenance=provenance)  # type: ignore[arg-type]
+
+
+def test_derived_figures_lose_their_provenance_and_say_why() -> None:
+    derived = rk.chip("h100-sxm").derive(peaks={"bf16": 8e14}, hbm_bandwidth=3e12)
+    assert "dense_flops.bf16" not in derived.provenance and "hbm_bandwidth" not in derived.provenance
+    assert "dense_flops.fp8" in derived.provenance
+    assert not any(figure.startswith("sparse") for figure in derived.provenance)
+    assert derived.notes[-1] == "derived from h100-sxm: hbm_bandwidth=3e12, dense_flops.bf16=8e14"

@@ -138,6 +138,21 @@ def test_text_output_is_readable() -> None:
     assert chips.returncode == 0 and "h100-sxm" in chips.stdout
 
 
+def test_text_output_reads_like_the_book() -> None:
+    """Figures in the book's style (rooflinekit.fmt): 1.97e14, not 1.97e+14; times with SI prefixes."""
+    from rooflinekit.fmt import num, seconds
+
+    chips = run("chips").stdout
+    assert "e+" not in chips and "1.97e14" in chips and "8.2e11" in chips
+    v5e = next(line for line in chips.splitlines() if line.startswith("tpu-v5e "))
+    assert v5e.split()[-1] == num(rk.chip("tpu-v5e").critical_intensity("bf16"), 4)
+    matmul = run("matmul", "4096", "8192", "8192", "--chip", "tpu-v5e").stdout
+    r = rk.analyze(rk.matmul_cost(4096, 8192, 8192), "tpu-v5e")
+    assert "e+" not in matmul
+    assert f"  t_lower                {seconds(r.t_lower, 4)}\n" in matmul
+    assert f"  flops                  {num(r.flops, 4)} FLOP\n" in matmul
+
+
 def test_text_output_of_a_batched_matmul_shows_its_shapes_and_why_there_is_no_critical_batch() -> None:
     # Compute-bound at every batch (a tiny peak): "never compute-bound" would be wrong here.
     done = run("matmul", "64", "512", "256", "--chip", "tpu-v5e", "--batched", "--peak", "1e9")
@@ -199,7 +214,7 @@ BAD_INPUTS = [
         "argument --bandwidth: must be a positive, finite number (got 'nan')",
     ),
     (("matmul", "8", "8", "--chip", "tpu-v5e"), "the following arguments are required: F"),
-    (("matmul", "8", "8", "8"), "the following arguments are required: --chip"),
+    (("matmul", "8", "8", "8"), "one of the arguments --chip --chip-file is required"),
     (("dot", "0", "--chip", "b200"), "argument N: must be a positive integer (got '0')"),
     (("dot", "9" * 400, "--chip", "b200"), "argument N: must be a positive integer"),
     (("dot", "8", "--chip", "b200", "--dtype", "float128"), "argument --dtype: must be one of"),

@@ -13,7 +13,7 @@ import pytest
 import rooflinekit as rk
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.explorer import WIDGET_VIEW, explorer, roofline_png, table_html
-from rooflinekit.explorer_model import (
+from rooflinekit.explorer.model import (
     B_VALUES,
     D_VALUES,
     OPERATIONS,
@@ -22,7 +22,7 @@ from rooflinekit.explorer_model import (
     grid_data,
     operation,
 )
-from rooflinekit.explorer_static import explorer_html
+from rooflinekit.explorer.static import explorer_html
 
 
 def test_slider_positions() -> None:

@@ -145,3 +145,21 @@ def test_every_released_exercise_has_a_page_and_a_download(built_site: Path) -> 
         assert f'download="{ex.path.name}"' in listing or f"{ex.path.name}</span></code></a>" in listing
         downloads = list((built_site / "_downloads").rglob(ex.path.name))
         assert downloads, f"no download of {ex.path}"
+
+
+def test_the_catalog_page_shows_where_every_figure_comes_from(built_site: Path) -> None:
+    import html
+
+    import rooflinekit as rk
+    from rooflinekit.fmt import num
+
+    page = html.unescape((built_site / "book" / "catalog.html").read_text(encoding="utf-8"))
+    text = re.sub(r"<[^>]+>", " ", page).replace("\u2018", "'").replace("\u2019", "'")  # MyST's quotes
+    for c in rk.CHIPS.values():
+        figures = c.figures()
+        for figure, where in c.provenance.items():
+            row = re.search(rf"{re.escape(figure)}\s+{re.escape(num(figures[figure], 4))}\s+"
+                            rf"{re.escape(where.source.title)}\s+{where.source.kind}\s+{where.checked}", text)
+            assert row, (c.id, figure)
+            assert f'href="{where.source.url}"' in page
+            assert " ".join(where.note.split()) in " ".join(text.split())

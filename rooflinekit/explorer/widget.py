@@ -1,4 +1,4 @@
-"""The interactive roofline explorer.
+"""The explorer's live face in JupyterLab (ipywidgets), and what a notebook cell displays.
 
 Pick a catalog chip or set the peak and bandwidth with sliders, choose operations, a token
 batch ``B`` and a width ``D = F``, and see where each operation lands on the roofline and
@@ -7,10 +7,10 @@ whether it is compute- or memory-bound, with its time bounds and critical batch.
 Call :func:`explorer` as the last line of a notebook cell. The result has two faces:
 
 - in JupyterLab (a live kernel), ipywidgets sliders driven by the kernel, every number from
-  :func:`rooflinekit.explorer_model.evaluate`;
+  :func:`rooflinekit.explorer.model.evaluate`;
 - on a static page (the book, or a notebook opened without a kernel), the same controls in
   plain JavaScript over numbers rooflinekit computed beforehand
-  (:mod:`rooflinekit.explorer_static`). The book's _config.yml ranks ``text/html`` above the
+  (:mod:`rooflinekit.explorer.static`). The book's _config.yml ranks ``text/html`` above the
   widget view so the site shows this face.
 
 matplotlib and ipywidgets are imported only when the live face is first displayed, so
@@ -26,6 +26,7 @@ matplotlib and ipywidgets are imported only when the live face is first displaye
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -33,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from rooflinekit.analysis import analyze
+from rooflinekit.analysis import Hardware, analyze
 from rooflinekit.catalog import CHIPS
-from rooflinekit.explorer_model import (
+from rooflinekit.explorer.model import (
     B_VALUES,
     BANDWIDTH_RANGE,
     COMPUTE,
@@ -43,30 +44,24 @@ from rooflinekit.explorer_model import (
     INTENSITY_RANGE,
     OPERATIONS,
     PEAK_RANGE,
+    ExplorerSettings,
     Point,
     chip_figures,
     evaluate,
     operation,
 )
-from rooflinekit.explorer_static import ExplorerSettings, explorer_html
-from rooflinekit.fmt import num
+from rooflinekit.explorer.static import explorer_html
+from rooflinekit.fmt import num, seconds
+from rooflinekit.plot import roofline_axes
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def _fmt(x: float | None) -> str:
+def _figure(x: float | None) -> str:
+    """A table cell: ``-`` where a figure does not apply, ``never`` where no batch is enough."""
     if x is None:
         return "-"
-    if not np.isfinite(x):
-        return "never"
-    return num(x, 4)
-
-
-def _fmt_time(t: float) -> str:
-    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
-        if t >= scale:
-            return f"{t / scale:.4g} {unit}"
-    return f"{t / 1e-9:.4g} ns"
+    return num(x, 4) if math.isfinite(x) else "never"
 
 
 def table_html(points: Sequence[Point]) -> str:
@@ -81,10 +76,10 @@ def table_html(points: Sequence[Point]) -> str:
         "<th>critical batch (exact)</th><th>critical batch (B ≪ D rule)</th></tr>"
     )
     rows = "".join(
-        f"<tr><td>{escape(p.label)}</td><td>{_fmt(p.intensity)}</td><td>{_fmt(p.attainable)}</td>"
-        f"<td>{_fmt_time(p.t_math)}</td><td>{_fmt_time(p.t_comms)}</td>"
-        f"<td>{_fmt_time(p.t_lower)}</td><td>{_fmt_time(p.t_upper)}</td><td>{p.bound}</td>"
-        f"<td>{_fmt(p.critical_batch)}</td><td>{_fmt(p.critical_batch_approx)}</td></tr>"
+        f"<tr><td>{escape(p.label)}</td><td>{_figure(p.intensity)}</td><td>{_figure(p.attainable)}</td>"
+        f"<td>{seconds(p.t_math, 4)}</td><td>{seconds(p.t_comms, 4)}</td>"
+        f"<td>{seconds(p.t_lower, 4)}</td><td>{seconds(p.t_upper, 4)}</td><td>{p.bound}</td>"
+        f"<td>{_figure(p.critical_batch)}</td><td>{_figure(p.critical_batch_approx)}</td></tr>"
         for p in points
     )
     return f'<table style="font-variant-numeric: tabular-nums">{head}{rows}</table>'
@@ -105,14 +100,8 @@ def roofline_png(
 
     fig = Figure(figsize=(7, 4), dpi=dpi, layout="constrained")
     FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    lo, hi = INTENSITY_RANGE
-    ridge = peak / bandwidth
-    xs = np.array([lo, min(max(ridge, lo), hi), hi])
-    ax.loglog(xs, np.minimum(peak, xs * bandwidth), color="black", lw=2.5, label="roofline")
-    ax.axvline(ridge, color="gray", ls="--", lw=1)
-    ax.annotate(f"critical intensity {ridge:.4g}", (ridge, peak), textcoords="offset points",
-                xytext=(5, -15), fontsize=8, color="gray")
+    ax = roofline_axes(Hardware(peak, bandwidth), fig.add_subplot(), compute=COMPUTE, labels=["roofline"],
+                       intensity_range=INTENSITY_RANGE, legend=False)
     batches = np.array(B_VALUES)
     for key in keys:
         op = operation(key)
@@ -123,11 +112,8 @@ def roofline_png(
         (point,) = evaluate(peak, bandwidth, B, D, keys=[key])
         ax.plot([point.intensity], [point.attainable], "o", color=op.color, ms=8,
                 label=f"{op.label}: {point.bound}-bound")
-    ax.set_xlim(lo, hi)
+    ax.set_xlim(*INTENSITY_RANGE)
     ax.set_ylim(1e9, 1e17)
-    ax.set_xlabel("arithmetic intensity (FLOPs per byte)")
-    ax.set_ylabel(f"{COMPUTE} FLOP/s attainable")
-    ax.grid(True, which="major", lw=0.4)
     ax.legend(fontsize=7, loc="lower right")
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
@@ -172,13 +158,12 @@ class Explorer:
             self._widget = self._build()
         return self._widget
 
-    def _build(self) -> Any:
-        import ipywidgets as w  # type: ignore[import-untyped]
-
+    def _make_controls(self, w: Any) -> dict[str, Any]:
+        """The chip menu, the four sliders and a checkbox per operation, at the settings."""
         s = self.settings
         chip_options = [(c.name, c.id) for c in CHIPS.values()] + [("custom (sliders)", "custom")]
         log = np.log10
-        c: dict[str, Any] = {
+        return {
             "chip": w.Dropdown(options=chip_options, value=s.chip, description="chip"),
             "peak": w.FloatLogSlider(
                 value=self.peak, base=10, min=log(PEAK_RANGE[0]), max=log(PEAK_RANGE[1]),
@@ -196,6 +181,11 @@ class Explorer:
                 for op in OPERATIONS
             },
         }
+
+    def _build(self) -> Any:
+        import ipywidgets as w  # type: ignore[import-untyped]
+
+        c = self._make_controls(w)
         self._controls = c
         image = w.Image(format="png")
         table = w.HTML()
@@ -269,15 +259,11 @@ def explorer(
 ) -> Explorer:
     """A roofline explorer starting on ``chip`` with batch ``B`` and width ``D = F``.
 
-    ``B`` must be one of :data:`~rooflinekit.explorer_model.B_VALUES` and ``D`` one of
-    :data:`~rooflinekit.explorer_model.D_VALUES` (the sliders' positions); ``operations``
-    takes keys of :data:`~rooflinekit.explorer_model.OPERATIONS` (all by default).
+    ``B`` must be one of :data:`~rooflinekit.explorer.model.B_VALUES` and ``D`` one of
+    :data:`~rooflinekit.explorer.model.D_VALUES` (the sliders' positions); ``operations``
+    takes keys of :data:`~rooflinekit.explorer.model.OPERATIONS` (all by default).
 
     >>> explorer("tpu-v5p", B=4096, operations=["matmul", "dot"]).settings.operations
     ('matmul', 'dot')
     """
-    settings = ExplorerSettings(
-        chip=chip, B=B, D=D,
-        **({} if operations is None else {"operations": tuple(operations)}),
-    )
-    return Explorer(settings)
+    return Explorer(ExplorerSettings.of(chip, B, D, operations))

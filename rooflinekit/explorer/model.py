@@ -1,8 +1,8 @@
-"""What the roofline explorer shows: operations, sizes and their place on a roofline.
+"""The model of what the roofline explorer shows: operations, sizes, settings, their place on a roofline.
 
 Both faces of the explorer use this module: the live one in JupyterLab
-(:mod:`rooflinekit.explorer`, ipywidgets) evaluates :func:`evaluate` on every slider move,
-and the kernel-free one on the static site (:mod:`rooflinekit.explorer_static`) embeds
+(:mod:`rooflinekit.explorer.widget`, ipywidgets) evaluates :func:`evaluate` on every slider
+move, and the kernel-free one on the static site (:mod:`rooflinekit.explorer.static`) embeds
 :func:`grid_data`, the FLOPs and bytes of every operation at every size on its sliders,
 computed here by the cost models. Only numpy and the rest of ``rooflinekit`` are needed.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -120,6 +120,46 @@ def operation(key: str) -> Operation:
     return _BY_KEY[key]
 
 
+_BATCHES_ACCEPTED = "a batch on the slider, one of " + ", ".join(map(str, B_VALUES))
+
+
+@dataclass(frozen=True)
+class ExplorerSettings:
+    """Where an explorer starts: a catalog chip, a batch, a width and the operations shown.
+
+    >>> ExplorerSettings(B=300)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rooflinekit.errors.RooflineInputError: B must be a batch on the slider, one of 1, ... (got 300)
+    """
+
+    chip: str = "tpu-v5e"
+    B: int = 256
+    D: int = 8192
+    operations: tuple[str, ...] = field(default_factory=lambda: tuple(op.key for op in OPERATIONS))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "chip", chip(self.chip).id)
+        if self.B not in B_VALUES:
+            raise RooflineInputError("B", _BATCHES_ACCEPTED, self.B)
+        if self.D not in D_VALUES:
+            raise RooflineInputError("D", "one of " + ", ".join(map(str, D_VALUES)), self.D)
+        object.__setattr__(self, "operations", tuple(operation(k).key for k in self.operations))
+
+    @classmethod
+    def of(cls, chip: str, B: int, D: int, operations: Sequence[str] | None) -> ExplorerSettings:
+        """Settings with every operation shown when ``operations`` is None.
+
+        >>> ExplorerSettings.of("b200", 256, 8192, ["dot"]).operations
+        ('dot',)
+        """
+        return cls(chip, B, D) if operations is None else cls(chip, B, D, tuple(operations))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready data (the static page's starting state)."""
+        return {"chip": self.chip, "B": self.B, "D": self.D, "operations": list(self.operations)}
+
+
 @dataclass(frozen=True)
 class Point:
     """One operation placed on a chip: what the explorer's table shows in a row."""
@@ -193,7 +233,8 @@ def grid_data() -> dict[str, Any]:
 
     ``flops[key][i][j]`` and ``bytes[key][i][j]`` are the cost of operation ``key`` at
     ``D_VALUES[i]`` and ``B_VALUES[j]``; ``dtype_bytes`` gives the element sizes the
-    critical batch formula needs. The browser only divides and compares these numbers.
+    critical batch formula needs. The browser places them on the sliders' roofline
+    (``assets/explorer.js``; ``tests/test_explorer_js.py`` checks it against rooflinekit).
 
     >>> data = grid_data()
     >>> data["flops"]["matmul"][0][0] == 2 * 1 * 256 * 256

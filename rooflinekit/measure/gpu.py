@@ -1,4 +1,4 @@
-"""The GPU part of ``rooflinekit.measure``: the same measurement through torch or jax.
+"""GPU backends: the same measurement as on the CPU, through torch or jax.
 
 Neither library is a dependency. Each is looked for with ``importlib.util.find_spec``, and
 imported only when present; a backend runs only when it sees a GPU. Otherwise the report
@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rooflinekit._timing import Schedule, time_call
-from rooflinekit.catalog import Chip
-from rooflinekit.measure import SOURCE, GpuReport, MatmulResult, StreamResult
+from rooflinekit.measure.records import GpuReport, MatmulResult, StreamResult, best_flops, measured_chip
+from rooflinekit.measure.timing import Schedule, time_call
 
 GPU_STREAMS = ("copy", "triad")
 GPU_DTYPES = ("fp32", "bf16")
@@ -172,18 +171,13 @@ def measure_gpu(
             matmuls.append(MatmulResult(dtype, n, timing))
             del run
             schedule.finish(f"GPU {dtype} matmul {n}")
-    peaks = {d: max(m.flops_per_second for m in matmuls if m.dtype == d) for d in GPU_DTYPES}
-    chip = Chip(
-        id="this-gpu",
-        name=f"{backend.device} (measured through {backend.name})",
-        vendor="measured",
-        dense_flops=peaks,
-        hbm_bandwidth=max(s.bandwidth for s in streams),
-        hbm_bytes=backend.memory_bytes or 1.0,
-        link_bandwidth=1.0,
-        link_name="none (not measured; placeholder figure)",
-        sources=(SOURCE,),
-        notes=("Measured with the same STREAM byte counting and matmul sizes as the CPU.",),
+    chip = measured_chip(
+        "this-gpu",
+        f"{backend.device} (measured through {backend.name})",
+        best_flops(matmuls),
+        max(s.bandwidth for s in streams),
+        backend.memory_bytes,
+        ("Measured with the same STREAM byte counting and matmul sizes as the CPU.",),
     )
     return GpuReport(
         ran=True, skipped=skipped, backend=backend.name, device=backend.device, chip=chip,

@@ -1,20 +1,24 @@
-/* The kernel-free roofline explorer (rooflinekit.explorer_static).
+/* The kernel-free roofline explorer (rooflinekit.explorer.static).
  *
  * Each explorer is a <div class="rk-explorer"> holding a <script type="application/json">
  * with the data rooflinekit computed at build time: the FLOPs and bytes of every operation at
  * every (D, B) on the sliders, the catalog chips' figures and the element sizes of the
- * matmuls. This script only applies the roofline to them (tests/test_browser.py checks what
- * it shows against rooflinekit):
+ * matmuls. This script applies the roofline to them for the peak and bandwidth on the sliders:
  *   T_math = FLOPs / peak, T_comms = bytes / bandwidth, T_lower = max, T_upper = sum,
  *   intensity = FLOPs / bytes, attainable = min(peak, intensity * bandwidth),
  *   compute-bound when T_math > T_comms,
- *   critical batch of x[B,D].w[D,F]->out[B,F] (F = D): the B where T_math = T_comms.
+ *   critical batch of x[B,D].w[D,F]->out[B,F] (F = D), the B where T_math = T_comms, and the
+ *   B << D rule, as rooflinekit.critical computes them,
+ * and writes numbers as rooflinekit.fmt does. tests/test_explorer_js.py runs this very file in
+ * node over the sliders' whole grid and checks every number and text against rooflinekit;
+ * tests/test_browser.py drags its sliders in chromium.
  * No dependencies, no network. Defined once per page; every explorer on it is initialised.
  */
 (function () {
   "use strict";
-  if (window.RooflineExplorer) {
-    window.RooflineExplorer.initAll();
+  var root = typeof window !== "undefined" ? window : globalThis;
+  if (root.RooflineExplorer) {
+    root.RooflineExplorer.initAll();
     return;
   }
   var SVG = "http://www.w3.org/2000/svg";
@@ -28,52 +32,139 @@
     return Math.round(x * p) / p;
   }
 
-  /* A number for people: 4 significant digits, exponent form when large or small. */
-  function fmt(x) {
-    if (x === null || x === undefined) { return "-"; }
-    if (!isFinite(x)) { return "never"; }
+  var STEP = 0.01;  /* a peak or bandwidth slider's step, in decades */
+
+  /* The figure (peak or bandwidth) at a position of a log slider. */
+  function sliderFigure(position) { return roundSig(Math.pow(10, position), 3); }
+
+  /* Every figure a log slider over `range` can show, from one end to the other. */
+  function sliderFigures(range) {
+    var lo = log10(range[0]), hi = log10(range[1]), figures = [];
+    for (var k = 0; lo + k * STEP <= hi; k++) { figures.push(sliderFigure(lo + k * STEP)); }
+    return figures;
+  }
+
+  /* --- rooflinekit.fmt, ported: num, sci and seconds ------------------------------------ */
+
+  /* The exact decimal digits of |x| (no exponent): what Python's formatting rounds from. */
+  function exactDigits(x) {
     var a = Math.abs(x);
-    if (a !== 0 && (a >= 1e5 || a < 1e-2)) {
-      var parts = x.toExponential(3).split("e");
-      var mantissa = parts[0].replace(/\.?0+$/, "");
-      return mantissa + "e" + parts[1].replace("+", "");
-    }
-    return String(parseFloat(x.toPrecision(4)));
+    return a >= 1e21 ? BigInt(a).toString() : a.toFixed(100);
   }
 
-  function fmtTime(t) {
-    var units = [[1, "s"], [1e-3, "ms"], [1e-6, "µs"], [1e-9, "ns"]];
-    for (var i = 0; i < units.length; i++) {
-      if (t >= units[i][0] || i === units.length - 1) {
-        return String(parseFloat((t / units[i][0]).toPrecision(4))) + " " + units[i][1];
-      }
-    }
-    return String(t);
+  /* The digit string `kept`, plus one unit in its last place if the digits after it (`rest`)
+   * call for it: half to even, as Python's formatting rounds. */
+  function roundHalfEven(kept, rest) {
+    var tie = rest[0] === "5" && !/[1-9]/.test(rest.slice(1));
+    var up = rest[0] > "5" || (rest[0] === "5" && !tie) || (tie && Number(kept[kept.length - 1]) % 2 === 1);
+    return up ? (BigInt(kept) + 1n).toString().padStart(kept.length, "0") : kept;
   }
 
-  /* The roofline model applied to the precomputed costs. */
+  function strip(text) {
+    return text.indexOf(".") >= 0 ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+  }
+
+  /* rooflinekit.fmt._fixed: `digits` significant figures, never fewer than the integer part. */
+  function fixed(x, digits) {
+    if (x === 0) { return "0"; }
+    var decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(x))));
+    var parts = exactDigits(x).split("."), fraction = parts[1] || "";
+    var kept = parts[0] + (fraction + "0".repeat(decimals)).slice(0, decimals);
+    var rounded = roundHalfEven(kept, fraction.slice(decimals));
+    var whole = rounded.slice(0, rounded.length - decimals);
+    var text = decimals ? whole + "." + rounded.slice(rounded.length - decimals) : whole;
+    return (x < 0 ? "-" : "") + strip(text);
+  }
+
+  function special(x) { return x > 0 ? "inf" : (x < 0 ? "-inf" : "nan"); }
+
+  /* rooflinekit.fmt.sci: exponent form, `digits` significant figures, e.g. 3.94e14, 1e-3. */
+  function sci(x, digits) {
+    if (!isFinite(x)) { return special(x); }
+    if (x === 0) { return "0e0"; }
+    var text = exactDigits(x), point = text.indexOf("."), all = text.replace(".", "");
+    var first = all.search(/[1-9]/), exponent = (point < 0 ? text.length : point) - first - 1;
+    var significant = all.slice(first);
+    var kept = roundHalfEven((significant + "0".repeat(digits)).slice(0, digits), significant.slice(digits));
+    if (kept.length > digits) {  /* 9.9996 -> 10.00: one more power of ten */
+      kept = kept.slice(0, digits);
+      exponent += 1;
+    }
+    return (x < 0 ? "-" : "") + strip(kept[0] + "." + kept.slice(1)) + "e" + exponent;
+  }
+
+  /* rooflinekit.fmt.num: fixed between 1e-3 and 1e6, exponent form outside. */
+  function num(x, digits) {
+    if (x === 0 || (Math.abs(x) >= 1e-3 && Math.abs(x) < 1e6)) { return fixed(x, digits); }
+    return sci(x, digits);
+  }
+
+  var PREFIXES = [[-12, 1e-12, "p"], [-9, 1e-9, "n"], [-6, 1e-6, "µ"], [-3, 1e-3, "m"], [0, 1, ""],
+    [3, 1e3, "k"], [6, 1e6, "M"], [9, 1e9, "G"], [12, 1e12, "T"], [15, 1e15, "P"], [18, 1e18, "E"]];
+
+  /* rooflinekit.fmt.si */
+  function si(x, unit, digits) {
+    if (x === 0 || !isFinite(x)) { return num(x, digits) + " " + unit; }
+    var e = 3 * Math.floor(Math.log10(Math.abs(x)) / 3);
+    var i = Math.min(Math.max((e + 12) / 3, 0), PREFIXES.length - 1);
+    var text = fixed(x / PREFIXES[i][1], digits);
+    if (Math.abs(Number(text)) >= 1000 && i < PREFIXES.length - 1) {
+      i += 1;
+      text = fixed(x / PREFIXES[i][1], digits);
+    }
+    return text + " " + PREFIXES[i][2] + unit;
+  }
+
+  /* rooflinekit.fmt.seconds */
+  function seconds(x, digits) {
+    return isFinite(x) && Math.abs(x) >= 1 ? num(x, digits) + " s" : si(x, "s", digits);
+  }
+
+  /* A table cell, as the live explorer's: "-" where a figure does not apply, "never" where no
+   * batch is enough. */
+  function figure(x) {
+    if (x === null || x === undefined) { return "-"; }
+    return isFinite(x) ? num(x, 4) : "never";
+  }
+
+  function duration(t) { return seconds(t, 4); }
+
+  /* --- the model: rooflinekit's numbers for the sliders' peak and bandwidth -------------------- */
+
+  /* Critical batches of a matmul operation with F = D (rooflinekit.critical.exact_crossover and
+   * rule_of_thumb). */
+  function criticalBatch(sizes, D, peak, bw) {
+    var den = 2 * D * D * bw - peak * (sizes.x * D + sizes.out * D);
+    return den > 0 ? peak * sizes.w * D * D / den : Infinity;
+  }
+
+  function criticalBatchApprox(sizes, peak, bw) { return peak * sizes.w / (2 * bw); }
+
+  /* The ridge: FLOPs per byte where math and memory take equally long (Hardware.critical_intensity). */
+  function criticalIntensity(peak, bw) { return peak / bw; }
+
+  /* One operation of FLOPs and bytes placed on a roofline (rooflinekit.analysis.Roofline). */
+  function place(flops, bytes, peak, bw) {
+    var tMath = flops / peak, tComms = bytes / bw, intensity = flops / bytes;
+    return {
+      flops: flops, bytes: bytes, intensity: intensity,
+      attainable: Math.min(peak, intensity * bw),
+      t_math: tMath, t_comms: tComms,
+      t_lower: Math.max(tMath, tComms), t_upper: tMath + tComms,
+      bound: tMath > tComms ? "compute" : "memory"
+    };
+  }
+
+  /* The table's rows: every shown operation at the state's D, B, peak and bandwidth. */
   function model(grid, state) {
     var iD = state.iD, iB = state.iB, D = grid.D[iD];
     var peak = state.peak, bw = state.bandwidth;
     return grid.operations.filter(function (op) { return state.ops.indexOf(op.key) >= 0; })
       .map(function (op) {
-        var flops = grid.flops[op.key][iD][iB], bytes = grid.bytes[op.key][iD][iB];
-        var tMath = flops / peak, tComms = bytes / bw, intensity = flops / bytes;
-        var row = {
-          key: op.key, label: op.label, short: op.short, color: op.color,
-          flops: flops, bytes: bytes, intensity: intensity,
-          attainable: Math.min(peak, intensity * bw),
-          t_math: tMath, t_comms: tComms,
-          t_lower: Math.max(tMath, tComms), t_upper: tMath + tComms,
-          bound: tMath > tComms ? "compute" : "memory",
-          critical_batch: null, critical_batch_approx: null
-        };
-        if (op.matmul) {
-          var s = op.matmul;
-          var den = 2 * D * D * bw - peak * (s.x * D + s.out * D);
-          row.critical_batch = den > 0 ? peak * s.w * D * D / den : Infinity;
-          row.critical_batch_approx = peak * s.w / (2 * bw);
-        }
+        var row = place(grid.flops[op.key][iD][iB], grid.bytes[op.key][iD][iB], peak, bw);
+        row.key = op.key; row.label = op.label; row.short = op.short; row.color = op.color;
+        row.critical_batch = op.matmul ? criticalBatch(op.matmul, D, peak, bw) : null;
+        row.critical_batch_approx = op.matmul ? criticalBatchApprox(op.matmul, peak, bw) : null;
         return row;
       });
   }
@@ -145,7 +236,7 @@
     plot.appendChild(axes);
 
     var body = svg("g", { "clip-path": "url(#" + clip + ")" });
-    var ridge = state.peak / state.bandwidth;
+    var ridge = criticalIntensity(state.peak, state.bandwidth);
     var lo = grid.intensity_range[0], hi = grid.intensity_range[1];
     var roof = [[lo, Math.min(state.peak, lo * state.bandwidth)], [clampX(ridge), Math.min(state.peak, clampX(ridge) * state.bandwidth)], [hi, state.peak]];
     body.appendChild(svg("polyline", {
@@ -160,24 +251,24 @@
       });
       body.appendChild(svg("polyline", { points: pts.join(" "), stroke: row.color, "class": "rk-path" }));
       var dot = svg("circle", { cx: X(clampX(row.intensity)), cy: Y(row.attainable), r: 6, fill: row.color, "class": "rk-point", "data-op": row.key });
-      dot.appendChild(svg("title", {}, row.label + ": " + fmt(row.intensity) + " FLOP/B, " + row.bound + "-bound"));
+      dot.appendChild(svg("title", {}, row.label + ": " + figure(row.intensity) + " FLOP/B, " + row.bound + "-bound"));
       body.appendChild(dot);
     });
     plot.appendChild(body);
     var label = svg("text", { x: Math.min(X(clampX(ridge)) + 6, PLOT.left + w - 150), y: PLOT.top + h - 8, "class": "rk-ridge-label" },
-      "critical intensity " + fmt(ridge));
+      "critical intensity " + figure(ridge));
     plot.appendChild(label);
   }
 
   /* One column per operation, one row per quantity: narrow enough for a book page. */
   var QUANTITIES = [
-    ["flops", "FLOPs", fmt], ["bytes", "bytes moved", fmt],
-    ["intensity", "intensity (FLOP/B)", fmt], ["attainable", "attainable FLOP/s", fmt],
-    ["t_math", "T_math", fmtTime], ["t_comms", "T_comms", fmtTime],
-    ["t_lower", "T_lower = max", fmtTime], ["t_upper", "T_upper = sum", fmtTime],
+    ["flops", "FLOPs", figure], ["bytes", "bytes moved", figure],
+    ["intensity", "intensity (FLOP/B)", figure], ["attainable", "attainable FLOP/s", figure],
+    ["t_math", "T_math", duration], ["t_comms", "T_comms", duration],
+    ["t_lower", "T_lower = max", duration], ["t_upper", "T_upper = sum", duration],
     ["bound", "bound", String],
-    ["critical_batch", "critical batch, exact", fmt],
-    ["critical_batch_approx", "critical batch, B ≪ D rule", fmt]
+    ["critical_batch", "critical batch, exact", figure],
+    ["critical_batch_approx", "critical batch, B ≪ D rule", figure]
   ];
 
   function drawTable(table, rows) {
@@ -231,8 +322,8 @@
     chipWrap.appendChild(select);
     ui.appendChild(chipWrap);
 
-    var peak = slider(id + "-peak", "peak " + grid.compute + " FLOP/s", log10(grid.peak_range[0]), log10(grid.peak_range[1]), 0.01, log10(state.peak));
-    var bw = slider(id + "-bandwidth", "HBM bandwidth (B/s)", log10(grid.bandwidth_range[0]), log10(grid.bandwidth_range[1]), 0.01, log10(state.bandwidth));
+    var peak = slider(id + "-peak", "peak " + grid.compute + " FLOP/s", log10(grid.peak_range[0]), log10(grid.peak_range[1]), STEP, log10(state.peak));
+    var bw = slider(id + "-bandwidth", "HBM bandwidth (B/s)", log10(grid.bandwidth_range[0]), log10(grid.bandwidth_range[1]), STEP, log10(state.bandwidth));
     var batch = slider(id + "-batch", "batch B (tokens)", 0, grid.B.length - 1, 1, state.iB);
     var width = slider(id + "-width", "width D = F", 0, grid.D.length - 1, 1, state.iD);
     peak.input.setAttribute("data-control", "peak");
@@ -267,17 +358,18 @@
 
     function update() {
       var rows = model(grid, state);
-      peak.out.textContent = fmt(state.peak);
-      bw.out.textContent = fmt(state.bandwidth);
+      peak.out.textContent = figure(state.peak);
+      bw.out.textContent = figure(state.bandwidth);
       batch.out.textContent = String(grid.B[state.iB]);
       width.out.textContent = String(grid.D[state.iD]);
       while (summary.firstChild) { summary.removeChild(summary.firstChild); }
       summary.appendChild(document.createTextNode("peak "));
-      summary.appendChild(readout("peak", state.peak, fmt(state.peak)));
+      summary.appendChild(readout("peak", state.peak, figure(state.peak)));
       summary.appendChild(document.createTextNode(" FLOP/s, bandwidth "));
-      summary.appendChild(readout("bandwidth", state.bandwidth, fmt(state.bandwidth)));
+      summary.appendChild(readout("bandwidth", state.bandwidth, figure(state.bandwidth)));
       summary.appendChild(document.createTextNode(" B/s: critical intensity "));
-      summary.appendChild(readout("critical_intensity", state.peak / state.bandwidth, fmt(state.peak / state.bandwidth)));
+      var ridge = criticalIntensity(state.peak, state.bandwidth);
+      summary.appendChild(readout("critical_intensity", ridge, figure(ridge)));
       summary.appendChild(document.createTextNode(" FLOP/B. B = "));
       summary.appendChild(readout("B", grid.B[state.iB], String(grid.B[state.iB])));
       summary.appendChild(document.createTextNode(", D = F = "));
@@ -292,8 +384,8 @@
     }
 
     function fromSliders() {
-      state.peak = roundSig(Math.pow(10, parseFloat(peak.input.value)), 3);
-      state.bandwidth = roundSig(Math.pow(10, parseFloat(bw.input.value)), 3);
+      state.peak = sliderFigure(parseFloat(peak.input.value));
+      state.bandwidth = sliderFigure(parseFloat(bw.input.value));
       var preset = chips[select.value];
       if (!preset || preset.peak !== state.peak || preset.bandwidth !== state.bandwidth) {
         state.chip = "custom";
@@ -344,7 +436,13 @@
     }
   }
 
-  window.RooflineExplorer = { init: init, initAll: initAll, model: model, fmt: fmt, roundSig: roundSig };
+  root.RooflineExplorer = {
+    init: init, initAll: initAll, model: model, place: place, criticalBatch: criticalBatch,
+    criticalBatchApprox: criticalBatchApprox, criticalIntensity: criticalIntensity,
+    sliderFigure: sliderFigure, sliderFigures: sliderFigures,
+    num: num, sci: sci, si: si, seconds: seconds, figure: figure
+  };
+  if (typeof document === "undefined") { return; }  /* node, in tests/test_explorer_js.py */
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", initAll);
   } else {

@@ -1,0 +1,232 @@
+"""What a chip is: its figures, checked, and where each figure comes from.
+
+A :class:`Chip` holds an accelerator's peaks, memory and link in SI units. Each figure may
+carry a :class:`Provenance`: the :class:`Source` it comes from (a page and what kind of page),
+the date it was last checked against that source, and a note where the figure used differs
+from the vendor's. The catalog's chips (:mod:`rooflinekit.catalog`) give one for every figure.
+
+>>> page = Source("ACME X1 datasheet", "https://example.com/x1", "datasheet")
+>>> x1 = Chip(id="x1", name="ACME X1", vendor="ACME", dense_flops={"bf16": 4e14},
+...           hbm_bandwidth=2e12, hbm_bytes=48e9, link_bandwidth=1e11, link_name="link",
+...           provenance={"hbm_bandwidth": Provenance(page, "2026-11-20")})
+>>> x1.critical_intensity("bf16"), [s.title for s in x1.sources]
+(200.0, ['ACME X1 datasheet'])
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from rooflinekit._validate import check_figure
+from rooflinekit.dtypes import DType, dtype
+from rooflinekit.errors import RooflineInputError, UnknownNameError
+
+KINDS = ("datasheet", "product page", "paper", "course", "user", "measured")
+"""Kinds of source: a vendor's datasheet or product page, a paper or book, the course's own
+choice, a user's own figures, or a measurement."""
+
+
+class Source(NamedTuple):
+    """A page figures come from: its title, its address and its kind (one of :data:`KINDS`)."""
+
+    title: str
+    url: str
+    kind: str = "datasheet"
+
+
+class Provenance(NamedTuple):
+    """Where one figure comes from: its source, the day it was last checked against it (ISO
+    ``YYYY-MM-DD``, or ``""`` when unknown), and a note where it differs from the vendor's."""
+
+    source: Source
+    checked: str
+    note: str = ""
+
+
+def _check_provenance(figure: str, value: Any) -> None:
+    where = f"provenance.{figure}"
+    if not isinstance(value, Provenance) or not isinstance(value.source, Source):
+        raise RooflineInputError(where, "a Provenance(Source(...), checked, note)", value)
+    if value.source.kind not in KINDS:
+        raise RooflineInputError(f"{where} kind", "one of " + ", ".join(KINDS), value.source.kind)
+    try:
+        if value.checked:
+            datetime.date.fromisoformat(value.checked)
+    except (TypeError, ValueError) as error:
+        raise RooflineInputError(f"{where} checked", "a date, YYYY-MM-DD", value.checked) from error
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One accelerator, with figures in SI units (FLOP/s, B/s, bytes).
+
+    ``dense_flops`` and ``sparse_flops`` map a dtype name to the peak throughput for
+    matrix math in that dtype. ``link_bandwidth`` is one direction of one chip's
+    inter-chip link (ICI on TPUs, NVLink on GPUs). ``vector_flops`` is the peak of the
+    unit that does elementwise work, where it differs from the matrix unit's.
+    ``provenance`` maps figure names (those of :meth:`figures`) to where they come from;
+    ``notes`` are remarks about the chip as a whole.
+    """
+
+    id: str
+    name: str
+    vendor: str
+    dense_flops: Mapping[str, float]
+    hbm_bandwidth: float
+    hbm_bytes: float
+    link_bandwidth: float
+    link_name: str
+    sparse_flops: Mapping[str, float] = field(default_factory=dict)
+    vector_flops: float | None = None
+    provenance: Mapping[str, Provenance] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for figure in ("hbm_bandwidth", "hbm_bytes", "link_bandwidth"):
+            object.__setattr__(self, figure, check_figure(figure, getattr(self, figure)))
+        if self.vector_flops is not None:
+            object.__setattr__(self, "vector_flops", check_figure("vector_flops", self.vector_flops))
+        for table in ("dense_flops", "sparse_flops"):
+            if not isinstance(getattr(self, table), Mapping):
+                raise RooflineInputError(table, "a table of dtype name to FLOP/s", getattr(self, table))
+            checked = {
+                dtype(name, f"{table} key").name: check_figure(f"{table}.{name}", value)
+                for name, value in getattr(self, table).items()
+            }
+            object.__setattr__(self, table, MappingProxyType(checked))
+        if not self.dense_flops:
+            raise RooflineInputError("dense_flops", "at least one dtype's peak FLOP/s", {})
+        known = self.figures()
+        for figure, value in self.provenance.items():
+            if figure not in known:
+                accepted = "one of the chip's figures, " + ", ".join(known)
+                raise RooflineInputError("provenance key", accepted, figure)
+            _check_provenance(figure, value)
+        object.__setattr__(self, "provenance", MappingProxyType(dict(self.provenance)))
+
+    def figures(self) -> dict[str, float]:
+        """Every figure by name, peaks as ``dense_flops.bf16``: what ``provenance`` is keyed by.
+
+        >>> list(Chip("c", "c", "v", {"bf16": 1e14}, 1e12, 1e9, 1e9, "link").figures())
+        ['dense_flops.bf16', 'hbm_bandwidth', 'hbm_bytes', 'link_bandwidth']
+        """
+        found = {f"dense_flops.{name}": value for name, value in self.dense_flops.items()}
+        found |= {f"sparse_flops.{name}": value for name, value in self.sparse_flops.items()}
+        found |= {"hbm_bandwidth": self.hbm_bandwidth, "hbm_bytes": self.hbm_bytes}
+        found["link_bandwidth"] = self.link_bandwidth
+        if self.vector_flops is not None:
+            found["vector_flops"] = self.vector_flops
+        return found
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """The pages the figures come from, each once, in the order the figures cite them."""
+        return tuple(dict.fromkeys(p.source for p in self.provenance.values()))
+
+    def peak(self, compute: str | DType = "bf16", *, sparse: bool = False) -> float:
+        """Peak FLOP/s (or OP/s for integers) of matrix math in ``compute``.
+
+        >>> from rooflinekit.catalog import chip
+        >>> chip("h100-sxm").peak("bf16"), chip("h100-sxm").peak("bf16", sparse=True)
+        (989000000000000.0, 1979000000000000.0)
+        """
+        table = self.sparse_flops if sparse else self.dense_flops
+        name = dtype(compute, "compute").name
+        if name not in table:
+            kind = "sparse" if sparse else "dense"
+            raise UnknownNameError(f"compute dtype for {self.id} ({kind})", list(table), name)
+        return table[name]
+
+    def critical_intensity(self, compute: str | DType = "bf16", *, sparse: bool = False) -> float:
+        """Peak FLOP/s over HBM bandwidth: the intensity above which work is compute-bound.
+
+        >>> from rooflinekit.catalog import chip
+        >>> round(chip("h100-sxm").critical_intensity("bf16"), 1)
+        295.2
+        """
+        return self.peak(compute, sparse=sparse) / self.hbm_bandwidth
+
+    def derive(
+        self,
+        *,
+        id: str | None = None,
+        name: str | None = None,
+        peaks: Mapping[str, float] | None = None,
+        hbm_bandwidth: float | None = None,
+        hbm_bytes: float | None = None,
+        link_bandwidth: float | None = None,
+    ) -> Chip:
+        """A copy with some figures overridden, as an exercise states its own figures.
+
+        ``peaks`` replaces or adds dense peaks per dtype; the sparse ones are dropped
+        when any peak changes, since they no longer follow from the datasheet. Overridden
+        figures lose their provenance; a note says what changed.
+
+        >>> from rooflinekit.catalog import chip
+        >>> slow = chip("tpu-v5e").derive(hbm_bandwidth=8.1e11)
+        >>> slow.hbm_bandwidth, slow.notes[-1], "hbm_bandwidth" in slow.provenance
+        (810000000000.0, 'derived from tpu-v5e: hbm_bandwidth=8.1e11', False)
+        """
+        from rooflinekit.fmt import sci  # only here: keeps `import rooflinekit` from loading fmt's tables
+
+        changes: dict[str, Any] = {}
+        overridden: dict[str, float] = {}  # by figure name, as provenance is keyed
+        for figure, value in (("hbm_bandwidth", hbm_bandwidth), ("hbm_bytes", hbm_bytes),
+                              ("link_bandwidth", link_bandwidth)):
+            if value is not None:
+                changes[figure] = overridden[figure] = check_figure(figure, value)
+        if peaks is not None:
+            if not isinstance(peaks, Mapping):
+                raise RooflineInputError("peaks", "a mapping of dtype name to FLOP/s", peaks)
+            dense = dict(self.dense_flops)
+            for key, value in peaks.items():
+                key_name = dtype(key, "peaks key").name
+                dense[key_name] = overridden[f"dense_flops.{key_name}"] = check_figure(f"peaks.{key}", value)
+            changes["dense_flops"] = dense
+            changes["sparse_flops"] = {}
+        kept = {
+            figure: where for figure, where in self.provenance.items()
+            if figure not in overridden and not (peaks is not None and figure.startswith("sparse_flops."))
+        }
+        described = ", ".join(f"{figure}={sci(value)}" for figure, value in overridden.items())
+        return replace(
+            self,
+            id=id or f"{self.id}-custom",
+            name=name or f"{self.name} (custom)",
+            provenance=kept,
+            notes=(*self.notes, f"derived from {self.id}: {described or 'no changes'}"),
+            **changes,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output.
+
+        >>> from rooflinekit.catalog import chip
+        >>> chip("b200").to_dict()["provenance"]["hbm_bytes"]["kind"]
+        'product page'
+        """
+        return {
+            "id": self.id,
+            "name": self.name,
+            "vendor": self.vendor,
+            "dense_flops": dict(self.dense_flops),
+            "sparse_flops": dict(self.sparse_flops),
+            "hbm_bandwidth": self.hbm_bandwidth,
+            "hbm_bytes": self.hbm_bytes,
+            "link_bandwidth": self.link_bandwidth,
+            "link_name": self.link_name,
+            "vector_flops": self.vector_flops,
+            "critical_intensity_bf16": (  # None for a chip without bf16, e.g. a measured CPU
+                self.critical_intensity("bf16") if "bf16" in self.dense_flops else None
+            ),
+            "sources": [s._asdict() for s in self.sources],
+            "provenance": {
+                figure: {**p.source._asdict(), "checked": p.checked, "note": p.note}
+                for figure, p in self.provenance.items()
+            },
+            "notes": list(self.notes),
+        }

@@ -1,0 +1,72 @@
+"""The kernel-free roofline explorer: one self-contained HTML fragment.
+
+The fragment carries the data :func:`rooflinekit.explorer.model.grid_data` computes (the
+FLOPs and bytes of every explorer operation at every slider size, the catalog's chips) as
+JSON, plus a small script and stylesheet shipped in ``rooflinekit/explorer/assets``. In a
+browser it shows the same sliders, plot and table as the JupyterLab explorer with no kernel
+behind it: the script places those numbers on the roofline of the sliders' peak and
+bandwidth, and ``tests/test_explorer_js.py`` runs it in node over the sliders' whole grid
+against rooflinekit. The book's pages get it from :func:`rooflinekit.explorer.explorer`
+(whose output carries it as ``text/html``).
+
+>>> html = explorer_html("h100-sxm", B=512, D=4096)
+>>> html.startswith('<div class="rk-explorer"') and '"chip": "h100-sxm"' in html
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+from rooflinekit.explorer.model import ExplorerSettings, grid_data
+
+_ids = itertools.count(1)
+
+
+@cache
+def _asset(name: str) -> str:
+    return (resources.files("rooflinekit.explorer") / "assets" / name).read_text(encoding="utf-8")
+
+
+@cache
+def _grid_json() -> str:
+    return json.dumps(grid_data(), separators=(",", ":"))
+
+
+def _script_safe(text: str) -> str:
+    """Keep embedded JSON or code from closing its <script> element early."""
+    return text.replace("</", "<\\/")
+
+
+def explorer_html(
+    chip: str = "tpu-v5e",
+    *,
+    B: int = 256,
+    D: int = 8192,
+    operations: Sequence[str] | None = None,
+    element_id: str | None = None,
+) -> str:
+    """The static explorer as HTML, starting on ``chip`` with batch ``B`` and width ``D``.
+
+    ``B`` must be on the batch slider (:data:`~rooflinekit.explorer.model.B_VALUES`) and
+    ``D`` on the width slider (:data:`~rooflinekit.explorer.model.D_VALUES`).
+
+    >>> explorer_html(element_id="ex").count('id="ex"')
+    1
+    """
+    settings = ExplorerSettings.of(chip, B, D, operations)
+    element_id = element_id or f"rk-explorer-{next(_ids)}"
+    data = '{"grid":' + _grid_json() + ',"initial":' + json.dumps(settings.to_dict()) + "}"
+    return (
+        f'<div class="rk-explorer" id="{element_id}">'
+        f"<style>{_asset('explorer.css')}</style>"
+        f'<script type="application/json" class="rk-data">{_script_safe(data)}</script>'
+        '<p class="rk-noscript">The roofline explorer needs JavaScript; in JupyterLab, run '
+        "<code>rooflinekit.explorer.explorer()</code> for the live version.</p>"
+        f"<script>{_script_safe(_asset('explorer.js'))}</script>"
+        "</div>"
+    )

@@ -1,0 +1,338 @@
+"""What a measurement found: results of each kind, and the chip they add up to.
+
+Plain records: each holds what was timed and the :class:`~rooflinekit.measure.timing.Timing`
+of it, derives its figure (bandwidth, FLOP/s, efficiency) from the two, and has a
+``to_dict`` for JSON. :func:`measured_chip` turns measured figures into a
+:class:`~rooflinekit.catalog.Chip` like the catalog's.
+
+>>> from rooflinekit.measure.timing import Timing
+>>> copy = StreamResult("copy", threads=1, array_bytes=2**20, timing=Timing((1e-4, 2e-4, 3e-4)))
+>>> copy.bytes_counted, round(copy.bandwidth / 1e9, 2)
+(2097152, 10.49)
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rooflinekit.analysis import Roofline, analyze
+from rooflinekit.catalog import Chip, Provenance, Source
+from rooflinekit.costs import Cost, matmul_cost
+from rooflinekit.errors import RooflineInputError
+from rooflinekit.measure.kernels import STREAMS, StreamSpec
+from rooflinekit.measure.machine import MachineInfo
+from rooflinekit.measure.planning import Plan
+from rooflinekit.measure.timing import Timing
+
+SOURCE = Source(
+    "Measured on this machine by rooflinekit.measure (STREAM kernels and numpy matmul)",
+    "https://www.cs.virginia.edu/stream/",
+    "measured",
+)
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    """Bandwidth of one STREAM kernel: counted bytes over the median time of one pass."""
+
+    name: str
+    threads: int | None
+    array_bytes: int
+    timing: Timing
+
+    @property
+    def spec(self) -> StreamSpec:
+        return STREAMS[self.name]
+
+    @property
+    def bytes_counted(self) -> int:
+        """Arrays read plus arrays written, times the bytes of one array (no write-allocate)."""
+        return (self.spec.reads + self.spec.writes) * self.array_bytes
+
+    @property
+    def seconds(self) -> float:
+        return self.timing.median
+
+    @property
+    def bandwidth(self) -> float:
+        """Counted bytes per second."""
+        return self.bytes_counted / self.timing.median
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "formula": self.spec.formula,
+            "threads": self.threads,
+            "array_bytes": self.array_bytes,
+            "bytes_counted": self.bytes_counted,
+            "seconds": self.seconds,
+            "repeats": self.timing.repeats,
+            "bandwidth": self.bandwidth,
+        }
+
+
+@dataclass(frozen=True)
+class MatmulResult:
+    """Throughput of one square matmul ``x[n,n] @ y[n,n]`` in one dtype."""
+
+    dtype: str
+    n: int
+    timing: Timing
+
+    @property
+    def cost(self) -> Cost:
+        return matmul_cost(self.n, self.n, self.n, x=self.dtype, w=self.dtype, out=self.dtype)
+
+    @property
+    def flops(self) -> float:
+        return float(self.cost.flops)
+
+    @property
+    def flops_per_second(self) -> float:
+        return self.flops / self.timing.median
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dtype": self.dtype,
+            "n": self.n,
+            "flops": self.flops,
+            "seconds": self.timing.median,
+            "repeats": self.timing.repeats,
+            "flops_per_second": self.flops_per_second,
+        }
+
+
+@dataclass(frozen=True)
+class KernelResult:
+    """A timed kernel placed on the measured roofline.
+
+    ``efficiency`` is the FLOP/s it achieved over what the roof allows at its intensity:
+    ``min(peak, intensity * bandwidth)`` of the measured chip.
+    """
+
+    name: str
+    compute: str
+    cost: Cost
+    timing: Timing
+    roofline: Roofline
+    note: str = ""
+
+    @property
+    def seconds(self) -> float:
+        return self.timing.median
+
+    @property
+    def intensity(self) -> float:
+        return float(self.cost.intensity)
+
+    @property
+    def achieved(self) -> float:
+        """FLOP/s: the cost model's FLOPs over the median time."""
+        return float(self.cost.flops) / self.timing.median
+
+    @property
+    def achieved_bandwidth(self) -> float:
+        """B/s: the cost model's bytes over the median time."""
+        return float(self.cost.bytes) / self.timing.median
+
+    @property
+    def attainable(self) -> float:
+        return float(self.roofline.attainable)
+
+    @property
+    def efficiency(self) -> float:
+        return self.achieved / self.attainable
+
+    @property
+    def bound(self) -> str:
+        return str(self.roofline.bound)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "compute": self.compute,
+            "flops": float(self.cost.flops),
+            "bytes": float(self.cost.bytes),
+            "intensity": self.intensity,
+            "seconds": self.seconds,
+            "repeats": self.timing.repeats,
+            "achieved_flops_per_second": self.achieved,
+            "attainable_flops_per_second": self.attainable,
+            "efficiency": self.efficiency,
+            "bound": self.bound,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class GpuReport:
+    """The GPU part of a measurement: what ran through torch or jax, or why nothing did."""
+
+    ran: bool
+    skipped: tuple[str, ...] = ()
+    backend: str | None = None
+    device: str | None = None
+    chip: Chip | None = None
+    streams: tuple[StreamResult, ...] = ()
+    matmuls: tuple[MatmulResult, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """One sentence for people.
+
+        >>> GpuReport(ran=False, skipped=("torch is not installed",)).message
+        'GPU measurement skipped: torch is not installed.'
+        """
+        if self.ran:
+            return f"GPU measured: {self.device} through {self.backend}."
+        return "GPU measurement skipped: " + "; ".join(self.skipped or ("not asked for",)) + "."
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ran": self.ran,
+            "message": self.message,
+            "skipped": list(self.skipped),
+            "backend": self.backend,
+            "device": self.device,
+            "chip": self.chip.to_dict() if self.chip is not None else None,
+            "streams": [s.to_dict() for s in self.streams],
+            "matmuls": [m.to_dict() for m in self.matmuls],
+        }
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Everything one run measured, and the chip it adds up to."""
+
+    chip: Chip
+    machine: MachineInfo
+    plan: Plan
+    streams: tuple[StreamResult, ...]
+    cache_sweep: tuple[StreamResult, ...]
+    matmuls: tuple[MatmulResult, ...]
+    kernels: tuple[KernelResult, ...]
+    gpu: GpuReport
+    elapsed: float
+
+    @property
+    def bandwidth(self) -> float:
+        """The attainable DRAM bandwidth in B/s: the best STREAM kernel over the large arrays.
+
+        Usually a kernel on all threads; on a busy machine one thread can win, because a
+        split pass waits for its slowest thread."""
+        return self.chip.hbm_bandwidth
+
+    @property
+    def peaks(self) -> dict[str, float]:
+        """The best matmul FLOP/s per dtype."""
+        return dict(self.chip.dense_flops)
+
+    @property
+    def best_stream(self) -> StreamResult:
+        """The STREAM kernel (and thread count) that set :attr:`bandwidth`."""
+        return max(self.streams, key=lambda s: s.bandwidth)
+
+    def stream(self, name: str, threads: int | None = None) -> StreamResult:
+        """The result of STREAM kernel ``name`` on ``threads`` threads (all of them by default)."""
+        wanted = self.plan.threads if threads is None else threads
+        for s in self.streams:
+            if s.name == name and s.threads == wanted:
+                return s
+        measured = ", ".join(f"{s.name} on {s.threads} threads" for s in self.streams)
+        raise RooflineInputError("stream", f"one of {measured}", (name, wanted))
+
+    def kernel(self, name: str) -> KernelResult:
+        """The kernel called ``name`` (see ``[k.name for k in m.kernels]``)."""
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise RooflineInputError("kernel", "one of " + ", ".join(k.name for k in self.kernels), name)
+
+    def analyze(self, cost: Cost, compute: str = "fp32") -> Roofline:
+        """``rooflinekit.analyze`` on this machine's measured chip."""
+        return analyze(cost, self.chip, compute=compute)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready: every number finite)."""
+        return {
+            "chip": self.chip.to_dict(),
+            "bandwidth": self.bandwidth,
+            "best_stream": {"name": self.best_stream.name, "threads": self.best_stream.threads},
+            "peaks": self.peaks,
+            "critical_intensity": {d: self.chip.critical_intensity(d) for d in self.peaks},
+            "quick": self.plan.quick,
+            "budget": self.plan.budget,
+            "elapsed": self.elapsed,
+            "array_bytes": self.plan.array_bytes,
+            "threads": self.plan.threads,
+            "machine": self.machine.to_dict(),
+            "streams": [s.to_dict() for s in self.streams],
+            "cache_sweep": [s.to_dict() for s in self.cache_sweep],
+            "matmuls": [m.to_dict() for m in self.matmuls],
+            "kernels": [k.to_dict() for k in self.kernels],
+            "gpu": self.gpu.to_dict(),
+        }
+
+
+def best_flops(matmuls: Sequence[MatmulResult]) -> dict[str, float]:
+    """The best FLOP/s each dtype reached over the sizes measured: the chip's peaks."""
+    peaks: dict[str, float] = {}
+    for m in matmuls:
+        peaks[m.dtype] = max(peaks.get(m.dtype, 0.0), m.flops_per_second)
+    return peaks
+
+
+def measured_chip(
+    chip_id: str, name: str, peaks: dict[str, float], bandwidth: float, memory_bytes: float,
+    notes: Sequence[str],
+) -> Chip:
+    """A catalog-style chip from measured peaks and bandwidth.
+
+    Nothing measures an inter-chip link: ``link_bandwidth`` is a placeholder of 1 B/s (as in
+    ``custom_chip``), so do not use such a chip for network rooflines.
+
+    >>> measured_chip("cpu", "a CPU", {"fp32": 2e11}, 2e10, 2**34, ()).critical_intensity("fp32")
+    10.0
+    """
+    measured = Provenance(SOURCE, datetime.date.today().isoformat())
+    return Chip(
+        id=chip_id,
+        name=name,
+        vendor="measured",
+        dense_flops=peaks,
+        hbm_bandwidth=bandwidth,
+        hbm_bytes=memory_bytes or 1.0,
+        link_bandwidth=1.0,
+        link_name="none (not measured; placeholder figure)",
+        provenance={f"dense_flops.{d}": measured for d in peaks} | {"hbm_bandwidth": measured},
+        notes=tuple(notes),
+    )
+
+
+def machine_chip(
+    bandwidth: float, peaks: dict[str, float], machine: MachineInfo, *, chip_id: str = "this-machine",
+    name: str | None = None, notes: Sequence[str] = (),
+) -> Chip:
+    """The chip a CPU measurement adds up to: its DRAM bandwidth and matmul peaks.
+
+    >>> from rooflinekit.measure.machine import describe_machine
+    >>> c = machine_chip(2e10, {"fp32": 2e11, "fp64": 1e11}, describe_machine())
+    >>> c.id, c.critical_intensity("fp32")
+    ('this-machine', 10.0)
+    """
+    return measured_chip(
+        chip_id,
+        name or f"this machine ({machine.cpu}, {machine.cpus} CPUs)",
+        peaks,
+        bandwidth,
+        machine.memory_bytes,
+        (
+            "hbm_bandwidth is the best STREAM kernel's counted bytes per second over arrays far "
+            "larger than the last-level cache (DRAM, not HBM); write-allocate traffic is not counted.",
+            "Peaks are the best median numpy matmul FLOP/s over the sizes measured.",
+            *notes,
+        ),
+    )

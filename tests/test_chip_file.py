@@ -1,0 +1,115 @@
+"""A chip of your own from a TOML file: checked like the catalog's, usable in Python and the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rooflinekit as rk
+
+GOOD = """\
+id = "x1"
+name = "ACME X1"
+vendor = "ACME"
+hbm_bandwidth = 2.0e12
+hbm_bytes = 48e9
+link_bandwidth = 1e11
+link_name = "XLink"
+
+[dense_flops]
+bf16 = 4.0e14
+int8 = 8.0e14
+
+[source]
+title = "ACME X1 datasheet"
+url = "https://example.com/x1"
+kind = "datasheet"
+checked = 2026-11-20
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "x1.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rooflinekit", *args], capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_a_good_file_gives_a_chip_like_the_catalogs(tmp_path: Path) -> None:
+    x1 = rk.load_chip(write(tmp_path, GOOD))
+    assert (x1.id, x1.name, x1.peak("int8"), x1.hbm_bandwidth) == ("x1", "ACME X1", 8e14, 2e12)
+    assert x1.critical_intensity("bf16") == 200.0
+    assert rk.analyze(rk.matmul_cost(256, 8192, 8192), x1).bound == "compute"
+    assert set(x1.provenance) == set(x1.figures())
+    where = x1.provenance["hbm_bandwidth"]
+    assert (where.source.url, where.source.kind, where.checked) == ("https://example.com/x1", "datasheet",
+                                                                     "2026-11-20")
+
+
+def test_a_good_file_works_in_the_command_line(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD)
+    done = cli("matmul", "256", "8192", "8192", "--chip-file", str(path), "--w", "int8", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    x1 = rk.load_chip(path)
+    assert out["t_lower"] == rk.analyze(rk.matmul_cost(256, 8192, 8192, w="int8"), x1).t_lower
+    assert out["critical_batch"] == rk.matmul_critical_batch(8192, 8192, x1, w="int8")
+    text = cli("matmul", "256", "8192", "8192", "--chip-file", str(path)).stdout
+    assert "on ACME X1, bf16 compute" in text
+    chips = cli("chips", "--chip-file", str(path)).stdout.splitlines()
+    assert chips[-1].split()[:3] == ["x1", "ACME", "X1"] and len(chips) == len(rk.CHIPS) + 2
+
+
+def test_placeholders_where_figures_are_not_given(tmp_path: Path) -> None:
+    bare = 'id = "x1"\nname = "X1"\nhbm_bandwidth = 2e12\n[dense_flops]\nbf16 = 4e14\n'
+    x1 = rk.load_chip(write(tmp_path, bare))
+    assert (x1.hbm_bytes, x1.link_bandwidth) == (1.0, 1.0) and x1.provenance == {}
+
+
+MISTAKES = [
+    (("hbm_bandwidth = 2.0e12", 'hbm_bandwidth = "fast"'),
+     "x1.toml: hbm_bandwidth must be a positive, finite number (got 'fast')"),
+    (("hbm_bandwidth = 2.0e12", "hbm_bandwidth = -2.0e12"),
+     "x1.toml: hbm_bandwidth must be a positive, finite number (got -2000000000000.0)"),
+    (("hbm_bandwidth = 2.0e12\n", ""),
+     "x1.toml: hbm_bandwidth must be given: the HBM bandwidth in B/s (got nothing)"),
+    (("hbm_bytes = 48e9", "hbm_byte = 48e9"),
+     "x1.toml: field must be one of id, name, vendor, hbm_bandwidth"),
+    (("bf16 = 4.0e14", "bf17 = 4.0e14"), "x1.toml: dense_flops key must be one of fp64, fp32"),
+    (("int8 = 8.0e14", "int8 = 0"), "x1.toml: dense_flops.int8 must be a positive, finite number (got 0)"),
+    (('kind = "datasheet"', 'kind = "blog"'),
+     "x1.toml: source.kind must be one of datasheet, product page, paper, course, user, measured "
+     "(got 'blog')"),
+    (("checked = 2026-11-20", 'checked = "20 Nov"'),
+     "x1.toml: source.checked must be a date, YYYY-MM-DD (got '20 Nov')"),
+    (('id = "x1"', 'id = "tpu-v5e"'), "x1.toml: id must be a name not in the catalog (tpu-v5e,"),
+    (('name = "ACME X1"', "name = 3"), "x1.toml: name must be a non-empty string (got 3)"),
+    (("hbm_bytes = 48e9", "hbm_bytes 48e9"), "x1.toml must be valid TOML (Expected '=' after a key"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), MISTAKES, ids=[m for (_, m), _ in MISTAKES])
+def test_one_wrong_field_is_named_in_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    assert change[0] in GOOD
+    path = write(tmp_path, GOOD.replace(*change))
+    with pytest.raises(rk.RooflineInputError) as raised:
+        rk.load_chip(path)
+    assert str(raised.value).startswith(message)
+    done = cli("dot", "8", "--chip-file", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"rooflinekit dot: error: argument --chip-file: {message}" in done.stderr
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    done = cli("dot", "8", "--chip-file", str(tmp_path / "nope.toml"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "argument --chip-file: chip file must be a readable TOML file (got" in done.stderr

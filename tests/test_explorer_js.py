@@ -1,0 +1,136 @@
+"""The static explorer's script computes what rooflinekit computes, over the sliders' whole grid.
+
+tests/explorer_grid.js runs rooflinekit/explorer/assets/explorer.js in node (the very file the
+book's pages carry) and writes what it computed. These tests compare each number with
+rooflinekit's, exactly (the same IEEE operations give the same doubles), and each text with
+rooflinekit.fmt's:
+
+- the critical batches (exact, and the B << D rule) of both matmul operations and the critical
+  intensity at every position of the peak slider with every position of the bandwidth slider,
+  at every D: 401 x 331 x 8;
+- whole tables (every operation at every D and every B: 5 x 8 x 65 rows) for each catalog chip
+  and for a 21 x 18 lattice of slider positions spanning both sliders, ends included (a table's
+  times and bounds are quotients and comparisons of one peak or one bandwidth with the FLOPs
+  and bytes rooflinekit wrote, so a lattice finds any slip; the slider pairs' full product
+  would be 69 million tables);
+- the texts of its formatter for every number in the catalog chips' tables, and for ties and
+  powers of ten.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import rooflinekit as rk
+from rooflinekit.critical import exact_crossover, rule_of_thumb
+from rooflinekit.explorer.model import B_VALUES, D_VALUES, OPERATIONS, grid_data
+from rooflinekit.fmt import num, sci, seconds
+
+HARNESS = Path(__file__).with_name("explorer_grid.js")
+SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "explorer.js"
+LATTICE = ([*range(0, 400, 20), 400], [*range(0, 330, 20), 330])  # slider positions, ends included
+TRICKY = [0.0, 0.5, 1.0625, 2.5, 12.125, 999.95, 9.9995, 0.0009995, 999999.5, 1e6, 1234500.0,
+          1.97e14, 8.1e11, 1e-3, 9.99e-4, 0.1, 2.675, 1e21, 3.3e22, 1.2345e-9, 5e-13, 83.16e-12]
+
+
+def _figure(x: float) -> str:
+    """What the live explorer's table writes (rooflinekit.explorer.widget)."""
+    return num(x, 4) if np.isfinite(x) else "never"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    node = shutil.which("node")
+    assert node, "node is not installed (apt-get install nodejs)"
+    out = tmp_path_factory.mktemp("explorer-js")
+    grid = grid_data()
+    (out / "grid.json").write_text(json.dumps(grid))
+    tables = np.concatenate([_tables(c["peak"], c["bandwidth"])[..., :6].ravel() for c in grid["chips"]])
+    numbers = TRICKY + sorted(set(tables[np.isfinite(tables)].tolist()))
+    (out / "cases.json").write_text(json.dumps(
+        {"peak_positions": LATTICE[0], "bandwidth_positions": LATTICE[1], "numbers": numbers}
+    ))
+    done = subprocess.run(
+        [node, str(HARNESS), str(SCRIPT), str(out / "grid.json"), str(out / "cases.json"), str(out)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads((out / "figures.json").read_text())
+    rows = np.fromfile(out / "rows.f64", dtype=np.float64)
+    return {"figures": figures, "numbers": numbers, "rows": rows,
+            "chip": np.fromfile(out / "chip.f64", dtype=np.float64)}
+
+
+def test_the_sliders_reach_what_the_library_says() -> None:
+    """Each slider covers its whole range in steps of 0.01 decades."""
+    node = shutil.which("node")
+    assert node
+    probe = (f"require({json.dumps(str(SCRIPT))}); const E = globalThis.RooflineExplorer;"
+             f"console.log(JSON.stringify([E.sliderFigures({list(map(float, grid_data()['peak_range']))}),"
+             f" E.sliderFigures({list(map(float, grid_data()['bandwidth_range']))})]))")
+    peaks, bandwidths = json.loads(subprocess.run([node, "-e", probe], capture_output=True, text=True,
+                                                  check=True).stdout)
+    assert (len(peaks), len(bandwidths)) == (401, 331)
+    assert peaks[-1] == 1e16 and bandwidths[-1] == 2e13 and np.isclose(peaks[0], 1e12)
+
+
+def test_critical_batches_and_intensity_at_every_slider_position(run: dict[str, Any]) -> None:
+    peaks = np.array(run["figures"]["peaks"])[:, None, None]
+    bandwidths = np.array(run["figures"]["bandwidths"])[None, :, None]
+    D = np.array(D_VALUES, dtype=float)[None, None, :]
+    matmuls = [op for op in OPERATIONS if op.matmul is not None]
+    shown = run["chip"].reshape(peaks.shape[0], bandwidths.shape[1], -1)
+    per_d = shown[:, :, :-1].reshape(peaks.shape[0], bandwidths.shape[1], len(D_VALUES), len(matmuls), 2)
+    for m, op in enumerate(matmuls):
+        assert op.matmul is not None
+        sx, sw, so = (rk.dtype_bytes(t) for t in (op.matmul.x, op.matmul.w, op.matmul.out))
+        exact = exact_crossover(D, D, sx, sw, so, peaks, bandwidths)
+        rule = np.broadcast_to(rule_of_thumb(sw, peaks, bandwidths), exact.shape)
+        assert np.array_equal(per_d[..., m, 0], exact), op.key
+        assert np.array_equal(per_d[..., m, 1], rule), op.key
+    ridge = rk.Hardware(peaks[:, :, 0], bandwidths[:, :, 0]).critical_intensity  # type: ignore[arg-type]
+    assert np.array_equal(shown[:, :, -1], ridge)
+
+
+def _tables(peak: float, bandwidth: float) -> np.ndarray[Any, Any]:
+    """rooflinekit's rows for every D, B and operation: [D][B][operation][field]."""
+    B, D = np.meshgrid(np.array(B_VALUES, dtype=float), np.array(D_VALUES, dtype=float))
+    columns = []
+    for op in OPERATIONS:
+        r = rk.analyze(op(B, D), peak=peak, bandwidth=bandwidth)
+        exact = approx = np.full(B.shape, np.nan)
+        if op.matmul is not None:
+            dt = {"x": op.matmul.x, "w": op.matmul.w, "out": op.matmul.out}
+            figures = {"peak": peak, "bandwidth": bandwidth}
+            exact = np.broadcast_to(rk.matmul_critical_batch(D, D, **dt, **figures), B.shape)
+            approx = np.full(B.shape, rk.matmul_critical_batch_approx(w=op.matmul.w, **figures))
+        fields = (r.intensity, r.attainable, r.t_math, r.t_comms, r.t_lower, r.t_upper,
+                  r.bound == "compute", exact, approx)
+        columns.append(np.stack([np.broadcast_to(f, B.shape).astype(float) for f in fields], axis=-1))
+    return np.stack(columns, axis=2)
+
+
+def test_whole_tables_at_every_chip_and_across_both_sliders(run: dict[str, Any]) -> None:
+    pairs = run["figures"]["pairs"]
+    assert len(pairs) == len(rk.CHIPS) + len(LATTICE[0]) * len(LATTICE[1])
+    assert run["figures"]["fields"][6] == "bound"
+    shown = run["rows"].reshape(len(pairs), len(D_VALUES), len(B_VALUES), len(OPERATIONS), -1)
+    for index, (peak, bandwidth) in enumerate(pairs):
+        expected = _tables(peak, bandwidth)
+        assert np.array_equal(shown[index], expected, equal_nan=True), (peak, bandwidth)
+    bounds = shown[..., 6]
+    assert 0 < bounds.mean() < 1  # the lattice sees both compute- and memory-bound rows
+
+
+def test_its_texts_are_rooflinekit_fmts(run: dict[str, Any]) -> None:
+    texts = run["figures"]["texts"]
+    assert len(texts) > 10_000
+    for x, text in zip(run["numbers"], texts, strict=True):
+        assert text == [num(x, 4), num(x, 3), sci(x, 4), seconds(x, 4), _figure(x)], x

@@ -1,0 +1,93 @@
+"""The package's layers (README, "How rooflinekit is built") are enforced by import-linter.
+
+The contracts live in pyproject.toml ([tool.importlinter]); `make lint` runs them. These tests
+run `lint-imports` on the package as it is, and on copies with one wrong import added, to show
+that each contract catches what it is for.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def lint_imports(cwd: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """Run import-linter in ``cwd``, which it puts first on sys.path: its rooflinekit is checked."""
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", *options], cwd=cwd, capture_output=True, text=True, timeout=120,
+        check=False,
+    )
+
+
+def copy_with(tmp_path: Path, module: str, line: str) -> Path:
+    """A copy of the package and its contracts, with ``line`` appended to ``module`` (a path)."""
+    skip = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "rooflinekit", tmp_path / "rooflinekit", ignore=skip)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / "rooflinekit" / module
+    with target.open("a", encoding="utf-8") as file:
+        file.write(f"\n{line}\n")
+    return tmp_path
+
+
+def test_the_package_keeps_every_contract() -> None:
+    done = lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "caught"),
+    [
+        ("errors.py", "from rooflinekit import cli  # a low layer importing the top",
+         "rooflinekit.errors is not allowed to import rooflinekit.cli"),
+        ("network.py", "from rooflinekit import serving  # siblings of one layer",
+         "rooflinekit.network is not allowed to import rooflinekit.serving"),
+        ("measure/timing.py", "from rooflinekit.measure import run  # inside a subpackage",
+         "rooflinekit.measure.timing is not allowed to import rooflinekit.measure.run"),
+        ("analysis.py", "import roofline_grading.answer_key  # the grading machinery",
+         "rooflinekit.analysis is not allowed to import roofline_grading"),
+    ],
+    ids=["wrong way", "between siblings", "inside measure", "the grading machinery"],
+)
+def test_a_wrong_way_import_is_caught(tmp_path: Path, module: str, line: str, caught: str) -> None:
+    done = lint_imports(copy_with(tmp_path, module, line))
+    assert done.returncode == 1
+    assert caught in done.stdout
+
+
+def test_an_import_cycle_is_caught(tmp_path: Path) -> None:
+    copy = copy_with(tmp_path, "costs.py", "from rooflinekit import analysis  # analysis imports costs")
+    done = lint_imports(copy, "--contract", "acyclic")
+    assert done.returncode == 1
+    assert "No cycles are allowed in rooflinekit" in done.stdout
+    assert "- .costs -> .analysis (1 import)" in done.stdout
+
+
+def test_a_module_outside_every_layer_is_caught(tmp_path: Path) -> None:
+    copy = copy_with(tmp_path, "__init__.py", "")
+    (copy / "rooflinekit" / "newcomer.py").write_text('"""A module nobody placed in a layer."""\n')
+    done = lint_imports(copy, "--contract", "layers")
+    assert done.returncode == 1
+    assert "rooflinekit.newcomer" in done.stdout
+
+
+def test_the_readme_writes_down_the_layers_the_contract_enforces() -> None:
+    import re
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == "layers")
+    enforced = [[m.strip() for m in layer.split("|")] for layer in contract["layers"]]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## How rooflinekit is built"):readme.index("## Working on the course")]
+    rows = re.findall(r"^\| (`.*?`) \| ", section, flags=re.M)
+    written = [re.findall(r"`([\w.]+)`", row) for row in rows]
+    assert written == enforced
