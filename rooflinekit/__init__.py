@@ -36,6 +36,7 @@ from rooflinekit.costs import (
     elementwise_cost,
     layer_norm_cost,
     matmul_cost,
+    rms_norm_cost,
     tiled_matmul_cost,
     tiled_matmul_intensity,
 )
@@ -47,9 +48,19 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
     from rooflinekit.network import ShardedMatmul, analyze_sharded_matmul, network_critical_d
+    from rooflinekit.models import TRANSFORMERS, TransformerShape, transformer_shape
     from rooflinekit.serving import MODELS, ModelShape, ServingStep, request_throughput, serving_step
+    from rooflinekit.transformer import (
+        Efficiency,
+        TransformerStep,
+        leaves_memory_bound,
+        memory_for,
+        transformer_step,
+    )
 
-_LAZY_SUBMODULES = frozenset({"plot", "explorer", "measure", "reference", "network", "serving"})
+_LAZY_SUBMODULES = frozenset(
+    {"plot", "explorer", "measure", "reference", "network", "serving", "models", "transformer", "collectives"}
+)
 _LAZY_NAMES = {
     "ShardedMatmul": "network",
     "analyze_sharded_matmul": "network",
@@ -59,6 +70,14 @@ _LAZY_NAMES = {
     "ServingStep": "serving",
     "request_throughput": "serving",
     "serving_step": "serving",
+    "TRANSFORMERS": "models",
+    "TransformerShape": "models",
+    "transformer_shape": "models",
+    "Efficiency": "transformer",
+    "TransformerStep": "transformer",
+    "leaves_memory_bound": "transformer",
+    "memory_for": "transformer",
+    "transformer_step": "transformer",
 }
 
 
@@ -82,9 +101,11 @@ __all__ = [
     "CHIPS",
     "DTYPES",
     "MODELS",
+    "TRANSFORMERS",
     "Chip",
     "Cost",
     "DType",
+    "Efficiency",
     "Hardware",
     "ModelShape",
     "Roofline",
@@ -92,6 +113,8 @@ __all__ = [
     "ServingStep",
     "ShardedMatmul",
     "Source",
+    "TransformerShape",
+    "TransformerStep",
     "UnknownNameError",
     "analyze",
     "analyze_sharded_matmul",
@@ -105,14 +128,19 @@ __all__ = [
     "elementwise_cost",
     "hardware",
     "layer_norm_cost",
+    "leaves_memory_bound",
     "matmul_cost",
     "matmul_critical_batch",
     "matmul_critical_batch_approx",
+    "memory_for",
     "network_critical_d",
     "request_throughput",
+    "rms_norm_cost",
     "serving_step",
     "t_comms",
     "t_math",
     "tiled_matmul_cost",
     "tiled_matmul_intensity",
+    "transformer_shape",
+    "transformer_step",
 ]
