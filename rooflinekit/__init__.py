@@ -47,8 +47,8 @@ from rooflinekit.errors import RooflineInputError, UnknownNameError
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
-    from rooflinekit.network import ShardedMatmul, analyze_sharded_matmul, network_critical_d
     from rooflinekit.models import TRANSFORMERS, TransformerShape, transformer_shape
+    from rooflinekit.network import ShardedMatmul, analyze_sharded_matmul, network_critical_d
     from rooflinekit.serving import MODELS, ModelShape, ServingStep, request_throughput, serving_step
     from rooflinekit.transformer import (
         Efficiency,

@@ -579,7 +579,7 @@ def make_setup(
         activations=dtype(activations, "activations"),
         compute=dtype(compute, "compute"),
         efficiency=efficiency or Efficiency(),
-        collective_latency=check_latency(collective_latency),
+        collective_latency=check_latency(collective_latency, "collective_latency"),
     )
     found.peak(setup.compute)  # refuses a dtype the chip has no peak for
     return setup
