@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv test test-fast book vendor lab bench lint typecheck lock clean FORCE
+.PHONY: help venv test test-fast book vendor lab bench compare-peers lint typecheck lock clean FORCE
 
 help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -76,6 +76,21 @@ lint: $(STAMP)  ## ruff, mypy and the import contracts (the package's layers, py
 
 bench: $(STAMP)  ## Run every benchmark
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+# A published tool (GenZ, pinned in benchmarks/requirements-peers.txt) in an environment of its
+# own, so that its many dependencies never meet the course's; not part of `make test`.
+PEERS_VENV := .venv-peers
+PEERS_STAMP := $(PEERS_VENV)/.installed
+
+$(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
+	test -x $(PEERS_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install -qq --upgrade pip
+	$(PEERS_VENV)/bin/python -m pip install -qq -r benchmarks/requirements-peers.txt
+	$(PEERS_VENV)/bin/python -m pip install -qq --no-deps -e .
+	touch $@
+
+compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
+	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
 lab: $(STAMP)  ## Open JupyterLab in the course's environment
 	$(BIN)/jupyter lab

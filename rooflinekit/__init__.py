@@ -37,6 +37,7 @@ from rooflinekit.costs import (
     elementwise_cost,
     layer_norm_cost,
     matmul_cost,
+    rms_norm_cost,
     tiled_matmul_cost,
     tiled_matmul_intensity,
 )
@@ -48,10 +49,20 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
     from rooflinekit.chipfile import load_chip
+    from rooflinekit.models import TRANSFORMERS, TransformerShape, transformer_shape
     from rooflinekit.network import ShardedMatmul, analyze_sharded_matmul, network_critical_d
     from rooflinekit.serving import MODELS, ModelShape, ServingStep, request_throughput, serving_step
+    from rooflinekit.transformer import (
+        Efficiency,
+        TransformerStep,
+        leaves_memory_bound,
+        memory_for,
+        transformer_step,
+    )
 
-_LAZY_SUBMODULES = frozenset({"plot", "explorer", "measure", "reference", "network", "serving"})
+_LAZY_SUBMODULES = frozenset(
+    {"plot", "explorer", "measure", "reference", "network", "serving", "models", "transformer", "collectives"}
+)
 _LAZY_NAMES = {
     "load_chip": "chipfile",
     "ShardedMatmul": "network",
@@ -62,6 +73,14 @@ _LAZY_NAMES = {
     "ServingStep": "serving",
     "request_throughput": "serving",
     "serving_step": "serving",
+    "TRANSFORMERS": "models",
+    "TransformerShape": "models",
+    "transformer_shape": "models",
+    "Efficiency": "transformer",
+    "TransformerStep": "transformer",
+    "leaves_memory_bound": "transformer",
+    "memory_for": "transformer",
+    "transformer_step": "transformer",
 }
 
 
@@ -86,9 +105,11 @@ __all__ = [
     "DTYPES",
     "MODELS",
     "Bounds",
+    "TRANSFORMERS",
     "Chip",
     "Cost",
     "DType",
+    "Efficiency",
     "Hardware",
     "ModelShape",
     "Provenance",
@@ -97,6 +118,8 @@ __all__ = [
     "ServingStep",
     "ShardedMatmul",
     "Source",
+    "TransformerShape",
+    "TransformerStep",
     "UnknownNameError",
     "analyze",
     "analyze_sharded_matmul",
@@ -111,14 +134,19 @@ __all__ = [
     "hardware",
     "layer_norm_cost",
     "load_chip",
+    "leaves_memory_bound",
     "matmul_cost",
     "matmul_critical_batch",
     "matmul_critical_batch_approx",
+    "memory_for",
     "network_critical_d",
     "request_throughput",
+    "rms_norm_cost",
     "serving_step",
     "t_comms",
     "t_math",
     "tiled_matmul_cost",
     "tiled_matmul_intensity",
+    "transformer_shape",
+    "transformer_step",
 ]

@@ -158,6 +158,28 @@ def layer_norm_cost(tokens: Size, width: Size, dtype: str | DType = "bf16") -> C
     )
 
 
+RMS_NORM_FLOPS_PER_ELEMENT = 4.0
+"""Square and sum (2), scale by the reciprocal root mean square, multiply by gamma: about 4
+FLOPs per element; no mean is subtracted and there is no beta."""
+
+
+def rms_norm_cost(tokens: Size, width: Size, dtype: str | DType = "bf16") -> Cost:
+    """RMSNorm of a ``[tokens, width]`` activation with a learned scale ``gamma``.
+
+    >>> c = rms_norm_cost(1, 4096)
+    >>> (c.flops, c.bytes_read, c.bytes_written)
+    (16384.0, 16384.0, 8192.0)
+    """
+    tokens, width = check_size("tokens", tokens), check_size("width", width)
+    size = dtype_bytes(dtype, "dtype")
+    return Cost(
+        flops=RMS_NORM_FLOPS_PER_ELEMENT * tokens * width,
+        bytes_read=size * (tokens * width + width),
+        bytes_written=size * tokens * width,
+        name="RMS norm",
+    )
+
+
 def tiled_matmul_intensity(bm: Size, bk: Size, bn: Size, dtype: str | DType = "bf16") -> Any:
     """Intensity of one tile step: ``x[bm,bk] . w[bk,bn]`` accumulated on chip.
 

@@ -2,9 +2,10 @@
 
 ``x[B,D] . w[D,F]`` split along ``D`` over ``n`` chips: each chip multiplies its
 ``D/n`` slice (``2BDF/n`` FLOPs), then the chips sum their ``[B,F]`` partial results. With
-a ring all-reduce each chip sends ``2 (n-1)/n`` times the partial result's bytes over its
-link, which for two chips is the whole ``2BF``-byte (bf16) partial sum, as the course's
-source puts it. The threshold depends on ``D``, not on ``B``.
+a ring all-reduce (the course's one model of collectives, :mod:`rooflinekit.collectives`)
+each chip sends ``2 (n-1)/n`` times the partial result's bytes over its link, which for two
+chips is the whole ``2BF``-byte (bf16) partial sum, as the course's source puts it. The
+threshold depends on ``D``, not on ``B``.
 
 >>> round(network_critical_d("tpu-v5e"))
 8756
@@ -22,6 +23,7 @@ from rooflinekit._validate import check_count, check_size
 from rooflinekit.analysis import hardware
 from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import Chip
+from rooflinekit.collectives import ring_all_reduce_bytes
 from rooflinekit.dtypes import DType, dtype_bytes
 
 
@@ -77,7 +79,7 @@ def analyze_sharded_matmul(
     so = dtype_bytes(out, "out")
     return ShardedMatmul(
         flops_per_chip=2 * B * D * F / n,
-        bytes_sent_per_chip=2 * (n - 1) / n * so * B * F,
+        bytes_sent_per_chip=ring_all_reduce_bytes(so * B * F, n),
         peak=hw.peak,
         link_bandwidth=hw.bandwidth,
     )

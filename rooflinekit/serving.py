@@ -27,6 +27,7 @@ from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.dtypes import DType, dtype_bytes
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.models import TRANSFORMERS
 
 
 @dataclass(frozen=True)
@@ -45,27 +46,13 @@ class ModelShape:
         check_size("n_layers", self.n_layers)
 
 
-MODELS = MappingProxyType(
-    {
-        m.name: m
-        for m in (
-            ModelShape(
-                "llama-3.1-8b",
-                8.03e9,
-                4096,
-                32,
-                "https://huggingface.co/meta-llama/Llama-3.1-8B (config.json)",
-            ),
-            ModelShape(
-                "llama-3.1-70b",
-                70.6e9,
-                8192,
-                80,
-                "https://huggingface.co/meta-llama/Llama-3.1-70B (config.json)",
-            ),
-        )
-    }
-)
+def _from_transformer(name: str) -> ModelShape:
+    """The serving model's view of a catalog transformer (:mod:`rooflinekit.models`)."""
+    shape = TRANSFORMERS[name]
+    return ModelShape(name, shape.params, shape.d_model, shape.n_layers, shape.sources[0].url)
+
+
+MODELS = MappingProxyType({name: _from_transformer(name) for name in ("llama-3.1-8b", "llama-3.1-70b")})
 
 
 @dataclass(frozen=True)

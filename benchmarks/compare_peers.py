@@ -1,0 +1,149 @@
+"""rooflinekit's transformer beside a published tool, GenZ, on the same questions.
+
+Llama 3.1 70B in bf16 on eight H100 SXM GPUs (tensor parallelism), 2,048 tokens of context:
+a decode step at batch 1 and at batch 64, and the prefill of one 2,048-token prompt. Both tools
+get the same chip figures (the catalog's: GenZ takes GB/s as 2**30 B/s, so they are
+converted) and GenZ's own Llama 3.1 70B configuration object (its name table maps
+"meta-llama/meta-llama-3.1-70b" to Llama 2 70B, whose vocabulary is 32,000 tokens).
+Everything runs offline. Not part of `make test`: it needs GenZ, pinned with its
+dependencies in benchmarks/requirements-peers.txt, in its own environment:
+
+    make compare-peers          # creates .venv-peers, then runs this script
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import rooflinekit as rk
+from rooflinekit.fmt import Table, num, si
+
+MODEL, CHIP, N_CHIPS, CONTEXT = "llama-3.1-70b", "h100-sxm", 8, 2048
+QUESTIONS = {
+    "decode, batch 1": {"phase": "decode", "batch": 1, "context": CONTEXT},
+    "decode, batch 64": {"phase": "decode", "batch": 64, "context": CONTEXT},
+    f"prefill, {CONTEXT} tokens": {"phase": "prefill", "batch": 1, "context": CONTEXT},
+}
+GIB = 2**30  # GenZ's "GB" for sizes and bandwidths
+
+
+@dataclass(frozen=True)
+class Answer:
+    seconds: float
+    tokens_per_second: float
+    by_bound: dict[str, float]  # seconds spent in compute-, memory- and network-bound operations
+
+    def describe(self) -> str:
+        largest = max(self.by_bound, key=lambda name: self.by_bound[name])
+        return f"{si(self.seconds, 's')}, {num(self.tokens_per_second)} tok/s, {largest}"
+
+
+def rooflinekit_answer(question: dict[str, Any], latency: float = 0.0) -> tuple[Answer, rk.TransformerStep]:
+    step = rk.transformer_step(MODEL, CHIP, n_chips=N_CHIPS, collective_latency=latency, **question)
+    return Answer(step.t_lower, step.tokens_per_second, step.time_by_bound), step
+
+
+def genz_system() -> dict[str, Any]:
+    h100 = rk.chip(CHIP)
+    return {
+        "Flops": h100.peak("bf16") / 1e12,
+        "Memory_size": h100.hbm_bytes / GIB,
+        "Memory_BW": h100.hbm_bandwidth / GIB,
+        "ICN": h100.link_bandwidth / GIB,
+        "real_values": True,
+    }
+
+
+def genz_answer(question: dict[str, Any]) -> tuple[Answer, Any]:
+    from GenZ import decode_moddeling, prefill_moddeling
+    from GenZ.analyse_model import simplify_df
+    from GenZ.Models.Model_sets.meta import llama3_70b_config
+
+    common = {
+        "model": llama3_70b_config,
+        "batch_size": question["batch"],
+        "input_tokens": question["context"],
+        "system_name": genz_system(),
+        "bits": "bf16",
+        "tensor_parallel": N_CHIPS,
+    }
+    if question["phase"] == "decode":
+        result = decode_moddeling(output_tokens=0, Bb=1, **common)
+    else:
+        result = prefill_moddeling(**common)
+    table = simplify_df(result["model_df"])
+    latency = table.groupby("Bound")["Latency (msec)"].sum() / 1e3
+    by_bound = {"compute": latency.get("Compute", 0.0), "memory": latency.get("Memory", 0.0),
+                "network": latency.get("Collective", 0.0)}
+    seconds = result["Latency"] / 1e3
+    tokens = question["batch"] * (1 if question["phase"] == "decode" else question["context"])
+    return Answer(seconds, tokens / seconds, by_bound), table
+
+
+def genz_all_reduce_latency() -> float:
+    """Seconds GenZ charges a ring all-reduce beyond its bytes (its start and per-hop latencies)."""
+    from GenZ.collective_times import get_AR_time
+    from GenZ.LLM_inference import get_inference_system
+
+    system = get_inference_system(system_name=genz_system(), bits="bf16")
+    tiny = 1.0  # one byte: the time is the latency
+    bandwidth_part = tiny * 2 * (N_CHIPS - 1) / N_CHIPS / system.interchip_link_bw
+    return float(get_AR_time(tiny, N_CHIPS, system)) / 1e3 - bandwidth_part
+
+
+def genz_rows(table: Any, names: tuple[str, ...]) -> float:
+    """Seconds GenZ spends in the named rows of its table (repeated rows counted)."""
+    return float(table[table["Layer Name"].isin(names)]["Latency (msec)"].sum()) / 1e3
+
+
+def reason(title: str, ours: Answer, step: rk.TransformerStep, with_latency: Answer, genz: Answer,
+           genz_table: Any, latency: float) -> str:
+    """One line: what makes GenZ's answer differ from rooflinekit's, with figures."""
+    collectives = sum(p.op.count for p in step.ops if p.op.collective)
+    small_ops = sum(p.op.count * p.t_lower for p in step.ops if p.op.kind in ("norm", "elementwise"))
+    parts = [
+        f"GenZ charges each collective {si(latency, 's')} of latency beyond its bytes, rooflinekit none "
+        f"by default (with it on each of its {collectives}: {si(with_latency.seconds, 's')})",
+        f"rooflinekit also counts norms, residual adds and the MLP activation ({si(small_ops, 's')})",
+    ]
+    if step.setup.phase == "prefill":
+        attention = sum(p.op.count * p.t_lower for p in step.ops if p.op.kind == "attention")
+        genz_attention = genz_rows(genz_table, ("Logit", "Attend"))
+        genz_vocab = genz_rows(genz_table, ("embeddings", "classifier", "Emb_AR", "classifier_AG"))
+        head = sum(p.t_lower for p in step.ops if p.op.name in ("LM head", "logits all-gather"))
+        parts += [
+            f"GenZ's attention is not causal ({si(genz_attention, 's')} against {si(attention, 's')})",
+            f"GenZ embeds with a matmul and computes logits for every prompt token "
+            f"({si(genz_vocab, 's')} against {si(head, 's')} for the last token's)",
+        ]
+    return f"{title}: " + "; ".join(parts) + "."
+
+
+def main() -> None:
+    warnings.filterwarnings("ignore")  # GenZ warns about its optional plotting back ends
+    from importlib.metadata import version
+
+    latency = genz_all_reduce_latency()
+    print(f"{MODEL}, bf16, {N_CHIPS} x {rk.chip(CHIP).name}, context {CONTEXT}; "
+          f"GenZ {version('genz-llm')}, rooflinekit {rk.__version__}")
+    print("each cell: time of the step (decode) or of the whole prefill, tokens/s, "
+          "what most of the time is bound by\n")
+    rows, reasons = [], []
+    for title, question in QUESTIONS.items():
+        ours, step = rooflinekit_answer(question)
+        with_latency, _ = rooflinekit_answer(question, latency)
+        genz, genz_table = genz_answer(question)
+        rows.append([title, ours.describe(), with_latency.describe(), genz.describe(),
+                     num(genz.seconds / ours.seconds)])
+        reasons.append(reason(title, ours, step, with_latency, genz, genz_table, latency))
+    print(Table(["question", "rooflinekit", f"rooflinekit, {si(latency, 's')} per collective", "GenZ",
+                 "GenZ / rooflinekit"], rows, align="lllll"))
+    print("\nWhy they differ:")
+    for line in reasons:
+        print(f"- {line}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,275 @@
+"""Transformer shapes: the sizes of a decoder-only model, and a catalog of published ones.
+
+A shape is what a model's ``config.json`` says: layers, ``d_model``, attention heads, KV
+heads, head size, MLP width (gated or not), vocabulary, tied embeddings, the kind of norm
+and whether the linear layers have biases. The parameter count follows from it; each
+catalog entry also carries the total its publisher gives, so the derivation can be checked.
+
+>>> llama = transformer_shape("llama-3.1-70b")
+>>> llama.params
+70553706496.0
+>>> llama.kv_cache_bytes_per_token("bf16")        # 2 (K and V) * 80 layers * 8 heads * 128 * 2 B
+327680.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from rooflinekit._validate import check_figure, check_size
+from rooflinekit.catalog import Source
+from rooflinekit.dtypes import DType, dtype_bytes
+from rooflinekit.errors import RooflineInputError, UnknownNameError
+
+NORMS = ("rms", "layer")
+"""RMSNorm learns a scale per channel; LayerNorm a scale and a shift."""
+
+
+@dataclass(frozen=True)
+class TransformerShape:
+    """A dense decoder-only transformer, as its configuration describes it.
+
+    ``n_kv_heads`` smaller than ``n_heads`` is grouped-query attention: each KV head is
+    shared by ``n_heads / n_kv_heads`` query heads. ``gated`` MLPs (SwiGLU) have three
+    matrices (gate, up, down), plain ones two. ``published_params`` is the publisher's own
+    total, kept to check :attr:`params` against.
+    """
+
+    name: str
+    n_layers: int
+    d_model: int
+    n_heads: int
+    n_kv_heads: int
+    head_dim: int
+    d_ff: int
+    vocab: int
+    gated: bool = True
+    tied_embeddings: bool = False
+    norm: str = "rms"
+    biases: bool = False
+    published_params: float | None = None
+    sources: tuple[Source, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for size in ("n_layers", "d_model", "n_heads", "n_kv_heads", "head_dim", "d_ff", "vocab"):
+            value = getattr(self, size)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RooflineInputError(size, "a positive integer", value)
+            check_size(size, value)
+        if self.n_heads % self.n_kv_heads:
+            raise RooflineInputError(
+                "n_kv_heads", f"a divisor of n_heads ({self.n_heads})", self.n_kv_heads
+            )
+        if self.norm not in NORMS:
+            raise RooflineInputError("norm", "one of " + ", ".join(NORMS), self.norm)
+        for flag in ("gated", "tied_embeddings", "biases"):
+            if not isinstance(getattr(self, flag), bool):
+                raise RooflineInputError(flag, "True or False", getattr(self, flag))
+        if self.published_params is not None:
+            check_figure("published_params", self.published_params)
+
+    @property
+    def q_width(self) -> int:
+        """Width of the queries (and of the attention output): ``n_heads * head_dim``."""
+        return self.n_heads * self.head_dim
+
+    @property
+    def kv_width(self) -> int:
+        """Width of the keys, and of the values: ``n_kv_heads * head_dim``."""
+        return self.n_kv_heads * self.head_dim
+
+    @property
+    def group_size(self) -> int:
+        """Query heads that share one KV head (1 for full multi-head attention)."""
+        return self.n_heads // self.n_kv_heads
+
+    @property
+    def mlp_matrices(self) -> int:
+        """3 for a gated MLP (gate, up, down), 2 for a plain one (up, down)."""
+        return 3 if self.gated else 2
+
+    @property
+    def norm_params(self) -> int:
+        """Parameters of one norm: a scale per channel, and a shift for LayerNorm."""
+        return self.d_model * (2 if self.norm == "layer" else 1)
+
+    @property
+    def attention_params(self) -> float:
+        """Q, K, V and output projections of one layer (with their biases, if any).
+
+        >>> transformer_shape("llama-3.1-8b").attention_params == 4096 * (4096 + 2 * 1024) + 4096 * 4096
+        True
+        """
+        d = float(self.d_model)
+        weights = d * (self.q_width + 2 * self.kv_width) + self.q_width * d
+        biases = self.q_width + 2 * self.kv_width + d if self.biases else 0.0
+        return weights + biases
+
+    @property
+    def mlp_params(self) -> float:
+        """The MLP's matrices of one layer (with their biases, if any)."""
+        d, f = float(self.d_model), float(self.d_ff)
+        biases = (self.mlp_matrices - 1) * f + d if self.biases else 0.0
+        return self.mlp_matrices * d * f + biases
+
+    @property
+    def layer_params(self) -> float:
+        """One layer: attention, MLP and the two norms before them."""
+        return self.attention_params + self.mlp_params + 2 * self.norm_params
+
+    @property
+    def embedding_params(self) -> float:
+        """The token embedding table, ``vocab * d_model``."""
+        return float(self.vocab) * self.d_model
+
+    @property
+    def lm_head_params(self) -> float:
+        """The output projection to the vocabulary: none of its own when tied to the embedding."""
+        return 0.0 if self.tied_embeddings else self.embedding_params
+
+    @property
+    def params(self) -> float:
+        """All parameters: the layers, the embedding, the LM head and the final norm."""
+        return (
+            self.n_layers * self.layer_params
+            + self.embedding_params
+            + self.lm_head_params
+            + self.norm_params
+        )
+
+    @property
+    def matmul_params(self) -> float:
+        """Parameters every generated token multiplies: the layers' matrices and the LM head.
+
+        About ``params`` minus the embedding table, whose rows a token only looks up.
+        """
+        return self.n_layers * (self.attention_params + self.mlp_params) + self.embedding_params
+
+    def kv_cache_bytes_per_token(self, kv_dtype: str | DType = "bf16") -> float:
+        """Bytes one token leaves in the KV cache: a key and a value per layer and KV head.
+
+        >>> transformer_shape("llama-2-7b").kv_cache_bytes_per_token("fp8")   # full MHA
+        262144.0
+        """
+        return 2.0 * self.n_layers * self.kv_width * dtype_bytes(kv_dtype, "kv_dtype")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output.
+
+        >>> transformer_shape("pythia-6.9b").to_dict()["norm"]
+        'layer'
+        """
+        return {
+            "name": self.name,
+            "n_layers": self.n_layers,
+            "d_model": self.d_model,
+            "n_heads": self.n_heads,
+            "n_kv_heads": self.n_kv_heads,
+            "head_dim": self.head_dim,
+            "d_ff": self.d_ff,
+            "vocab": self.vocab,
+            "gated": self.gated,
+            "tied_embeddings": self.tied_embeddings,
+            "norm": self.norm,
+            "biases": self.biases,
+            "params": self.params,
+            "published_params": self.published_params,
+            "sources": [{"title": s.title, "url": s.url} for s in self.sources],
+            "notes": list(self.notes),
+        }
+
+
+LLAMA_3_PAPER = Source(
+    "The Llama 3 Herd of Models (Llama Team, AI @ Meta, 2024), Table 3",
+    "https://arxiv.org/abs/2407.21783",
+    "paper",
+)
+PYTHIA_PAPER = Source(
+    "Pythia: A Suite for Analyzing Large Language Models Across Training and Scaling "
+    "(Biderman et al., 2023)",
+    "https://arxiv.org/abs/2304.01373",
+    "paper",
+)
+_HF = "https://huggingface.co/"
+_HF_SIZE_NOTE = (
+    "published_params is the model size its Hugging Face page gives "
+    "(counted from the weight files, three significant figures)."
+)
+
+
+def _hf(repo: str) -> Source:
+    return Source(f"{repo} model card and config.json (Hugging Face)", _HF + repo, "product page")
+
+
+def _llama_3_1(name: str, n_layers: int, d_model: int, n_heads: int, d_ff: int, published: float,
+               repo: str) -> TransformerShape:
+    """Llama 3.1: 8 KV heads of 128, a 128,256-token vocabulary, SwiGLU, RMSNorm, untied."""
+    return TransformerShape(
+        name, n_layers=n_layers, d_model=d_model, n_heads=n_heads, n_kv_heads=8, head_dim=128,
+        d_ff=d_ff, vocab=128256, published_params=published,
+        sources=(_hf(repo), LLAMA_3_PAPER), notes=(_HF_SIZE_NOTE,),
+    )
+
+
+TRANSFORMERS: Mapping[str, TransformerShape] = MappingProxyType(
+    {
+        m.name: m
+        for m in (
+            _llama_3_1("llama-3.1-8b", 32, 4096, 32, 14336, 8.03e9, "meta-llama/Llama-3.1-8B"),
+            _llama_3_1("llama-3.1-70b", 80, 8192, 64, 28672, 70.6e9, "meta-llama/Llama-3.1-70B"),
+            _llama_3_1("llama-3.1-405b", 126, 16384, 128, 53248, 406e9, "meta-llama/Llama-3.1-405B"),
+            TransformerShape(
+                "llama-3.2-1b", n_layers=16, d_model=2048, n_heads=32, n_kv_heads=8,
+                head_dim=64, d_ff=8192, vocab=128256, tied_embeddings=True,
+                published_params=1.24e9,
+                sources=(_hf("meta-llama/Llama-3.2-1B"),),
+                notes=(_HF_SIZE_NOTE, "The LM head is the embedding table (tied)."),
+            ),
+            TransformerShape(
+                "llama-2-7b", n_layers=32, d_model=4096, n_heads=32, n_kv_heads=32,
+                head_dim=128, d_ff=11008, vocab=32000,
+                published_params=6.74e9,
+                sources=(
+                    _hf("meta-llama/Llama-2-7b-hf"),
+                    Source("Llama 2: Open Foundation and Fine-Tuned Chat Models (Touvron et al., 2023)",
+                           "https://arxiv.org/abs/2307.09288", "paper"),
+                ),
+                notes=(_HF_SIZE_NOTE, "Full multi-head attention: one KV head per query head."),
+            ),
+            TransformerShape(
+                "pythia-6.9b", n_layers=32, d_model=4096, n_heads=32, n_kv_heads=32,
+                head_dim=128, d_ff=16384, vocab=50432, gated=False, norm="layer", biases=True,
+                published_params=6_857_302_016,
+                sources=(_hf("EleutherAI/pythia-6.9b"), PYTHIA_PAPER),
+                notes=(
+                    "published_params is the exact total in the model card's table of parameter counts.",
+                    "Full multi-head attention, a plain GELU MLP, LayerNorm and biases (GPT-NeoX). "
+                    "Its attention and MLP run in parallel from one residual stream, which changes "
+                    "no operation's cost.",
+                ),
+            ),
+        )
+    }
+)
+
+
+def transformer_shape(name: str | TransformerShape, argument: str = "model") -> TransformerShape:
+    """Look up a model by name (case-insensitive); a ``TransformerShape`` passes through.
+
+    >>> transformer_shape("Llama-3.1-8B").n_layers
+    32
+    >>> try:
+    ...     transformer_shape("llama-3-8b")
+    ... except KeyError as error:
+    ...     print(error)   # doctest: +ELLIPSIS
+    model must be one of llama-3.1-8b, llama-3.1-70b, ... (got 'llama-3-8b')
+    """
+    if isinstance(name, TransformerShape):
+        return name
+    if isinstance(name, str) and name.lower() in TRANSFORMERS:
+        return TRANSFORMERS[name.lower()]
+    raise UnknownNameError(argument, list(TRANSFORMERS), name)
