@@ -22,7 +22,6 @@ sum of its operations' times, since they run one after another.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
