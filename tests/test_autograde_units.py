@@ -505,7 +505,7 @@ def test_the_command_line_says_what_is_missing(tmp_path: Path) -> None:
     done = run_cli("roofline", "--jobs", "two")
     assert done.returncode == 2 and "should be a whole number, not 'two'" in done.stderr
     done = run_cli("roofline", "--memory-gb", "0")
-    assert done.returncode == 2 and "should be from 0.25 to 1024 gigabytes, not 0" in done.stderr
+    assert done.returncode == 2 and "should be from 0.25 to 1024, not 0" in done.stderr
 
 
 def test_without_bubblewrap_grading_is_refused_unless_told_and_says_what_that_risks(tmp_path: Path) -> None:

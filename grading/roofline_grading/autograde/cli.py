@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from roofline_grading.autograde.driver import Options, run
 from roofline_grading.autograde.gradebook import CourseError
@@ -57,24 +59,23 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"should be a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"should be 0 or more, not {value}")
-    return value
+def _number(convert: Callable[[str], float], what: str, low: float, high: float) -> Callable[[str], Any]:
+    """An argparse type: ``convert`` the text, and accept it from ``low`` to ``high``."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"should be {what}, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"should be from {low:g} to {high:g}, not {value:g}")
+        return value
+
+    return parse
 
 
-def _gigabytes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"should be a number of gigabytes, not {text!r}") from None
-    if not 0.25 <= value <= 1024:
-        raise argparse.ArgumentTypeError(f"should be from 0.25 to 1024 gigabytes, not {value:g}")
-    return value
+_count = _number(int, "a whole number", 0, 10**6)
+_gigabytes = _number(float, "a number of gigabytes", 0.25, 1024)
 
 
 def main(argv: list[str] | None = None) -> int:
