@@ -8,11 +8,11 @@ For each notebook it
    group with memory and process limits for its whole process tree, talking over Unix sockets,
    with the inputs each question is asked at (drawn from the student's secret seed) in its
    session file;
-3. runs the cells with a time limit per cell and per notebook; a kernel that dies or cannot be
+2. runs the cells with a time limit per cell and per notebook; a kernel that dies or cannot be
    interrupted costs the cell it was running and the ones after, nothing before;
-4. keeps at most ``cell_chars`` characters of output per cell and ``notebook_chars`` per
+3. keeps at most ``cell_chars`` characters of output per cell and ``notebook_chars`` per
    notebook (records of answers aside), with a note where output was cut;
-5. when the notebook is done, kills whatever the kernel left running and writes what happened
+4. when the notebook is done, kills whatever the kernel left running and writes what happened
    (limits hit, output cut, the audit events) to ``grading.json`` beside the run, for the
    worker's report, and the issued cases to the resources, for :class:`JudgeAnswers`.
 """
