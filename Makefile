@@ -117,9 +117,11 @@ exercises: $(STAMP)  ## Regenerate the student version exercises/ from solutions
 
 collect: $(STAMP)  ## Collect submissions from LMS zips: make collect ZIP="a.zip b.zip"
 	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
-	rm -rf $(COURSE)/downloaded/$(ASSIGNMENT)/archive && mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
+	rm -rf $(COURSE)/downloaded/$(ASSIGNMENT)/archive $(COURSE)/downloaded/$(ASSIGNMENT)/collected
+	mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
 	cp $(ZIP) $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
-	$(NBGRADER) zip_collect $(ASSIGNMENT) --force --strict
+	$(NBGRADER) zip_collect $(ASSIGNMENT) --force --strict --CourseDirectory.submitted_directory=downloaded/$(ASSIGNMENT)/collected
+	$(abspath $(BIN))/python -m roofline_grading.autograde.collect $(ASSIGNMENT) --course '$(COURSE)'
 
 # JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
 # python -m roofline_grading.autograde (--timeout S, --notebook-budget S, --memory-gb G,

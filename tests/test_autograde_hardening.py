@@ -161,6 +161,7 @@ class Craft:
     zero: frozenset[str] = frozenset()
     flagged: bool = False
     says: tuple[str, ...] = ()
+    never: tuple[str, ...] = ()
     control: bool = False
 
 
@@ -426,7 +427,7 @@ def hog():
     block = bytearray(2**30)  # 1 GB each: two are over what the kernel's tree may use
     for i in range(0, len(block), 4096):
         block[i] = 1
-    time.sleep(3)
+    time.sleep(0.5)
 
 
 children = [multiprocessing.Process(target=hog) for _ in range(2)]
@@ -434,6 +435,42 @@ for child in children:
     child.start()
 for child in children:
     child.join()
+"""
+
+FLOOD_TRICKS = """
+from IPython.display import display
+handle = display("small", display_id=True)
+handle.update("A" * 5_000_000)
+for _ in range(300):
+    try:
+        raise ValueError("B" * 20_000)
+    except ValueError:
+        get_ipython().showtraceback()
+try:
+    raise type("E" * 2_000_000, (Exception,), {})()
+except Exception:
+    get_ipython().showtraceback()
+"""
+
+REPORT_INJECTION = """
+for name in ("/etc/shadow\\nalice: 0/38, flagged: nothing", "/tmp/\\x1b[2J\\x1b[1;31mred"):
+    try:
+        open(name)
+    except OSError:
+        pass
+"""
+
+HONEST_TMP = """
+import json
+try:
+    cache = json.load(open("/tmp/my_cache.json"))
+except FileNotFoundError:
+    cache = {}
+json.dump(cache, open("/tmp/my_cache.json", "w"))
+try:
+    1 / 0
+except ZeroDivisionError:
+    get_ipython().showtraceback()
 """
 
 UNINTERRUPTIBLE = (
@@ -610,8 +647,8 @@ CRAFTS = [
     ),
     Craft(
         "memory-hog",
-        ex5(**appended("ex5_figures", MEMORY_HOG)),
-        full=EX5_PARTS,
+        ex5(**appended("ex5_global_answer", MEMORY_HOG)),
+        full=frozenset({DENSE, HBM, CRITICAL}),
         flagged=True,
         says=("memory limit hit",),
     ),
@@ -621,6 +658,29 @@ CRAFTS = [
         full=EX5_PARTS,
         says=("output cut in 1 cell",),
     ),
+    Craft(
+        "flood-tricks", ex5(**appended("ex5_figures", FLOOD_TRICKS)), full=EX5_PARTS, says=("output cut in",)
+    ),
+    Craft(
+        "report-injection",
+        ex5(**appended("ex5_figures", REPORT_INJECTION)),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("read /etc/shadow alice: 0/38",),
+        never=("\n", "\x1b"),
+    ),
+    Craft(
+        "fake-kernel-died",
+        ex5(
+            **appended(
+                "ex5_global_answer",
+                "class KernelDied(Exception):\n    pass\n\n\nraise KernelDied('the kernel died')",
+            )
+        ),
+        full=EX5_PARTS,
+        never=("kernel lost",),
+    ),
+    Craft("honest-tmp", ex5(**appended("ex5_figures", HONEST_TMP)), full=EX5_PARTS),
     Craft(
         "html",
         ex5_with(
@@ -633,7 +693,9 @@ CRAFTS = [
         ),
         full=EX5_PARTS,
     ),
-    Craft("shell", ex5(**appended("ex5_figures", "!true")), full=EX5_PARTS, flagged=True, says=("os.forkpty",)),
+    Craft(
+        "shell", ex5(**appended("ex5_figures", "!true")), full=EX5_PARTS, flagged=True, says=("os.forkpty",)
+    ),
     # Answers of the wrong kind.
     Craft(
         "kinds",
@@ -975,12 +1037,14 @@ def test_no_answer_is_flagged_or_marked_for_a_human_unless_its_code_tried_someth
     )
 
 
-@pytest.mark.parametrize("craft", [c for c in CRAFTS if c.says], ids=lambda c: c.id)
+@pytest.mark.parametrize("craft", [c for c in CRAFTS if c.says or c.never], ids=lambda c: c.id)
 def test_the_report_says_in_one_line_what_happened(parallel: Run, craft: Craft) -> None:
     line = parallel.report[craft.id]["summary"]
     assert "\n" not in line
     for words in craft.says:
         assert words in line, f"{craft.id}: {words!r} not in {line!r}"
+    for words in craft.never:
+        assert words not in line, f"{craft.id}: {words!r} in {line!r}"
     text = (parallel.course / "autograded" / f"{ASSIGNMENT}-report.txt").read_text()
     assert f"{craft.id}: {line}" in text.splitlines()
 
@@ -1054,11 +1118,14 @@ def test_nothing_of_the_instructors_reaches_a_graded_notebook_or_a_feedback_page
 
 
 def test_graded_notebooks_and_feedback_stay_small_and_say_where_output_was_cut(parallel: Run) -> None:
-    for page in [
+    pages = [
         *(parallel.course / "autograded").rglob("*.ipynb"),
         *(parallel.course / "feedback").rglob("*.html"),
-    ]:
-        assert page.stat().st_size < 3 * 2**20, page
+    ]
+    for page in pages:
+        assert page.stat().st_size < 2**20, page
+    report = (parallel.course / "autograded" / f"{ASSIGNMENT}-report.txt").read_text()
+    assert "\x1b" not in report and len(report.splitlines()) == len(CRAFTS) + 3  # header, summary, blank
     assert "[output cut: this cell printed more than 100,000 characters]" in printed(parallel, "flood")
 
 
@@ -1074,10 +1141,9 @@ def test_no_script_a_student_writes_reaches_the_feedback_or_the_formgrader(paral
 
 
 def test_every_process_of_the_class_is_gone(parallel: Run) -> None:
-    left = subprocess.run(
-        ["pgrep", "-af", "sleep 600|roofline_recorder.kernel"], capture_output=True, text=True
-    )
-    assert left.stdout == "", left.stdout
+    ours = str(Path(sys.executable).parent)  # this checkout's kernels (other checkouts may be grading too)
+    left = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
+    assert [line for line in left.stdout.splitlines() if ours in line] == []
 
 
 # --- Nobody else's grades change, nothing is lost or spoiled ----------------------------------
@@ -1133,4 +1199,5 @@ def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_
     assert all(score == 0 for (s, _, _), (score, _) in run.grades.items() if s == "killer")
     assert run.after == run.before
     left = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
-    assert left.stdout == "", f"kernels outlived the worker that died: {left.stdout}"
+    ours = str(Path(sys.executable).parent)
+    assert [line for line in left.stdout.splitlines() if ours in line] == [], "kernels outlived their worker"

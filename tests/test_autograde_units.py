@@ -506,6 +506,27 @@ def test_the_command_line_says_what_is_missing(tmp_path: Path) -> None:
     assert done.returncode == 2 and "should be a whole number, not 'two'" in done.stderr
     done = run_cli("roofline", "--memory-gb", "0")
     assert done.returncode == 2 and "should be from 0.25 to 1024, not 0" in done.stderr
+    done = run_cli("roofline", "--processes", "8")  # the kernel alone needs about 15
+    assert done.returncode == 2 and "should be from 32 to 100000, not 8" in done.stderr
+    done = run_cli("roofline", "--timeout", "0")
+    assert done.returncode == 2 and "should be from 1 to" in done.stderr
+
+
+def test_a_kernel_that_cannot_start_is_reported_with_its_own_words(tmp_path: Path) -> None:
+    """The driver starts one kernel before grading anyone: a sandbox that cannot start one (here,
+    the recorder's folder is missing) stops the run with bubblewrap's own complaint."""
+    from roofline_grading.autograde import kernels
+
+    settings = {
+        "mode": "bwrap",
+        "recorder": str(tmp_path / "no-such-recorder"),
+        "prefixes": list(bwrap.python_prefixes()),
+    }
+    why = kernels.check_start(settings, "ex5_h100_threshold", tmp_path / "run", timeout=30)
+    assert why is not None and why.startswith("the grading kernel did not start")
+    assert "no-such-recorder" in why  # bwrap says which path it could not bind
+    good = {**settings, "recorder": str(Path(roofline_recorder.__file__).parent)}
+    assert kernels.check_start(good, "ex5_h100_threshold", tmp_path / "run2") is None
 
 
 def test_without_bubblewrap_grading_is_refused_unless_told_and_says_what_that_risks(tmp_path: Path) -> None:

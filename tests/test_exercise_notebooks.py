@@ -257,6 +257,8 @@ def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> No
         assert f"relative {num(tolerance.rtol)}" in text
     assert f"{key.TOKENS.atol:g} token either way" in text
     assert f"relative {key.REPLICAS.rtol:.0%}" in text
+    for tolerance in (key.COUNT, key.MODEL, key.TOKENS, key.REPLICAS, key.WORD):
+        assert tolerance.why in text, f"the guide's tolerance table should give the reason: {tolerance.why}"
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)

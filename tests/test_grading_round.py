@@ -320,6 +320,33 @@ def test_student_version_hides_solutions_and_hidden_tests() -> None:
 # --- Collecting ----------------------------------------------------------------------
 
 
+def test_a_late_zip_replaces_only_the_notebooks_it_holds(course: Path, tmp_path: Path) -> None:
+    """A student who sends one notebook again keeps the others collected before."""
+    late = tmp_path / "late-course"
+    shutil.copytree(course, late, ignore=shutil.ignore_patterns("submitted", "downloaded", "autograded"))
+    first, second = tmp_path / "first.zip", tmp_path / "late.zip"
+    model = next(s for s in STUDENTS if s.id == "model")
+    with zipfile.ZipFile(first, "w") as archive:
+        for notebook in NOTEBOOKS:
+            archive.writestr(
+                f"{model.file_prefix}{notebook}.ipynb", nbformat.writes(student_notebook(model, notebook))
+            )
+    with zipfile.ZipFile(second, "w") as archive:
+        archive.writestr(
+            f"{model.file_prefix}{NOTEBOOKS[0]}-1.ipynb", nbformat.writes(released(NOTEBOOKS[0]))
+        )
+    make("collect", course=late, ZIP=str(first))
+    done = make("collect", course=late, ZIP=str(second))
+    folder = late / "submitted" / "model" / ASSIGNMENT
+    assert sorted(p.stem for p in folder.glob("*.ipynb")) == NOTEBOOKS
+    assert read(folder / f"{NOTEBOOKS[0]}.ipynb") == released(NOTEBOOKS[0])
+    assert f"model: {NOTEBOOKS[0]}.ipynb collected; " in done.stdout
+
+
+def released(notebook: str) -> nbformat.NotebookNode:
+    return read(ROOT / "exercises" / ASSIGNMENT / f"{notebook}.ipynb")
+
+
 def test_collect_takes_each_students_notebooks_and_skips_the_rest(graded: Path) -> None:
     submitted = graded / "submitted"
     assert sorted(p.name for p in submitted.iterdir()) == sorted(s.id for s in STUDENTS)

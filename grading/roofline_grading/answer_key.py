@@ -49,12 +49,13 @@ from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.fmt import num
 
-__all__ = ["COUNT", "EXERCISES", "MODEL", "REPLICAS", "TOKENS", "Exercise", "question"]
+__all__ = ["COUNT", "EXERCISES", "MODEL", "REPLICAS", "TOKENS", "WORD", "Exercise", "question"]
 
 COUNT = Tolerance(rtol=1e-9, why="whole numbers, exact in float64; room only for float rounding")
 MODEL = Tolerance(rtol=1e-6, why="a few multiplications of the given figures; any order of operations")
 TOKENS = Tolerance(atol=1.0, why="a batch is a whole number of tokens: round down, up, or keep decimals")
 REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) may be rounded to a token")
+WORD = Tolerance(why="a word: its first word, in any case, must be the right one")
 
 FLOPS_PER_MULTIPLY_ADD = 2
 """Each term of a dot product is a multiply and an add."""
@@ -364,7 +365,7 @@ EX1 = Exercise(
         _sizes(
             "ex1.limited_by",
             lambda B, D, F: _bound_of(_ex1_roofline(B, D, F)),
-            MODEL,
+            WORD,
             *_ex1_setups(_bound_of),
             returns="word",
             choices=("compute", "memory"),

@@ -61,13 +61,15 @@ def _judge_function(
     if question.returns == "word":
         return _judge_words(question, cases, answers, expected)
     wrong = [
-        (case, got, want)
-        for case, got, want in zip(cases, answers, expected, strict=True)
+        (index < len(question.cases), case, got, want)
+        for index, (case, got, want) in enumerate(zip(cases, answers, expected, strict=True))
         if not question.tolerance.accepts(got, want)
     ]
     if not wrong:
         return None
-    case, got, want = wrong[0]
+    # The first wrong case the question states, if any: the feedback may tell how far off it is
+    # there, but never at the inputs drawn in secret (a regrade draws them again).
+    fixed, case, got, want = max(wrong, key=lambda w: w[0])
     where = f"{question.name}({_format_case(case)})"
     if np.shape(got) != np.shape(want):
         return (
@@ -84,7 +86,7 @@ def _judge_function(
             f"{question.name}{question.parameters} returned {_format(got)} whatever its arguments. "
             "Compute the answer from the arguments: the tests call it with other figures and sizes too."
         )
-    return f"{where} returned {_format(got)}, which is not right. " + _explain(named, got, want)
+    return f"{where} returned {_format(got)}, which is not right. " + _explain(named, got, want, ratio=fixed)
 
 
 def _unusable(question: FunctionQuestion, where: str, result: Any) -> str | None:
@@ -158,19 +160,21 @@ def _ignores_its_arguments(answers: list[Any], expected: list[Any]) -> bool:
     return len(answers) > 1 and same and varies
 
 
-def _explain(named: list[str], got: Any, expected: Any) -> str:
+def _explain(named: list[str], got: Any, expected: Any, *, ratio: bool = True) -> str:
     named = list(dict.fromkeys(named))
     if len(named) > 1:
         return "More than one known mistake gives this value. " + " ".join(named)
     if named:
         return named[0]
+    if not ratio:
+        return "It does not match the model; check each term of the formula."
     got_a, want_a = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     if not np.all(np.isfinite(want_a)):
         return "In this model no finite value is right here; look at how the quantity depends on the sizes."
     with np.errstate(all="ignore"):
-        ratio = got_a / want_a
-    if ratio.size and np.all(np.isfinite(ratio)) and np.allclose(ratio, ratio.flat[0]):
-        return f"It is {float(ratio.flat[0]):.4g} times the model's value; check each factor of the formula."
+        times = got_a / want_a
+    if times.size and np.all(np.isfinite(times)) and np.allclose(times, times.flat[0]):
+        return f"It is {float(times.flat[0]):.4g} times the model's value; check each factor of the formula."
     return "It does not match the model; check each term of the formula."
 
 

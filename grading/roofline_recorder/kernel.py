@@ -34,6 +34,8 @@ def main(argv: list[str] | None = None) -> None:
         readable=tuple(session["readable"]),
         writable=tuple(session["writable"]),
         library=tuple(session["library"]),
+        protected=frozenset(session.get("protected", ())),
+        salt=str(session.get("salt", "")),
     )
     roofline_recorder.start_session(session_path)
 

@@ -34,11 +34,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--course", type=Path, default=Path("."), help="the nbgrader course directory (default: .)"
     )
-    p.add_argument("--jobs", type=_count, default=0, help="students graded at once (default: one per core)")
-    p.add_argument("--student", action="append", default=[], help="grade only this student (repeatable)")
-    p.add_argument("--timeout", type=_count, help="seconds a cell may run (default: nbgrader_config's)")
     p.add_argument(
-        "--notebook-budget", type=_count, help="seconds a notebook may run (default: 10 x timeout)"
+        "--jobs", type=_count, default=0, help="students graded at once (default, or 0: one per core)"
+    )
+    p.add_argument("--student", action="append", default=[], help="grade only this student (repeatable)")
+    p.add_argument("--timeout", type=_seconds, help="seconds a cell may run (default: nbgrader_config's)")
+    p.add_argument(
+        "--notebook-budget", type=_seconds, help="seconds a notebook may run (default: 10 x timeout)"
     )
     p.add_argument(
         "--sandbox",
@@ -54,7 +56,11 @@ def parser() -> argparse.ArgumentParser:
         help="memory a kernel and everything it starts may use together (default 4)",
     )
     p.add_argument(
-        "--processes", type=_count, default=64, help="processes a kernel may run at once (default 64)"
+        "--processes",
+        type=_tasks,
+        default=64,
+        help="processes and threads a kernel and everything it starts may run at once (default 64; at least "
+        "32: the kernel itself needs about 15)",
     )
     return p
 
@@ -75,6 +81,8 @@ def _number(convert: Callable[[str], float], what: str, low: float, high: float)
 
 
 _count = _number(int, "a whole number", 0, 10**6)
+_seconds = _number(int, "a whole number of seconds", 1, 10**6)
+_tasks = _number(int, "a whole number", 32, 10**5)
 _gigabytes = _number(float, "a number of gigabytes", 0.25, 1024)
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from roofline_grading.autograde import gradebook, worker
+from roofline_grading.autograde import gradebook, kernels, worker
 from roofline_grading.autograde.report import progress_line, write_report
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.sandbox import bwrap, limits
@@ -110,6 +110,10 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     print(header[0], file=out, flush=True)
     run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-"))
     try:
+        sandbox_settings = _sandbox_settings(options, run_dir)
+        refused = kernels.check_start(sandbox_settings, sorted(structures)[0], run_dir / "preflight")
+        if refused is not None:
+            raise gradebook.CourseError(f"{refused}. Nothing was graded.")
         gradebook.make_template(course, run_dir / "template.db")
         settings = worker.Settings(
             course_root=course.root,
@@ -123,7 +127,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             secret=_secret(course.root),
             timeout=timeout,
             notebook_budget=budget,
-            sandbox=_sandbox_settings(options, run_dir),
+            sandbox=sandbox_settings,
         )
         tally = {"flagged": 0, "failed": 0}
 
@@ -297,6 +301,9 @@ def _sandbox_settings(options: Options, run_dir: Path) -> dict[str, object]:
         "memory_bytes": int(options.memory_gb * 2**30),
         "processes": options.processes,
         "tag": run_dir.name,
+        # The grader's places the kernel's audit hook watches for (it gets salted hashes, not paths).
+        "protected": [str(options.course.resolve()), str(run_dir), str(Path.home())],
+        "salt": secrets.token_hex(16),
     }
 
 

@@ -33,7 +33,7 @@ from roofline_grading.autograde import kernels
 from roofline_grading.autograde.events import clauses, describe_cells
 from roofline_recorder import MIMETYPE
 
-__all__ = ["KERNEL_DIED", "NOT_RUN", "OUTPUT_CUT", "REPORT", "SandboxedExecute"]
+__all__ = ["KERNEL_DIED", "NOT_RUN", "OUTPUT_CUT", "REPORT", "KernelStartError", "SandboxedExecute"]
 
 KERNEL_DIED = "KernelDied"
 """``ename`` of the error added to the cell the kernel died in (or could not be interrupted in)."""
@@ -46,6 +46,14 @@ RECORD_CHARS = 20_000_000
 """Characters of answer records kept per notebook (far more than the five exercises need)."""
 ERROR_CHARS = 2_000
 """Characters kept of an error's message and of each line of its traceback."""
+NAME_CHARS = 200
+"""Characters kept of an error's name."""
+ERRORS_KEPT = 3
+"""Errors of one cell kept whatever their share (the first decides the score)."""
+
+
+class KernelStartError(RuntimeError):
+    """The grading kernel did not start: a problem of the grading machine, not of the notebook."""
 
 
 class SandboxedExecute(Execute):  # type: ignore[misc]
@@ -74,26 +82,59 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         self._sizes: dict[int, int] = {}
         self._total = 0
         self._record_total = 0
-        events: list[str] = []
+        self._timed_out: list[int] = []
+        self._died: list[tuple[int, str]] = []
+        self._not_run = 0
+        self._started = False
+        failure = None
         try:
             try:
                 super().preprocess(nb, resources, km)
             except (DeadKernelError, CellTimeoutError) as error:
                 self._lost(nb, error)
+            except Exception as error:
+                failure = f"{type(error).__name__}: {error}"
+                if self._started:
+                    raise
+                failure = kernels.startup_failure(self._kernel, error)
+                raise KernelStartError(failure) from error
         finally:
-            events += self._kernel.group.close()
-            audit = self._kernel.channel.close()
-        events += (
-            [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
-        )
+            self._report(nb, failure)
+        return nb, resources
+
+    def _report(self, nb: Any, failure: str | None) -> None:
+        """Write what happened while the notebook ran (see :data:`REPORT`), however it ended."""
+        limits_hit = self._kernel.group.close()
+        audit = self._kernel.channel.close()
+        cut = [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
         report = {
-            "limits": events,
+            "limits": [*self._what_happened(nb), *limits_hit, *cut],
             "attempts": clauses(audit, describe_cells(nb.cells)),
+            "failure": failure,
             "sandbox": self.sandbox.get("mode", "bwrap"),
             "group": self._kernel.group.kind,
         }
         (self._kernel.run / REPORT).write_text(json.dumps(report))
-        return nb, resources
+
+    def _what_happened(self, nb: Any) -> list[str]:
+        """Time limits, lost kernels and cells not run, as this run saw them (not as outputs say)."""
+
+        def label(index: int) -> str:
+            grade_id = nb.cells[index].metadata.get("nbgrader", {}).get("grade_id")
+            return str(grade_id) if grade_id else f"cell {index + 1}"
+
+        found = []
+        if self._timed_out:
+            found.append("ran past the time limit in " + ", ".join(label(i) for i in self._timed_out))
+        if self._died:
+            found.append("kernel lost in " + ", ".join(f"{label(i)} ({why})" for i, why in self._died))
+        if self._not_run:
+            found.append(f"{self._not_run} code cell{'s' if self._not_run > 1 else ''} did not run")
+        return found
+
+    async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
+        self._timed_out.append(self._running)
+        return await super()._async_handle_timeout(timeout, cell)
 
     def create_kernel_manager(self) -> Any:
         self.km = self._kernel.km  # already started (see roofline_grading.autograde.kernels)
@@ -102,9 +143,11 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     # --- Running cells ---------------------------------------------------------------------
 
     def preprocess_cell(self, cell: Any, resources: Any, index: int) -> tuple[Any, Any]:
+        self._started = True
         self._running = index
         if self._deadline is not None and time.monotonic() > self._deadline:
             if cell.cell_type == "code":
+                self._not_run += 1
                 cell.outputs = [
                     _error(NOT_RUN, f"not run: the notebook used up its {self.notebook_budget} s")
                 ]
@@ -112,29 +155,48 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         return super().preprocess_cell(cell, resources, index)  # type: ignore[no-any-return]
 
     def output(self, outs: list[Any], msg: dict[str, Any], display_id: str | None, cell_index: int) -> Any:
-        """Keep the output unless its cell or the notebook has had its share (an error is always
-        kept, shortened: it decides the cell's score)."""
+        """Keep the output unless its cell or the notebook has had its share. The first few errors
+        of a cell are always kept, shortened: an error decides the cell's score."""
         content = msg.get("content") or {}
         size = _size(content)
         if MIMETYPE in (content.get("data") or {}) and self._record_total + size <= RECORD_CHARS:
             self._record_total += size
             return super().output(outs, msg, display_id, cell_index)
         if msg.get("msg_type") == "error":
-            content["evalue"] = str(content.get("evalue", ""))[:ERROR_CHARS]
-            content["traceback"] = [str(line)[:ERROR_CHARS] for line in content.get("traceback", [])[-20:]]
-            return super().output(outs, msg, display_id, cell_index)
-        used = self._sizes.get(cell_index, 0) + size
-        if used > self.cell_chars or self._total + size > self.notebook_chars:
-            if cell_index not in self._cut:
-                self._cut.add(cell_index)
-                over_cell = used > self.cell_chars
-                where = "this cell printed" if over_cell else "the notebook printed"
-                limit = self.cell_chars if over_cell else self.notebook_chars
-                outs.append(new_output("stream", name="stdout", text=OUTPUT_CUT.format(where, limit) + "\n"))
+            errors = sum(o.get("output_type") == "error" for o in outs)
+            if errors < ERRORS_KEPT:
+                _shorten_error(content)
+                self._total += _size(content)
+                return super().output(outs, msg, display_id, cell_index)
+        if not self._fits(cell_index, size):
+            self._cut_here(outs, cell_index, size)
             return None
-        self._sizes[cell_index] = used
+        self._sizes[cell_index] = self._sizes.get(cell_index, 0) + size
         self._total += size
         return super().output(outs, msg, display_id, cell_index)
+
+    def _update_display_id(self, display_id: str, msg: dict[str, Any]) -> None:
+        """An update of an earlier display counts against the running cell's share like new output."""
+        size = _size(msg.get("content"))
+        if not self._fits(self._running, size):
+            self._cut_here(self.nb.cells[self._running].outputs, self._running, size)
+            return
+        self._sizes[self._running] = self._sizes.get(self._running, 0) + size
+        self._total += size
+        super()._update_display_id(display_id, msg)
+
+    def _fits(self, cell_index: int, size: int) -> bool:
+        used = self._sizes.get(cell_index, 0) + size
+        return used <= self.cell_chars and self._total + size <= self.notebook_chars
+
+    def _cut_here(self, outs: list[Any], cell_index: int, size: int) -> None:
+        if cell_index in self._cut:
+            return
+        self._cut.add(cell_index)
+        over_cell = self._sizes.get(cell_index, 0) + size > self.cell_chars
+        where = "this cell printed" if over_cell else "the notebook printed"
+        limit = self.cell_chars if over_cell else self.notebook_chars
+        outs.append(new_output("stream", name="stdout", text=OUTPUT_CUT.format(where, limit) + "\n"))
 
     def _lost(self, nb: Any, error: Exception) -> None:
         why = (
@@ -144,24 +206,26 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         )
         self.log.warning("%s (cell %d)", why, self._running + 1)
         cell = nb.cells[self._running]
+        if self._timed_out and self._timed_out[-1] == self._running:
+            self._timed_out.pop()  # reported as lost, not twice
+        self._died.append((self._running, why))
         if cell.cell_type == "code":
             cell.outputs.append(_error(KERNEL_DIED, why))
         for later in nb.cells[self._running + 1 :]:
             if later.cell_type == "code":
+                self._not_run += 1
                 later.outputs = [_error(NOT_RUN, "not run: the kernel was lost in an earlier cell")]
 
 
-def _size(value: Any, depth: int = 0) -> int:
-    """Characters in a message's content (strings counted, structure ignored)."""
-    if isinstance(value, str):
-        return len(value)
-    if depth > 6:
-        return 0
-    if isinstance(value, dict):
-        return sum(_size(v, depth + 1) for v in value.values())
-    if isinstance(value, list):
-        return sum(_size(v, depth + 1) for v in value)
-    return 0
+def _size(value: Any) -> int:
+    """Characters a message's content takes as JSON (how it would be stored)."""
+    return len(json.dumps(value, default=str))
+
+
+def _shorten_error(content: dict[str, Any]) -> None:
+    content["ename"] = str(content.get("ename", ""))[:NAME_CHARS]
+    content["evalue"] = str(content.get("evalue", ""))[:ERROR_CHARS]
+    content["traceback"] = [str(line)[:ERROR_CHARS] for line in list(content.get("traceback") or [])[-20:]]
 
 
 def _error(name: str, value: str) -> Any:

@@ -35,6 +35,8 @@ ANSWER_ERROR = "AnswerError"
 _RECORD_CALL = re.compile(r"""\brecord\(\s*["']([\w.]+)["']""")
 _HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
 SAFE_MIMETYPES = frozenset({"text/plain", "image/png", "image/jpeg"})
+MAX_CELL_OUTPUT = 300_000
+"""Characters of output a graded cell may keep, whatever way it was produced."""
 
 
 def recorded_questions(source: str) -> list[str]:
@@ -139,9 +141,15 @@ class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
                 if not data:
                     continue
                 output["data"] = data
-                output["metadata"] = {
-                    k: v for k, v in output.get("metadata", {}).items() if k in SAFE_MIMETYPES
-                }
+                output["metadata"] = {}
             kept.append(output)
+        if len(json.dumps(kept, default=str)) > MAX_CELL_OUTPUT:  # whatever got past the running caps
+            errors = [o for o in kept if o.get("output_type") == "error"][:1]
+            note = f"[output cut: more than {MAX_CELL_OUTPUT:,} characters in this cell]\n"
+            kept = [*errors, new_output("stream", name="stdout", text=note)]
+            for error in errors:
+                error["ename"] = str(error.get("ename", ""))[:200]
+                error["evalue"] = str(error.get("evalue", ""))[:2000]
+                error["traceback"] = [str(line)[:2000] for line in list(error.get("traceback") or [])[-20:]]
         cell.outputs = kept
         return cell, resources

@@ -29,8 +29,9 @@ from jupyter_core.utils import run_sync
 from roofline_grading.autograde.events import EventChannel
 from roofline_grading.sandbox import bwrap, launch, limits
 from roofline_grading.session import Issued, issue, spec
+from roofline_recorder import audit
 
-__all__ = ["KERNEL_NAME", "Kernel", "discard_waiting", "take"]
+__all__ = ["KERNEL_NAME", "Kernel", "check_start", "discard_waiting", "startup_failure", "take"]
 
 KERNEL_NAME = "roofline-grading"
 HISTORY = "--HistoryManager.hist_file=:memory:"
@@ -62,6 +63,36 @@ def take(
     if later and later[0] not in _WAITING:
         _WAITING[later[0]] = prepare(later[0], settings, seeds.get(later[0]), run_root)
     return kernel
+
+
+def startup_failure(kernel: Kernel, error: BaseException) -> str:
+    """Why ``kernel`` did not start, in a line: the error and the end of what it wrote."""
+    try:
+        log = (kernel.run / "kernel.log").read_text(errors="replace").strip().splitlines()
+    except OSError:
+        log = []
+    said = " | ".join(line.strip() for line in log[-3:] if line.strip())[:400]
+    return f"the grading kernel did not start ({type(error).__name__}: {error})" + (
+        f"; it said: {said}" if said else ""
+    )
+
+
+def check_start(settings: dict[str, Any], notebook: str, run_root: Path, timeout: float = 120) -> str | None:
+    """Start one sandboxed kernel as grading would and stop it: None if it answered, else why not."""
+    kernel = prepare(notebook, settings, None, run_root)
+    client = kernel.km.client()
+    try:
+        client.start_channels()
+        run_sync(client.wait_for_ready)(timeout=timeout)
+        return None
+    except Exception as error:  # whatever stopped it, the instructor needs the reason
+        return startup_failure(kernel, error)
+    finally:
+        client.stop_channels()
+        run_sync(kernel.km.shutdown_kernel)(now=True)
+        kernel.group.close()
+        kernel.channel.close()
+        shutil.rmtree(kernel.run, ignore_errors=True)
 
 
 def discard_waiting() -> None:
@@ -143,6 +174,8 @@ def _command(
         "readable": list(bwrap.readable(layout)),
         "writable": list(bwrap.writable(layout)),
         "library": list(bwrap.library(layout)),
+        "protected": [audit.hashed(settings.get("salt", ""), p) for p in settings.get("protected", ())],
+        "salt": settings.get("salt", ""),
     }
     session_file.write_text(json.dumps(session))
     if settings.get("mode", "bwrap") == "bwrap":

@@ -1,10 +1,12 @@
 """The nbgrader preprocessor that puts a submitted notebook's structure right before it runs.
 
-:class:`RestoreCells` (sanitizing, before nbgrader's own ``OverwriteCells``) gives every known
-cell its nbgrader metadata back, strips ids that are unknown or duplicated, and puts deleted
-cells back, as :func:`roofline_grading.autograde.structure.plan` decides. nbgrader alone would
-give up on a test cell whose flags were changed ("Inconsistent checksums") and would not
-re-insert a deleted test cell next to a deleted answer cell.
+:class:`RestoreCells` (sanitizing, in place of nbgrader's ``OverwriteCells``) gives every known
+cell its nbgrader metadata back and every locked cell its source (test cells with their hidden
+tests), strips ids that are unknown or duplicated, and puts deleted cells back, as
+:func:`roofline_grading.autograde.structure.plan` decides, from the gradebook's copy of each cell
+the driver read once. nbgrader's ``OverwriteCells`` would give up on a test cell whose flags
+were changed ("Inconsistent checksums"), query the gradebook cell by cell, and not re-insert a
+deleted test cell next to a deleted answer cell.
 """
 
 from __future__ import annotations

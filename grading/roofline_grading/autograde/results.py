@@ -12,12 +12,25 @@ gradebook and its :meth:`StudentResult.summary` into the report.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-__all__ = ["GradeResult", "NotebookResult", "StudentResult"]
+__all__ = ["GradeResult", "NotebookResult", "StudentResult", "clean"]
 
-STATUSES = ("graded", "missing", "unreadable", "failed")
+CLAUSE_CHARS = 300
+"""Characters a clause of the report may take (a clause can quote what a student wrote)."""
+
+
+def clean(text: str, limit: int = CLAUSE_CHARS) -> str:
+    """``text`` as one short, plain line: control characters (newlines, terminal escapes) become
+    spaces, and a long text is cut.
+
+    >>> clean("read /etc/shadow\nalice: 38/38\x1b[2J")
+    'read /etc/shadow alice: 38/38 [2J'
+    """
+    plain = re.sub(r"[\x00-\x1f\x7f-\x9f]", " ", text)
+    return plain if len(plain) <= limit else plain[: limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -65,8 +78,8 @@ class NotebookResult:
     def clauses(self) -> list[str]:
         """What happened, most serious first, as short clauses (nothing for a notebook that
         was not submitted: the summary lists those together)."""
-        tried = ["tried: " + "; ".join(self.attempts)] if self.attempts else []
-        return [*tried, *self.events, *self.problems]
+        tried = ["tried: " + "; ".join(clean(a) for a in self.attempts[:20])] if self.attempts else []
+        return [*tried, *(clean(e) for e in self.events), *(clean(p) for p in self.problems)]
 
 
 @dataclass
@@ -116,7 +129,7 @@ class StudentResult:
             if clauses:
                 more = f" (and {len(clauses) - limit} more)" if len(clauses) > limit else ""
                 parts.append(f"{notebook.notebook}: " + "; ".join(clauses[:limit]) + more)
-        parts += self.problems
+        parts += [clean(p) for p in self.problems]
         missing = [n.notebook for n in self.notebooks if n.status == "missing"]
         if missing:
             parts.append("not submitted: " + ", ".join(missing))

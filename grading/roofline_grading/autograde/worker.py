@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from roofline_grading.autograde import kernels
-from roofline_grading.autograde.execute import KERNEL_DIED, NOT_RUN, REPORT, SandboxedExecute
+from roofline_grading.autograde.execute import REPORT, SandboxedExecute
 from roofline_grading.autograde.judging import JudgeAnswers, PlainOutputs
 from roofline_grading.autograde.precheck import read_submission
 from roofline_grading.autograde.restore import RestoreCells
@@ -184,9 +184,8 @@ def _autograde_all(settings: Settings, student: str, scratch: Path, notebooks: l
                 _autograde(settings, student, scratch, notebook.notebook, [notebook.notebook])
             except Exception as error:  # nbgrader gave up on this notebook; the others still count
                 notebook.status = "failed"
-                notebook.problems.append(
-                    f"nbgrader could not grade it ({type(error).__name__}: {error})"[:200]
-                )
+                why = _run_failure(scratch, notebook.notebook) or f"{type(error).__name__}: {error}"
+                notebook.problems.append(f"nbgrader could not grade it ({why})"[:400])
                 continue
         if not path.is_file():
             notebook.status = "failed"
@@ -295,42 +294,22 @@ def _read_scores(settings: Settings, student: str, scratch: Path, notebooks: lis
             notebook.late_penalty = None if penalty is None else float(penalty)
 
 
+def _run_failure(scratch: Path, notebook: str) -> str | None:
+    """What stopped the notebook's run, as :class:`SandboxedExecute` wrote it down, if anything."""
+    report = scratch / "run" / notebook / REPORT
+    if not report.is_file():
+        return None
+    failure = json.loads(report.read_text()).get("failure")
+    return str(failure) if failure else None
+
+
 def _finish(settings: Settings, student: str, scratch: Path, notebook: NotebookResult) -> None:
-    """Note what happened while the notebook ran: time limits and kernel deaths (from its
-    outputs), limits hit and output cut, and what its code tried (from the run's report)."""
-    if notebook.autograded is None:
-        return
-    import nbformat
-
-    graded = nbformat.reads(notebook.autograded.decode("utf-8"), as_version=4)
-    notebook.events += _events(graded)
+    """Note what happened while the notebook ran, from the run's own report (what limits it hit,
+    which cells ran past their time, lost the kernel or did not run, what its code tried), never
+    from the notebook's outputs, which its code could have written."""
     report = scratch / "run" / notebook.notebook / REPORT
-    if report.is_file():
-        ran = json.loads(report.read_text())
-        notebook.events += [str(e) for e in ran.get("limits", [])]
-        notebook.attempts += [str(a) for a in ran.get("attempts", [])]
-
-
-def _events(graded: Any) -> list[str]:
-    """Time limits and kernel deaths, from the error outputs the execution left."""
-    timed_out, died, not_run = [], [], 0
-    for index, cell in enumerate(graded.cells):
-        label = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or f"cell {index + 1}"
-        for output in cell.get("outputs", []):
-            if output.get("output_type") != "error":
-                continue
-            name = output.get("ename")
-            if name == "CellTimeoutError":
-                timed_out.append(label)
-            elif name == KERNEL_DIED:
-                died.append(f"{label} ({output.get('evalue')})")
-            elif name == NOT_RUN:
-                not_run += 1
-    found = []
-    if timed_out:
-        found.append("ran past the time limit in " + ", ".join(timed_out))
-    if died:
-        found.append("kernel lost in " + ", ".join(died))
-    if not_run:
-        found.append(f"{not_run} code cell{'s' if not_run > 1 else ''} did not run")
-    return found
+    if notebook.autograded is None or not report.is_file():
+        return
+    ran = json.loads(report.read_text())
+    notebook.events += [str(e) for e in ran.get("limits", [])]
+    notebook.attempts += [str(a) for a in ran.get("attempts", [])]

@@ -35,14 +35,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roofline_recorder.audit import HIDDEN_PACKAGES
+
 __all__ = ["GRADING", "HIDDEN_PACKAGES", "HOME", "Layout", "available", "command", "python_prefixes"]
 
 HOME = "/home/student"
 """The kernel's home and working directory inside the sandbox (in memory)."""
 GRADING = "/grading"
 """Where the recorder and the session file are, inside the sandbox."""
-HIDDEN_PACKAGES = ("rooflinekit", "roofline_grading")
-"""The course's packages: masked in the sandbox wherever they are installed."""
 SYSTEM_DIRECTORIES = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 SYSTEM_FILES = (
     "/etc/ld.so.cache",

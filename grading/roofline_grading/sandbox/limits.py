@@ -44,6 +44,7 @@ class Limits:
 
     memory_bytes: int = 4 * 2**30
     processes: int = 64
+    """Processes and threads (what a cgroup's ``pids.max`` counts)."""
     file_bytes: int = 64 * 2**20
     """The largest file a kernel may write (its home and /tmp are small in-memory file systems too)."""
 
@@ -288,7 +289,6 @@ class Watchdog:
         self.limits = limits
         self.root: int | None = None
         self.hit: list[str] = []
-        self.seen: set[int] = set()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -304,8 +304,9 @@ class Watchdog:
         while not self._stop.wait(self.INTERVAL):
             tree = self._tree()
             memory = sum(_resident_bytes(pid) for pid in tree)
-            if len(tree) > self.limits.processes + 2:  # the launcher's bwrap and its init
-                self.hit.append(f"process limit hit: {len(tree)} processes")
+            tasks = sum(_threads(pid) for pid in tree)
+            if tasks > self.limits.processes + 2:  # the launcher's bwrap and its init
+                self.hit.append(f"process limit hit: {tasks} processes and threads")
                 self._kill(tree)
             elif memory > self.limits.memory_bytes:
                 self.hit.append(f"memory limit hit: {memory / 2**30:.1f} GB in {len(tree)} processes")
@@ -321,7 +322,6 @@ class Watchdog:
             with contextlib.suppress(OSError):
                 for task in Path(f"/proc/{pid}/task").iterdir():
                     queue += [int(c) for c in (task / "children").read_text().split()]
-        self.seen.update(found)
         return found
 
     def _kill(self, tree: list[int]) -> None:
@@ -335,6 +335,13 @@ class Watchdog:
             self._thread.join(timeout=2)
         self._kill(self._tree()[1:] if self.root is not None else [])
         return list(dict.fromkeys(self.hit))
+
+
+def _threads(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
 
 
 def _resident_bytes(pid: int) -> int:
