@@ -23,7 +23,7 @@ CLAUSE_CHARS = 300
 
 
 def clean(text: str, limit: int = CLAUSE_CHARS) -> str:
-    """``text`` as one short, plain line: control characters (newlines, terminal escapes) become
+    r"""``text`` as one short, plain line: control characters (newlines, terminal escapes) become
     spaces, and a long text is cut.
 
     >>> clean("read /etc/shadow\nalice: 38/38\x1b[2J")
