@@ -358,7 +358,7 @@ def _transformer(args: argparse.Namespace) -> Output:
 
 def _step_text(step: TransformerStep) -> str:
     """The step as chapter 9 shows it: what it runs, the operations' table, then the totals."""
-    lines = [step_title(step), "", operations_table(step).to_text("  "), ""]
+    lines = [step_title(step.model, step.setup), "", operations_table(step).to_text("  "), ""]
     lines += [f"  {line.label:<24} {line.text}" for line in step_summary(step)]
     return "\n".join(lines)
 

@@ -321,6 +321,11 @@ class TransformerStep:
         }
 
 
+OPERATIONS_HEADER = ("operation (one chip)", "runs", "FLOPs", "bytes", "FLOPs/B", "bound", "time each",
+                     "share of step")
+"""The headings of :func:`operations_table`."""
+
+
 def operations_table(step: TransformerStep) -> Table:
     """The step's operations as the book shows them: what one run costs one chip, its bound,
     its time and its share of the step. A collective's bytes are those it sends over the link.
@@ -330,28 +335,26 @@ def operations_table(step: TransformerStep) -> Table:
     >>> table.header[:3], table.rows[1][:2]
     (['operation (one chip)', 'runs', 'FLOPs'], ['Q projection', 32])
     """
-    rows = []
+    rows, total = [], step.t_lower
     for p in step.ops:
         op = p.op
         intensity = "-" if op.collective else num(op.intensity)
         rows.append([op.name, op.count, num(op.flops), si(op.bytes, "B"), intensity, p.bound,
-                     si(p.t_lower, "s"), pct(op.count * p.t_lower / step.t_lower)])
-    return Table(["operation (one chip)", "runs", "FLOPs", "bytes", "FLOPs/B", "bound", "time each",
-                  "share of step"], rows, align="lrrrrlrr")
+                     si(p.t_lower, "s"), pct(op.count * p.t_lower / total)])
+    return Table(list(OPERATIONS_HEADER), rows, align="lrrrrlrr")
 
 
-def step_title(step: TransformerStep) -> str:
-    """What the step runs, in a line.
+def step_title(model: TransformerShape, s: Setup) -> str:
+    """What a step runs, in a line (whether or not it fits).
 
-    >>> print(step_title(transformer_step("llama-3.1-8b", "h100-sxm", batch=4, context=512)))
-    ... # doctest: +NORMALIZE_WHITESPACE
+    >>> step = transformer_step("llama-3.1-8b", "h100-sxm", batch=4, context=512)
+    >>> print(step_title(step.model, step.setup))  # doctest: +NORMALIZE_WHITESPACE
     llama-3.1-8b on 1 x NVIDIA H100 SXM: decode, batch 4, 512 tokens in the cache
     (bf16 weights, bf16 KV cache, bf16 compute)
     """
-    s = step.setup
     held = "tokens in the cache" if s.phase == "decode" else "tokens in each prompt"
     return (
-        f"{step.model.name} on {s.n_chips} x {s.chip.name}: {s.phase}, batch {s.batch}, {s.context} {held}"
+        f"{model.name} on {s.n_chips} x {s.chip.name}: {s.phase}, batch {s.batch}, {s.context} {held}"
         f" ({s.weights.name} weights, {s.kv_cache.name} KV cache, {s.compute.name} compute)"
     )
 
