@@ -141,8 +141,7 @@ def test_each_point_sits_on_the_roof_at_its_operations_intensity(data: dict[str,
 
 
 def test_the_html_embeds_the_roof_and_the_data_safely() -> None:
-    html = transformer_html("llama-3.1-70b", "h100-sxm", n_chips=8, phase="prefill", batch=4, context=512,
-                            element_id="tv1")
+    html = transformer_html(SETTINGS.at(phase="prefill", batch=4, context=512), element_id="tv1")
     assert html.startswith('<div class="rk-transformer" id="tv1">')
     match = re.search(r'<script type="application/json" class="rk-tv-data">(.*?)</script>', html, re.S)
     assert match

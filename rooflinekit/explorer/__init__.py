@@ -23,9 +23,10 @@ Importing it loads neither matplotlib nor ipywidgets; the live face loads them w
 """
 
 from rooflinekit.explorer.model import ExplorerSettings, Point, evaluate, grid_data
+from rooflinekit.explorer.page import WIDGET_VIEW
 from rooflinekit.explorer.static import explorer_html
 from rooflinekit.explorer.transformer_widget import TransformerExplorer, transformer_explorer
-from rooflinekit.explorer.widget import WIDGET_VIEW, Explorer, explorer, roofline_png, table_html
+from rooflinekit.explorer.widget import Explorer, explorer, roofline_png, table_html
 
 __all__ = [
     "WIDGET_VIEW",

@@ -7,7 +7,7 @@ title, the totals, the operations table's texts and, from
 the roofline, which is embedded as SVG. Its script (``assets/transformer.js``) only looks these
 up and writes them into the page: the browser computes no number.
 
->>> html = transformer_html("llama-3.1-8b", "h100-sxm", n_chips=1, element_id="tv")
+>>> html = transformer_html(TransformerSettings("llama-3.1-8b", "h100-sxm", 1), element_id="tv")
 >>> html.startswith('<div class="rk-transformer" id="tv"') and "<svg" in html
 True
 """
@@ -103,30 +103,17 @@ def view_data(settings: TransformerSettings) -> dict[str, Any]:
     return {"grid": grid, "initial": settings.to_dict()}
 
 
-def transformer_html(
-    model: str = "llama-3.1-70b",
-    chip: str = "h100-sxm",
-    *,
-    n_chips: int = 8,
-    phase: str = "decode",
-    batch: int = 1,
-    context: int = 2048,
-    element_id: str | None = None,
-) -> str:
-    """The kernel-free transformer view as HTML, starting at ``phase``, ``batch`` and ``context``.
+def transformer_html(settings: TransformerSettings, element_id: str | None = None) -> str:
+    """The kernel-free transformer view as HTML, starting where ``settings`` say.
 
-    ``batch`` must be on the batch slider (:data:`~rooflinekit.explorer.transformer_view.BATCHES`)
-    and ``context`` on the context slider (:data:`~rooflinekit.explorer.transformer_view.CONTEXTS`).
-
-    >>> transformer_html("llama-3.1-8b", n_chips=1, batch=1000)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    rooflinekit.errors.RooflineInputError: batch must be a batch on the slider, one of 1, 2, ... (got 1000)
+    >>> html = transformer_html(TransformerSettings(phase="prefill", batch=4), element_id="v2")
+    >>> '"phase":"prefill","batch":4' in html and 'id="v2-' in html   # its state, its SVG's ids
+    True
     """
-    settings = TransformerSettings(model, chip, n_chips, phase, batch, context)
+    phase, batch, context = settings.phase, settings.batch, settings.context
     root = element_id or new_element_id("rk-transformer")
     grid, svg = _grid(settings.model, settings.chip, settings.n_chips)
-    data = json.dumps({"grid": grid, "initial": settings.to_dict()}, separators=(",", ":"))
+    data = json.dumps(view_data(settings), separators=(",", ":"))
     start = grid["cells"][PHASES.index(phase)][BATCHES.index(batch)][CONTEXTS.index(context)]
     return (
         f'<div class="rk-transformer" id="{root}">'

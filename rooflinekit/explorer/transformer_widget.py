@@ -23,12 +23,11 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.transformer_figure import Canvas
 from rooflinekit.explorer.transformer_static import transformer_html
 from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings, View, view
 from rooflinekit.transformer import PHASES
-
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def view_html(shown: View) -> str:
@@ -110,22 +109,9 @@ class TransformerExplorer:
         self, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
     ) -> dict[str, Any]:
         s = self.settings
-        bundle: dict[str, Any] = {
-            "text/plain": f"transformer view of {s.model} on {s.n_chips} x {s.chip}"
-                          f" ({s.phase}, batch {s.batch}, context {s.context})",
-            "text/html": transformer_html(s.model, s.chip, n_chips=s.n_chips, phase=s.phase, batch=s.batch,
-                                          context=s.context),
-        }
-        if (include is None or WIDGET_VIEW in include) and not (exclude and WIDGET_VIEW in exclude):
-            try:
-                live = self.widget._repr_mimebundle_()
-            except ImportError:  # no ipywidgets: the static face is all there is
-                live = None
-            if live and WIDGET_VIEW in live:
-                bundle[WIDGET_VIEW] = live[WIDGET_VIEW]
-        if include is not None:
-            bundle = {k: v for k, v in bundle.items() if k in include}
-        return bundle
+        text = (f"transformer view of {s.model} on {s.n_chips} x {s.chip}"
+                f" ({s.phase}, batch {s.batch}, context {s.context})")
+        return two_faces(text, transformer_html(s), lambda: self.widget, include, exclude)
 
 
 def transformer_explorer(
