@@ -6,6 +6,11 @@
     rooflinekit dot N (--chip ID | --chip-file FILE) [--dtype DT] [--peak FLOPS]
                     [--bandwidth BPS] [--json]
     rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--json]
+    rooflinekit models [--json]
+    rooflinekit transformer MODEL (--chip ID | --chip-file FILE) [--chips N] [--batch B]
+                        [--context L] [--phase decode|prefill] [--weights DT] [--kv-cache DT]
+                        [--compute DT] [--collective-latency SECONDS] [--peak FLOPS]
+                        [--bandwidth BPS] [--json]
 
 ``--chip-file`` reads a chip of your own from a small TOML file (:mod:`rooflinekit.chipfile`).
 ``--json`` prints one JSON object and nothing else. Bad input exits with status 2 and one
@@ -34,11 +39,21 @@ from rooflinekit import __version__
 from rooflinekit._validate import check_figure, check_size
 from rooflinekit.analysis import Hardware, Roofline, analyze
 from rooflinekit.catalog import CHIPS, Chip, chip
+from rooflinekit.collectives import check_latency
 from rooflinekit.costs import Cost, batched_matmul_cost, dot_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 from rooflinekit.fmt import Table, num, seconds
+from rooflinekit.models import TRANSFORMERS, TransformerShape, shapes_table, transformer_shape
+from rooflinekit.transformer import (
+    PHASES,
+    TransformerStep,
+    operations_table,
+    step_summary,
+    step_title,
+    transformer_step,
+)
 
 EXIT_USAGE = 2
 
@@ -74,6 +89,7 @@ def _checked(
 _size = _checked(check_size, int, "a positive integer")
 _figure = _checked(check_figure, float, "a positive, finite number")
 _seconds = _checked(check_figure, float, "a positive, finite number of seconds")
+_latency = _checked(lambda name, value: check_latency(value, name), float, "a number of seconds, 0 or more")
 
 
 def _chip(text: str) -> Chip:
@@ -90,6 +106,14 @@ def _chip_file(text: str) -> Chip:
         return load_chip(text)
     except RooflineInputError as error:
         raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def _model(text: str) -> TransformerShape:
+    try:
+        return transformer_shape(text)
+    except RooflineInputError as error:
+        known = ", ".join(TRANSFORMERS)
+        raise argparse.ArgumentTypeError(f"must be one of {known} (got {text!r})") from error
 
 
 def _dtype_name(text: str) -> str:
@@ -148,7 +172,48 @@ def build_parser() -> argparse.ArgumentParser:
         help="progress bar on stderr (default: only when stderr is a terminal)",
     )
     measure.add_argument("--json", action="store_true", help="print one JSON object")
+
+    models = commands.add_parser("models", help="list the transformer models (their ids, shapes and sizes)")
+    models.add_argument("--json", action="store_true", help="print one JSON object")
+
+    _add_transformer(commands)
     return parser
+
+
+def _add_transformer(commands: Any) -> None:
+    transformer = commands.add_parser(
+        "transformer", help="one decode step or one prefill of a model, every operation on the roofline"
+    )
+    transformer.add_argument(
+        "model", type=_model, metavar="MODEL",
+        help=f"one of {', '.join(TRANSFORMERS)} (see `rooflinekit models`)",
+    )
+    _add_chip_options(transformer)
+    transformer.add_argument(
+        "--chips", type=_size, default=1, metavar="N", help="chips the model is split over (default 1)"
+    )
+    transformer.add_argument("--batch", type=_size, default=1, metavar="B", help="sequences (default 1)")
+    transformer.add_argument(
+        "--context", type=_size, default=2048, metavar="L",
+        help="tokens already in the cache (decode) or the prompt's length (prefill); default 2048",
+    )
+    transformer.add_argument(
+        "--phase", choices=PHASES, default="decode", help="decode (one new token) or prefill (default decode)"
+    )
+    transformer.add_argument(
+        "--weights", type=_dtype_name, default="bf16", metavar="DT",
+        help="dtype of the weights (default bf16)",
+    )
+    transformer.add_argument(
+        "--kv-cache", type=_dtype_name, metavar="DT", help="dtype of the KV cache (default: the weights')"
+    )
+    transformer.add_argument(
+        "--compute", type=_dtype_name, default="bf16", metavar="DT", help="dtype of the math (default bf16)"
+    )
+    transformer.add_argument(
+        "--collective-latency", type=_latency, default=0.0, metavar="SECONDS",
+        help="seconds added to each collective (default 0: the lower bound)",
+    )
 
 
 def _add_chip_options(command: argparse.ArgumentParser) -> None:
@@ -264,11 +329,47 @@ def _measure(args: argparse.Namespace) -> Output:
     return Output(data, measure.format_report(data))
 
 
+def _models(args: argparse.Namespace) -> Output:
+    shapes = list(TRANSFORMERS.values())
+    return Output({"models": [s.to_dict() for s in shapes]}, shapes_table(shapes).to_text())
+
+
+_FLAGS = {"n_chips": "--chips", "batch": "--batch", "context": "--context"}
+"""The command line's names for the settings the library refuses by their own name."""
+
+
+def _transformer(args: argparse.Namespace) -> Output:
+    hw = resolve(args.chip, args.compute, "--compute", args.peak, args.bandwidth)
+    on: Chip = args.chip
+    if args.peak is not None or args.bandwidth is not None:
+        on = on.derive(peaks={args.compute: hw.peak}, hbm_bandwidth=hw.bandwidth)
+    try:
+        step = transformer_step(
+            args.model, on, n_chips=args.chips, phase=args.phase, batch=args.batch, context=args.context,
+            weights=args.weights, kv_cache=args.kv_cache, compute=args.compute,
+            collective_latency=args.collective_latency,
+        )
+    except RooflineInputError as error:  # a model, context or batch that does not fit
+        if error.argument not in _FLAGS:
+            raise
+        raise RooflineInputError(_FLAGS[error.argument], error.accepted, error.got) from error
+    return Output(step.to_dict(), _step_text(step))
+
+
+def _step_text(step: TransformerStep) -> str:
+    """The step as chapter 9 shows it: what it runs, the operations' table, then the totals."""
+    lines = [step_title(step.model, step.setup), "", operations_table(step).to_text("  "), ""]
+    lines += [f"  {line.label:<24} {line.text}" for line in step_summary(step)]
+    return "\n".join(lines)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "chips": _chips,
     "matmul": _matmul,
     "dot": _dot,
     "measure": _measure,
+    "models": _models,
+    "transformer": _transformer,
 }
 
 

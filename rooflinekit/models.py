@@ -14,7 +14,7 @@ catalog entry also carries the total its publisher gives, so the derivation can 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -23,6 +23,7 @@ from rooflinekit._validate import check_figure, check_size
 from rooflinekit.catalog import Source
 from rooflinekit.dtypes import DType, dtype_bytes
 from rooflinekit.errors import RooflineInputError, UnknownNameError
+from rooflinekit.fmt import Table, num, si
 
 NORMS = ("rms", "layer")
 """RMSNorm learns a scale per channel; LayerNorm a scale and a shift."""
@@ -273,3 +274,24 @@ def transformer_shape(name: str | TransformerShape, argument: str = "model") -> 
     if isinstance(name, str) and name.lower() in TRANSFORMERS:
         return TRANSFORMERS[name.lower()]
     raise UnknownNameError(argument, list(TRANSFORMERS), name)
+
+
+def shapes_table(shapes: Iterable[TransformerShape]) -> Table:
+    """The models' shapes side by side: the sizes, the derived and published parameter counts,
+    and the bytes each token leaves in a bf16 KV cache.
+
+    >>> table = shapes_table([transformer_shape("llama-3.1-8b")])
+    >>> dict(zip(table.header, table.rows[0]))["heads / KV heads"]
+    '32 / 8 (GQA)'
+    """
+    rows = []
+    for shape in shapes:
+        attention = "MHA" if shape.n_kv_heads == shape.n_heads else "GQA"
+        published = "-" if shape.published_params is None else num(shape.published_params, 4)
+        rows.append([shape.name, shape.n_layers, shape.d_model,
+                     f"{shape.n_heads} / {shape.n_kv_heads} ({attention})", shape.d_ff,
+                     "gated" if shape.gated else "plain", shape.vocab, num(shape.params, 4), published,
+                     si(shape.kv_cache_bytes_per_token("bf16"), "B")])
+    return Table(["model", "layers", "d_model", "heads / KV heads", "MLP width", "MLP", "vocabulary",
+                  "parameters (derived)", "published", "KV cache per token (bf16)"], rows,
+                 align="lrrrrlrrrr")

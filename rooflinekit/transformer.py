@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rooflinekit._validate import check_count, check_figure
 from rooflinekit.bounds import Bounds
@@ -32,6 +32,7 @@ from rooflinekit.collectives import check_latency, collective_bytes, collective_
 from rooflinekit.costs import Cost, elementwise_cost, layer_norm_cost, matmul_cost, rms_norm_cost
 from rooflinekit.dtypes import DType, dtype, dtype_bytes
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.fmt import Table, num, pct, seconds, si
 from rooflinekit.models import TransformerShape, transformer_shape
 
 PHASES = ("decode", "prefill")
@@ -243,8 +244,8 @@ class TransformerStep:
         """
         terms = dict.fromkeys(BOUNDS, 0.0)
         for p in self.ops:
-            for name, seconds in p.bounds.times.items():
-                terms[name] += p.op.count * seconds
+            for name, time in p.bounds.times.items():
+                terms[name] += p.op.count * time
         return Bounds(terms)
 
     @property
@@ -318,6 +319,82 @@ class TransformerStep:
             "tokens_per_second_per_request": self.tokens_per_second_per_request,
             "ops": [p.to_dict() for p in self.ops],
         }
+
+
+OPERATIONS_HEADER = ("operation (one chip)", "runs", "FLOPs", "bytes", "FLOPs/B", "bound", "time each",
+                     "share of step")
+"""The headings of :func:`operations_table`."""
+
+
+def operations_table(step: TransformerStep) -> Table:
+    """The step's operations as the book shows them: what one run costs one chip, its bound,
+    its time and its share of the step. A collective's bytes are those it sends over the link.
+
+    >>> step = transformer_step("llama-3.1-8b", "h100-sxm", batch=4, context=512)
+    >>> table = operations_table(step)
+    >>> table.header[:3], table.rows[1][:2]
+    (['operation (one chip)', 'runs', 'FLOPs'], ['Q projection', 32])
+    """
+    rows, total = [], step.t_lower
+    for p in step.ops:
+        op = p.op
+        intensity = "-" if op.collective else num(op.intensity)
+        rows.append([op.name, op.count, num(op.flops), si(op.bytes, "B"), intensity, p.bound,
+                     si(p.t_lower, "s"), pct(op.count * p.t_lower / total)])
+    return Table(list(OPERATIONS_HEADER), rows, align="lrrrrlrr")
+
+
+def step_title(model: TransformerShape, s: Setup) -> str:
+    """What a step runs, in a line (whether or not it fits).
+
+    >>> step = transformer_step("llama-3.1-8b", "h100-sxm", batch=4, context=512)
+    >>> print(step_title(step.model, step.setup))  # doctest: +NORMALIZE_WHITESPACE
+    llama-3.1-8b on 1 x NVIDIA H100 SXM: decode, batch 4, 512 tokens in the cache
+    (bf16 weights, bf16 KV cache, bf16 compute)
+    """
+    held = "tokens in the cache" if s.phase == "decode" else "tokens in each prompt"
+    return (
+        f"{model.name} on {s.n_chips} x {s.chip.name}: {s.phase}, batch {s.batch}, {s.context} {held}"
+        f" ({s.weights.name} weights, {s.kv_cache.name} KV cache, {s.compute.name} compute)"
+    )
+
+
+class SummaryLine(NamedTuple):
+    """One line of a step's totals: a key for code, a label and a text for people."""
+
+    key: str
+    label: str
+    text: str
+
+
+def step_summary(step: TransformerStep) -> list[SummaryLine]:
+    """The step's totals as the command line and the explorer show them.
+
+    >>> lines = step_summary(transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8))
+    >>> [(line.key, line.text) for line in lines if line.key in ("t_lower", "max_batch")]
+    [('max_batch', '742 sequences of 2049 tokens'), ('t_lower', '5.231 ms (one decode step)')]
+    """
+    s, m, memory = step.setup, step.model, step.memory
+    time = "one decode step" if s.phase == "decode" else "the whole prefill: the time to the first token"
+    spent = ", ".join(f"{name}-bound {seconds(t)}" for name, t in step.time_by_bound.items())
+    per_request = f" ({num(step.tokens_per_second_per_request)} per request)" if s.batch > 1 else ""
+    used = (
+        f"weights {si(memory.weight_bytes, 'B')} + KV cache {si(memory.kv_cache_bytes, 'B')} + "
+        f"activations {si(memory.activation_bytes, 'B')} = {pct(memory.total_bytes / memory.hbm_bytes)}"
+        f" of {si(memory.hbm_bytes, 'B')}"
+    )
+    kv = si(m.kv_cache_bytes_per_token(s.kv_cache), "B")
+    return [
+        SummaryLine("params", "parameters", num(m.params, 4)),
+        SummaryLine("kv_cache_bytes_per_token", "KV cache per token", f"{kv} (all layers, all chips)"),
+        SummaryLine("memory", "memory of one chip", used),
+        SummaryLine("max_batch", "largest batch that fits",
+                    f"{step.max_batch} sequences of {s.attended} tokens"),
+        SummaryLine("t_lower", "t_lower", f"{seconds(step.t_lower, 4)} ({time})"),
+        SummaryLine("bound", "bound", f"{step.bound} (operations {spent})"),
+        SummaryLine("tokens_per_second", "tokens per second",
+                    f"{num(step.tokens_per_second, 4)}{per_request}"),
+    ]
 
 
 # --- building the operations -------------------------------------------------------------
@@ -577,7 +654,8 @@ def transformer_step(model: str | TransformerShape, on: str | Chip, **settings: 
     ``context`` (2048: tokens already cached in decode, the prompt in prefill), dtypes of
     ``weights``, ``kv_cache`` (the weights'), ``activations`` and ``compute`` (all bf16),
     ``efficiency`` (:class:`Efficiency`, 1 by default) and ``collective_latency`` (seconds
-    added to each collective, 0 by default). A model or batch that does not fit is refused.
+    added to each collective, 0 by default). A model, a context or a batch that does not fit
+    is refused.
 
     >>> try:
     ...     transformer_step("llama-3.1-70b", "h100-sxm", n_chips=1)
@@ -595,6 +673,13 @@ def transformer_step(model: str | TransformerShape, on: str | Chip, **settings: 
             f"{shape.params * setup.weights.bytes / 1e9:.0f} GB of {setup.weights.name} weights, "
             f"{setup.chip.hbm_bytes / 1e9:.0f} GB each",
             setup.n_chips,
+        )
+    if memory.max_batch == 0:  # the weights fit, but not one sequence of this length
+        raise RooflineInputError(
+            "context",
+            f"at most {_longest_prompt(shape, replace(setup, batch=1))} tokens for one sequence of "
+            f"{shape.name} on {setup.n_chips} x {setup.chip.id}",
+            setup.context,
         )
     if not memory.fits:
         raise RooflineInputError(
@@ -642,7 +727,8 @@ def leaves_memory_bound(model: str | TransformerShape, on: str | Chip, **setting
 
 
 def _longest_prompt(model: TransformerShape, s: Setup) -> int:
-    """The longest prompt that fits at the setup's batch (doubling, then bisection)."""
+    """The longest context (the prompt, or the cache in decode) that fits at the setup's batch
+    (doubling, then bisection)."""
 
     def fits(length: int) -> bool:
         return memory_check(model, replace(s, context=length)).fits

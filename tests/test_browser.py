@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from book_site import ROOT, toc_docnames
 
+import rooflinekit as rk
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate
 
@@ -111,9 +112,14 @@ def test_page_loads_cleanly_offline(visit: Any, path: str) -> None:
     explorers = page.locator(".rk-explorer")
     for index in range(explorers.count()):
         assert explorers.nth(index).get_attribute("data-ready") == "true"
+    views = page.locator(".rk-transformer")
+    for index in range(views.count()):
+        assert views.nth(index).get_attribute("data-ready") == "true"
     if path == "book/explorer.html":
         assert explorers.count() >= 1, "the explorer page has no explorer"
         assert page.locator(".rk-explorer svg .rk-point").count() >= 1
+        assert views.count() >= 1, "the explorer page has no transformer view"
+        assert page.locator(".rk-transformer svg .rk-tv-point").count() >= 1
     page.wait_for_timeout(300)  # late console errors (deferred scripts, fonts)
     assert not seen.blocked, f"requests to other hosts: {seen.blocked}"
     assert not seen.errors, "\n".join(seen.errors)
@@ -269,3 +275,122 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     explorer.screenshot(path=str(SCREENSHOTS / "explorer-h100.png"))
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
+
+
+# --- the transformer view ----------------------------------------------------------------
+
+_PREFIXES = {"p": 1e-12, "n": 1e-9, "µ": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+
+def _agrees(text: str, value: float) -> bool:
+    """Whether ``text`` (a figure as rooflinekit.fmt writes it: 5.231 ms, 4.29e9, 2.43 GB,
+    14.5%, 30562) is ``value`` to the digits it shows: within half a unit of its last digit."""
+    match = re.match(r"(\d+)(?:\.(\d+))?(?:e(-?\d+))?(?: ([pnµmkMGT]?)(?:s|B)\b|(%))?", text.strip())
+    assert match, f"not a figure: {text!r}"
+    whole, decimals, exponent, prefix, percent = match.groups()
+    scale = 10.0 ** int(exponent or 0) * _PREFIXES[prefix or ""] * (0.01 if percent else 1.0)
+    shown = float(f"{whole}.{decimals or 0}") * scale
+    unit = 10.0 ** -len(decimals or "") * scale
+    return abs(shown - value) <= unit / 2 * (1 + 1e-9)
+
+
+def _transformer_shown(view: Any) -> dict[str, Any]:
+    """What the transformer view shows: its state, title, message, totals, rows and points."""
+    return view.evaluate(
+        """v => ({
+            state: JSON.parse(v.getAttribute('data-state')),
+            title: v.querySelector('.rk-tv-title').textContent,
+            message: v.querySelector('.rk-tv-message').hidden ? '' :
+                     v.querySelector('.rk-tv-message').textContent,
+            summary: Object.fromEntries([...v.querySelectorAll('.rk-tv-summary dd')].map(
+                dd => [dd.dataset.key, dd.textContent])),
+            rows: Object.fromEntries([...v.querySelectorAll('tbody tr')].map(
+                tr => [tr.dataset.op, [...tr.children].map(c => c.textContent)])),
+            points: Object.fromEntries([...v.querySelectorAll('.rk-tv-point')].map(
+                p => [p.dataset.op, p.transform.baseVal.consolidate().matrix.e]))
+        })"""
+    )
+
+
+def _check_transformer_against_rooflinekit(shown: dict[str, Any]) -> rk.TransformerStep | None:
+    """The figures the view shows are rooflinekit's step at its state, to the digits shown."""
+    state = shown["state"]
+    settings = {"n_chips": 8, "phase": state["phase"], "batch": state["batch"], "context": state["context"]}
+    try:
+        step = rk.transformer_step("llama-3.1-70b", "h100-sxm", **settings)
+    except rk.RooflineInputError as error:
+        assert not state["fits"] and shown["message"].endswith(f"must be {error.accepted}.")
+        assert not shown["rows"] and not shown["points"] and not shown["summary"]
+        return None
+    assert state["fits"] and not shown["message"]
+    assert shown["title"].startswith(f"llama-3.1-70b on 8 x NVIDIA H100 SXM: {state['phase']}, "
+                                     f"batch {state['batch']}, {state['context']} ")
+    summary = shown["summary"]
+    assert _agrees(summary["t_lower"], step.t_lower), summary["t_lower"]
+    assert _agrees(summary["tokens_per_second"], step.tokens_per_second), summary["tokens_per_second"]
+    assert summary["max_batch"].startswith(f"{step.max_batch} sequences of ")
+    assert summary["bound"].startswith(step.bound + " ")
+    assert _agrees(summary["params"], step.model.params)
+    assert list(shown["rows"]) == [p.op.name for p in step.ops]
+    for placed in step.ops:
+        op = placed.op
+        name, runs, flops, moved, intensity, bound, time, share = shown["rows"][op.name]
+        assert (name, int(runs), bound) == (op.name, op.count, placed.bound)
+        assert _agrees(flops, op.flops) and _agrees(moved, op.bytes), (op.name, flops, moved)
+        assert (intensity == "-") if op.collective else _agrees(intensity, op.intensity), (op.name, intensity)
+        assert _agrees(time, placed.t_lower), (op.name, time)
+        assert _agrees(share, op.count * placed.t_lower / step.t_lower), (op.name, share)
+        assert (op.name in shown["points"]) == (not op.collective)
+    return step
+
+
+def _drag_into_view(page: Any, slider: Any, fraction: float) -> None:
+    slider.scroll_into_view_if_needed()
+    _drag(page, slider, fraction)
+
+
+def test_transformer_view_follows_its_controls_and_matches_rooflinekit(visit: Any) -> None:
+    seen = visit("book/explorer.html")
+    page = seen.page
+    view = page.locator(".rk-transformer").first
+    view.scroll_into_view_if_needed()
+    first = _transformer_shown(view)
+    assert first["state"] == {"phase": "decode", "batch": 1, "context": 2048, "fits": True}
+    _check_transformer_against_rooflinekit(first)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    view.screenshot(path=str(SCREENSHOTS / "transformer-view.png"))
+
+    # A larger batch: the weight matmuls move right along the roof, attention stays put.
+    _drag_into_view(page, view.locator("input[data-control=batch]"), 0.6)
+    batched = _transformer_shown(view)
+    assert batched["state"]["batch"] > 8
+    assert batched["points"]["MLP up"] > first["points"]["MLP up"]
+    assert batched["points"]["attention scores"] == first["points"]["attention scores"]
+    assert batched["summary"]["tokens_per_second"] != first["summary"]["tokens_per_second"]
+    _check_transformer_against_rooflinekit(batched)
+
+    # Prefill: the big matmuls turn compute-bound.
+    view.locator("input[data-control=phase][value=prefill]").check()
+    prefill = _transformer_shown(view)
+    assert prefill["state"]["phase"] == "prefill"
+    step = _check_transformer_against_rooflinekit(prefill)
+    assert step is not None and prefill["rows"]["MLP up"][5] == "compute"
+
+    # The longest context at this batch does not fit: the view says how much would.
+    _drag_into_view(page, view.locator("input[data-control=context]"), 1.0)
+    too_long = _transformer_shown(view)
+    assert too_long["state"]["context"] == 131072 and not too_long["state"]["fits"]
+    assert too_long["message"].startswith("Does not fit in memory")
+    _check_transformer_against_rooflinekit(too_long)
+
+    # Back to decode with a short context and a small batch, by keyboard.
+    view.locator("input[data-control=phase][value=decode]").check()
+    context = view.locator("input[data-control=context]")
+    context.focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowLeft")
+    short = _transformer_shown(view)
+    assert short["state"]["context"] == 128 and short["state"]["phase"] == "decode"
+    _check_transformer_against_rooflinekit(short)
+    view.screenshot(path=str(SCREENSHOTS / "transformer-view-short.png"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors

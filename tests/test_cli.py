@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -174,6 +175,90 @@ def test_console_script_is_installed() -> None:
     assert json.loads(done.stdout)["flops"] == 7.0
 
 
+# --- a transformer on the roofline --------------------------------------------------------------
+
+TRANSFORMER_KEYS = {"params", "kv_cache_bytes_per_token", "max_batch", "t_lower", "bound",
+                    "tokens_per_second", "ops"}
+OP_KEYS = {"name", "flops", "bytes", "intensity", "bound"}
+
+
+def test_transformer_json_is_the_librarys_step() -> None:
+    args = ("llama-3.1-70b", "--chip", "h100-sxm", "--chips", "8", "--batch", "64", "--context", "2048")
+    out = run_json("transformer", *args)
+    step = rk.transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
+    assert set(out) >= TRANSFORMER_KEYS
+    assert out == json.loads(json.dumps(step.to_dict()))
+    assert (out["params"], out["max_batch"]) == (step.model.params, step.max_batch)
+    assert out["kv_cache_bytes_per_token"] == step.model.kv_cache_bytes_per_token("bf16")
+    assert out["tokens_per_second"] == 64 / step.t_lower
+    ops = out["ops"]
+    assert isinstance(ops, list) and [op["name"] for op in ops] == [p.op.name for p in step.ops]
+    for op, placed in zip(ops, step.ops, strict=True):
+        assert set(op) >= OP_KEYS
+        assert (op["flops"], op["bytes"], op["bound"]) == (placed.op.flops, placed.op.bytes, placed.bound)
+    assert out["bound"] == step.bound == "memory"
+
+
+def test_transformer_context_is_the_cache_in_decode_and_the_prompt_in_prefill() -> None:
+    decode = run_json("transformer", "llama-3.1-8b", "--chip", "b200", "--context", "512")
+    prefill = run_json("transformer", "llama-3.1-8b", "--chip", "b200", "--context", "512",
+                       "--phase", "prefill", "--batch", "2")
+    assert decode["t_lower"] == rk.transformer_step("llama-3.1-8b", "b200", context=512).t_lower
+    expected = rk.transformer_step("llama-3.1-8b", "b200", phase="prefill", batch=2, context=512)
+    assert prefill["t_lower"] == expected.t_lower and prefill["bound"] == expected.bound == "compute"
+    assert prefill["tokens_per_second"] == 2 * 512 / expected.t_lower
+
+
+def test_transformer_dtypes_latency_and_figures_of_ones_own() -> None:
+    out = run_json("transformer", "llama-3.1-70b", "--chip", "h100-sxm", "--chips", "4", "--weights", "fp8",
+                   "--compute", "fp8", "--collective-latency", "1e-5", "--bandwidth", "3e12")
+    on = rk.chip("h100-sxm").derive(peaks={"fp8": rk.chip("h100-sxm").peak("fp8")}, hbm_bandwidth=3e12)
+    step = rk.transformer_step("llama-3.1-70b", on, n_chips=4, weights="fp8", compute="fp8",
+                               collective_latency=1e-5)
+    assert out["t_lower"] == step.t_lower
+    assert out["dtypes"] == {"weights": "fp8", "kv_cache": "fp8", "activations": "bf16", "compute": "fp8"}
+
+
+def test_transformer_on_a_chip_file(tmp_path: Path) -> None:
+    from test_chip_file import GOOD
+
+    path = tmp_path / "x1.toml"
+    path.write_text(GOOD, encoding="utf-8")
+    out = run_json("transformer", "llama-3.1-8b", "--chip-file", str(path), "--batch", "8")
+    step = rk.transformer_step("llama-3.1-8b", rk.load_chip(path), batch=8)
+    assert (out["chip"], out["t_lower"]) == ("x1", step.t_lower)
+
+
+def test_transformer_text_reads_like_the_book() -> None:
+    from rooflinekit.transformer import operations_table, step_summary
+
+    done = run("transformer", "llama-3.1-70b", "--chip", "h100-sxm", "--chips", "8", "--batch", "64")
+    assert done.returncode == 0 and done.stderr == ""
+    step = rk.transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64)
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("llama-3.1-70b on 8 x NVIDIA H100 SXM: decode, batch 64, 2048 tokens in the cache"
+                        " (bf16 weights, bf16 KV cache, bf16 compute)")
+    assert "e+" not in done.stdout
+    table = operations_table(step)
+    for row in table.cells()[1:]:  # every operation, its figures as the book writes them
+        shown = next(line for line in lines if line.startswith(f"  {row[0]} "))
+        assert re.split(r" {2,}", shown.strip()) == row
+    assert f"  t_lower                  {rk.fmt.seconds(step.t_lower, 4)} (one decode step)" in lines
+    for line in step_summary(step):
+        assert f"  {line.label:<24} {line.text}" in lines
+
+
+def test_models_lists_the_ids_the_transformer_command_takes() -> None:
+    out = run_json("models")
+    models = out["models"]
+    assert isinstance(models, list)
+    assert [m["name"] for m in models] == list(rk.TRANSFORMERS)
+    assert models[1]["params"] == rk.transformer_shape(models[1]["name"]).params
+    text = run("models").stdout.splitlines()
+    assert text[0].split()[:3] == ["model", "layers", "d_model"]
+    assert [line.split()[0] for line in text[1:]] == list(rk.TRANSFORMERS)
+
+
 BAD_INPUTS = [
     (("matmul", "0", "8", "8", "--chip", "tpu-v5e"), "argument B: must be a positive integer (got '0')"),
     (("matmul", "8", "-8", "8", "--chip", "tpu-v5e"), "argument D: must be a positive integer (got '-8')"),
@@ -218,6 +303,47 @@ BAD_INPUTS = [
     (("dot", "0", "--chip", "b200"), "argument N: must be a positive integer (got '0')"),
     (("dot", "9" * 400, "--chip", "b200"), "argument N: must be a positive integer"),
     (("dot", "8", "--chip", "b200", "--dtype", "float128"), "argument --dtype: must be one of"),
+    (
+        ("transformer", "llama-3", "--chip", "h100-sxm"),
+        "argument MODEL: must be one of llama-3.1-8b, llama-3.1-70b, llama-3.1-405b, llama-3.2-1b,"
+        " llama-2-7b, pythia-6.9b (got 'llama-3')",
+    ),
+    (
+        ("transformer", "llama-3.1-70b", "--chip", "h100-sxm"),
+        "error: --chips must be enough h100-sxm chips for llama-3.1-70b's 141 GB of bf16 weights, 80 GB each"
+        " (got 1)",
+    ),
+    (
+        ("transformer", "llama-3.1-70b", "--chip", "h100-sxm", "--chips", "3"),
+        "error: --chips must be a number of chips that splits llama-3.1-70b's 64 heads, 8 KV heads and MLP"
+        " width 28672 evenly (got 3)",
+    ),
+    (
+        ("transformer", "llama-3.1-70b", "--chip", "h100-sxm", "--chips", "8", "--batch", "743"),
+        "error: --batch must be at most 742 sequences of 2049 tokens for llama-3.1-70b on 8 x h100-sxm"
+        " (got 743)",
+    ),
+    (
+        ("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--context", "1000000000"),
+        "error: --context must be at most",
+    ),
+    (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--batch", "0"),
+     "argument --batch: must be a positive integer (got '0')"),
+    (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--context", "2k"),
+     "argument --context: must be a positive integer (got '2k')"),
+    (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--phase", "training"),
+     "argument --phase: invalid choice: 'training' (choose from"),
+    (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--kv-cache", "int3"),
+     "argument --kv-cache: must be one of fp64, fp32"),
+    (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--collective-latency=-1e-6"),
+     "argument --collective-latency: must be a number of seconds, 0 or more (got '-1e-6')"),
+    (
+        ("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--compute", "fp4"),
+        "error: --compute must be a dtype h100-sxm has a dense peak for (fp64, fp32, tf32, bf16, fp16, fp8,"
+        " int8), or any dtype with --peak (got 'fp4')",
+    ),
+    (("transformer", "--chip", "h100-sxm"), "the following arguments are required: MODEL"),
+    (("models", "--chip", "h100-sxm"), "unrecognized arguments: --chip h100-sxm"),
     (("chip",), "argument COMMAND: invalid choice: 'chip'"),
     ((), "the following arguments are required: COMMAND"),
 ]

@@ -296,6 +296,17 @@ def test_a_model_that_does_not_fit_says_so() -> None:
     assert rk.memory_for("llama-3.1-405b", "b200", n_chips=8, weights="fp8").fits
 
 
+@pytest.mark.parametrize("phase", ["decode", "prefill"])
+def test_a_context_too_long_for_one_sequence_says_how_long_fits(phase: str) -> None:
+    args = {"n_chips": 8, "phase": phase}
+    with pytest.raises(rk.RooflineInputError, match=r"^context must be at most \d+ tokens") as caught:
+        rk.transformer_step("llama-3.1-70b", "h100-sxm", context=10**8, **args)
+    longest = int(caught.value.accepted.split()[2])
+    assert rk.memory_for("llama-3.1-70b", "h100-sxm", context=longest, **args).fits
+    assert not rk.memory_for("llama-3.1-70b", "h100-sxm", context=longest + 1, **args).fits
+    rk.transformer_step("llama-3.1-70b", "h100-sxm", context=longest, **args)  # and runs
+
+
 @pytest.mark.parametrize(
     ("settings_", "argument"),
     [

@@ -9,7 +9,12 @@ One module a job:
   each operation placed on a chip, the data the static page embeds);
 - :mod:`~rooflinekit.explorer.static`: the kernel-free HTML page, with its script and styles
   in ``assets/``;
-- :mod:`~rooflinekit.explorer.widget`: the live ipywidgets face, and the object a cell displays.
+- :mod:`~rooflinekit.explorer.widget`: the live ipywidgets face, and the object a cell displays;
+- the transformer view, :func:`transformer_explorer`: one step of a model, every operation on
+  the roofline, with a phase toggle and batch and context sliders, in the same three parts
+  (:mod:`~rooflinekit.explorer.transformer_view`, :mod:`~rooflinekit.explorer.transformer_static`
+  with :mod:`~rooflinekit.explorer.transformer_figure`, :mod:`~rooflinekit.explorer.transformer_widget`);
+- :mod:`~rooflinekit.explorer.page`: what every kernel-free view's HTML needs.
 
 Importing it loads neither matplotlib nor ipywidgets; the live face loads them when shown.
 
@@ -18,18 +23,22 @@ Importing it loads neither matplotlib nor ipywidgets; the live face loads them w
 """
 
 from rooflinekit.explorer.model import ExplorerSettings, Point, evaluate, grid_data
+from rooflinekit.explorer.page import WIDGET_VIEW
 from rooflinekit.explorer.static import explorer_html
-from rooflinekit.explorer.widget import WIDGET_VIEW, Explorer, explorer, roofline_png, table_html
+from rooflinekit.explorer.transformer_widget import TransformerExplorer, transformer_explorer
+from rooflinekit.explorer.widget import Explorer, explorer, roofline_png, table_html
 
 __all__ = [
     "WIDGET_VIEW",
     "Explorer",
     "ExplorerSettings",
     "Point",
+    "TransformerExplorer",
     "evaluate",
     "explorer",
     "explorer_html",
     "grid_data",
     "roofline_png",
     "table_html",
+    "transformer_explorer",
 ]

@@ -16,30 +16,19 @@ True
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 
 from rooflinekit.explorer.model import ExplorerSettings, grid_data
-
-_ids = itertools.count(1)
-
-
-@cache
-def _asset(name: str) -> str:
-    return (resources.files("rooflinekit.explorer") / "assets" / name).read_text(encoding="utf-8")
+from rooflinekit.explorer.page import asset as _asset
+from rooflinekit.explorer.page import element_id as _element_id
+from rooflinekit.explorer.page import script_safe as _script_safe
 
 
 @cache
 def _grid_json() -> str:
     return json.dumps(grid_data(), separators=(",", ":"))
-
-
-def _script_safe(text: str) -> str:
-    """Keep embedded JSON or code from closing its <script> element early."""
-    return text.replace("</", "<\\/")
 
 
 def explorer_html(
@@ -59,7 +48,7 @@ def explorer_html(
     1
     """
     settings = ExplorerSettings.of(chip, B, D, operations)
-    element_id = element_id or f"rk-explorer-{next(_ids)}"
+    element_id = element_id or _element_id("rk-explorer")
     data = '{"grid":' + _grid_json() + ',"initial":' + json.dumps(settings.to_dict()) + "}"
     return (
         f'<div class="rk-explorer" id="{element_id}">'

@@ -50,11 +50,10 @@ from rooflinekit.explorer.model import (
     evaluate,
     operation,
 )
+from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.static import explorer_html
 from rooflinekit.fmt import num, seconds
 from rooflinekit.plot import roofline_axes
-
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def _figure(x: float | None) -> str:
@@ -231,23 +230,9 @@ class Explorer:
         self, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
     ) -> dict[str, Any]:
         s = self.settings
-        bundle: dict[str, Any] = {
-            "text/plain": f"roofline explorer on {s.chip} (B={s.B}, D=F={s.D})",
-            "text/html": explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations),
-        }
-        wants_widget = (include is None or WIDGET_VIEW in include) and not (
-            exclude and WIDGET_VIEW in exclude
-        )
-        if wants_widget:
-            try:
-                view = self.widget._repr_mimebundle_()
-            except ImportError:  # no ipywidgets/matplotlib: the static face is all there is
-                view = None
-            if view and WIDGET_VIEW in view:
-                bundle[WIDGET_VIEW] = view[WIDGET_VIEW]
-        if include is not None:
-            bundle = {k: v for k, v in bundle.items() if k in include}
-        return bundle
+        text = f"roofline explorer on {s.chip} (B={s.B}, D=F={s.D})"
+        html = explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations)
+        return two_faces(text, html, lambda: self.widget, include, exclude)
 
 
 def explorer(

@@ -1,0 +1,180 @@
+/* The kernel-free transformer view (rooflinekit.explorer.transformer_static).
+ *
+ * Each view is a <div class="rk-transformer"> holding a <script type="application/json"> with
+ * what rooflinekit showed at every position of the controls (phase x batch x context): the
+ * title, the step's totals, the texts of the operations table (each distinct text once, in
+ * `texts`, the cells holding their numbers) and where each operation's point goes on the
+ * roofline, whose axes are already in the page as SVG. This script builds
+ * the controls and, on every move, looks the position's cell up and writes it into the page.
+ * It computes no number: every text is rooflinekit's (tests/test_transformer_view.py checks the
+ * data, tests/test_browser.py drives the page in chromium).
+ * No dependencies, no network. Defined once per page; every view on it is initialised.
+ */
+(function () {
+  "use strict";
+  var root = typeof window !== "undefined" ? window : globalThis;
+  if (root.RooflineTransformerView) {
+    root.RooflineTransformerView.initAll();
+    return;
+  }
+  var SVG = "http://www.w3.org/2000/svg";
+
+  /* The cell the controls point at: cells[phase][batch][context], by index. */
+  function cellAt(grid, state) {
+    return grid.cells[grid.phases.indexOf(state.phase)][state.iB][state.iL];
+  }
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
+
+  function slider(id, label, count, index) {
+    var wrap = el("div", { "class": "rk-control" });
+    wrap.appendChild(el("label", { "for": id }, label));
+    var input = el("input", { type: "range", id: id, min: "0", max: String(count - 1), step: "1" });
+    input.value = String(index);
+    var out = el("output", { "for": id });
+    wrap.appendChild(input);
+    wrap.appendChild(out);
+    return { wrap: wrap, input: input, out: out };
+  }
+
+  function init(view) {
+    if (view.getAttribute("data-ready") === "true") { return; }
+    var data = JSON.parse(view.querySelector("script.rk-tv-data").textContent);
+    var grid = data.grid, initial = data.initial, id = view.id;
+    var state = {
+      phase: initial.phase,
+      iB: grid.batches.indexOf(initial.batch),
+      iL: grid.contexts.indexOf(initial.context)
+    };
+    var title = view.querySelector(".rk-tv-title");
+    var plot = view.querySelector(".rk-tv-plot svg");
+    plot.removeAttribute("width");
+    plot.removeAttribute("height");
+    plot.setAttribute("class", "rk-tv-svg");
+    plot.setAttribute("role", "img");
+    plot.setAttribute("aria-label", "the step's operations on the roofline");
+    var points = document.createElementNS(SVG, "g");
+    points.setAttribute("class", "rk-tv-points");
+    plot.appendChild(points);
+
+    var ui = el("div", { "class": "rk-ui" });
+    var phases = el("fieldset", { "class": "rk-tv-phase" });
+    phases.appendChild(el("legend", {}, "phase"));
+    grid.phases.forEach(function (phase) {
+      var label = el("label");
+      var radio = el("input", { type: "radio", name: id + "-phase", value: phase, "data-control": "phase" });
+      radio.checked = phase === state.phase;
+      label.appendChild(radio);
+      label.appendChild(document.createTextNode(" " + phase));
+      phases.appendChild(label);
+    });
+    ui.appendChild(phases);
+    var batch = slider(id + "-batch", "batch (sequences)", grid.batches.length, state.iB);
+    var context = slider(id + "-context", "context (tokens)", grid.contexts.length, state.iL);
+    batch.input.setAttribute("data-control", "batch");
+    context.input.setAttribute("data-control", "context");
+    ui.appendChild(batch.wrap);
+    ui.appendChild(context.wrap);
+
+    var message = el("p", { "class": "rk-tv-message", "data-key": "message", role: "status" });
+    var summary = el("dl", { "class": "rk-tv-summary" });
+    var table = el("table", { "class": "rk-table rk-tv-table" });
+    var scroll = el("div", { "class": "rk-table-wrap" });
+    scroll.appendChild(table);
+    var thead = el("thead"), head = el("tr");
+    grid.header.forEach(function (text) { head.appendChild(el("th", { scope: "col" }, text)); });
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var tbody = el("tbody");
+    table.appendChild(tbody);
+
+    function t(number) { return grid.texts[number]; }
+
+    function update() {
+      var cell = cellAt(grid, state);
+      batch.out.textContent = String(grid.batches[state.iB]);
+      context.out.textContent = String(grid.contexts[state.iL]);
+      var fits = cell.message === undefined;
+      title.textContent = t(cell.title);
+      message.textContent = fits ? "" : t(cell.message);
+      message.hidden = fits;
+      clear(summary);
+      clear(points);
+      clear(tbody);
+      view.setAttribute("data-state", JSON.stringify({
+        phase: state.phase, batch: grid.batches[state.iB], context: grid.contexts[state.iL],
+        fits: fits
+      }));
+      if (!fits) { return; }
+      grid.summary.forEach(function (line, i) {
+        summary.appendChild(el("dt", {}, line[1]));
+        summary.appendChild(el("dd", { "data-key": line[0] }, t(cell.summary[i])));
+      });
+      grid.ops.forEach(function (op, i) {
+        var row = el("tr", { "data-op": op.name });
+        row.appendChild(el("th", { scope: "row" }, op.name));
+        row.appendChild(el("td", { "data-col": "1" }, String(op.runs)));
+        var texts = cell.rows[i].map(t), bound = texts[3];  /* columns 2 to 7: FLOPs ... share */
+        texts.forEach(function (text, j) {
+          var td = el("td", { "data-col": String(j + 2) }, text);
+          if (j === 3) { td.className = "rk-" + text; }
+          row.appendChild(td);
+        });
+        tbody.appendChild(row);
+        var at = cell.points[i];
+        if (!at) { return; }
+        var mark = document.createElementNS(SVG, "path");
+        mark.setAttribute("d", grid.shapes[op.kind]);
+        mark.setAttribute("transform", "translate(" + at[0] + " " + at[1] + ")");
+        mark.setAttribute("fill", grid.colors[bound]);
+        mark.setAttribute("class", "rk-tv-point");
+        mark.setAttribute("data-op", op.name);
+        var tip = document.createElementNS(SVG, "title");
+        tip.textContent = op.name + ": " + texts[2] + " FLOPs/B, " + bound + "-bound";
+        mark.appendChild(tip);
+        points.appendChild(mark);
+      });
+    }
+
+    phases.addEventListener("change", function (event) {
+      state.phase = event.target.value;
+      update();
+    });
+    batch.input.addEventListener("input", function () { state.iB = parseInt(batch.input.value, 10); update(); });
+    context.input.addEventListener("input", function () { state.iL = parseInt(context.input.value, 10); update(); });
+
+    view.insertBefore(ui, title);
+    view.appendChild(message);
+    view.appendChild(summary);
+    view.appendChild(scroll);
+    var fallback = view.querySelector(".rk-noscript");
+    if (fallback) { fallback.parentNode.removeChild(fallback); }
+    update();
+    view.setAttribute("data-ready", "true");
+  }
+
+  function initAll() {
+    var views = document.querySelectorAll(".rk-transformer");
+    for (var i = 0; i < views.length; i++) {
+      try { init(views[i]); } catch (err) {
+        views[i].setAttribute("data-error", String(err));
+        throw err;
+      }
+    }
+  }
+
+  root.RooflineTransformerView = { init: init, initAll: initAll, cellAt: cellAt };
+  if (typeof document === "undefined") { return; }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", initAll);
+  } else {
+    initAll();
+  }
+})();
