@@ -151,12 +151,15 @@ def roofline_axes(
         roof = attainable_flops(x, hw.peak, hw.bandwidth)
         ax.plot(x, roof, color=color, linewidth=2, label=label, gid="roof")
         if mark_ridge and low < ridge < high:
-            _mark_ridge(ax, hw, color)
+            _mark_ridge(ax, hw, color, bottom=low * hw.bandwidth)
         if share is not None:
             real = Hardware(hw.peak * share, hw.bandwidth)
-            x = np.union1d(grid, [real.critical_intensity]) if low < real.critical_intensity < high else grid
+            inside = low < real.critical_intensity < high
+            x = np.union1d(grid, [real.critical_intensity]) if inside else grid
             ax.plot(x, attainable_flops(x, real.peak, real.bandwidth), color=color, linewidth=1.5,
                     linestyle="--", label=f"{label} at {pct(share)} of peak", gid="achieved-roof")
+            if mark_ridge and inside:
+                _mark_ridge(ax, real, color, bottom=low * real.bandwidth, which=f" at {pct(share)}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(INTENSITY_LABEL)
@@ -167,13 +170,15 @@ def roofline_axes(
     return ax
 
 
-def _mark_ridge(ax: Axes, hw: Hardware, color: str) -> None:
-    """A dotted line up to the knee of the roof, labelled with the critical intensity."""
+def _mark_ridge(ax: Axes, hw: Hardware, color: str, *, bottom: float, which: str = "") -> None:
+    """A dotted line from ``bottom`` (where the roof starts, at most three decades below the
+    peak) up to the knee of the roof, labelled with the critical intensity."""
     ridge = hw.critical_intensity
-    ax.plot([ridge, ridge], [hw.peak / 1e3, hw.peak], color=color, linestyle=":", linewidth=1,
+    bottom = max(bottom, hw.peak / 1e3)
+    ax.plot([ridge, ridge], [bottom, hw.peak], color=color, linestyle=":", linewidth=1,
             label="_ridge", gid="ridge")
     ax.annotate(
-        f"ridge {num(ridge)} FLOPs/B", (ridge, hw.peak / 1e3), xytext=(-3, 2),
+        f"ridge {num(ridge)} FLOPs/B{which}", (ridge, bottom), xytext=(-3, 2),
         textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
     )
 
