@@ -9,6 +9,9 @@
   (sphinx-book-theme issue 988): it adds a second search field above the page and hidden
   copies of the sidebar toggles, and the theme's script then wires the hidden toggle, so the
   visible one does nothing and the navigation cannot be opened on a narrow screen.
+- Rebuilds when only a static file changed (book/_static, book/_extra): Sphinx copies them
+  only after writing some page, and with no page out of date it writes none, so a changed
+  stylesheet would never reach the site.
 - Drops repeated inline scripts from pages. Extensions that add a script in a build event
   (sphinx-togglebutton) get it twice under Sphinx 7.4; a ``const`` declared twice would be a
   JavaScript error on every page.
@@ -21,6 +24,7 @@
 
 from __future__ import annotations
 
+import filecmp
 import shutil
 from pathlib import Path
 from typing import Any
@@ -81,6 +85,38 @@ def _refresh_listing(
     env.roofline_book_exercises = current  # type: ignore[attr-defined]
     if previous is not None and previous != current:
         return sorted(_listing_docs(env))
+    return []
+
+
+def stale_copies(sources: Path, copies: Path) -> list[Path]:
+    """Files under ``sources`` whose copy under ``copies`` is missing or differs.
+
+    >>> import tempfile
+    >>> here, there = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+    >>> _ = (here / "a.css").write_text("a {}"); _ = (there / "a.css").write_text("a {}")
+    >>> _ = (here / "b.css").write_text("b {}")
+    >>> [p.name for p in stale_copies(here, there)]
+    ['b.css']
+    """
+    return sorted(
+        path for path in sources.rglob("*")
+        if path.is_file() and not (
+            (copy := copies / path.relative_to(sources)).is_file() and filecmp.cmp(path, copy, shallow=False)
+        )
+    )
+
+
+def _static_changed(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """The root page when a static or extra file changed, so that Sphinx copies them again."""
+    if app.builder.format != "html":
+        return []
+    root, out = Path(app.confdir), Path(app.outdir)
+    pairs = [(root / p, out / "_static") for p in app.config.html_static_path]
+    pairs += [(root / p, out) for p in app.config.html_extra_path]
+    if any((out / "_static").is_dir() and stale_copies(src, dst) for src, dst in pairs if src.is_dir()):
+        return [app.config.root_doc]
     return []
 
 
@@ -171,6 +207,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _notebook_download, priority=500)  # before the theme's buttons
     app.connect("builder-inited", _check_vendored)
     app.connect("env-get-outdated", _refresh_listing)
+    app.connect("env-get-outdated", _static_changed)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
