@@ -29,7 +29,17 @@ from rooflinekit.analysis import (
     t_math,
 )
 from rooflinekit.bounds import Bounds
-from rooflinekit.catalog import CHIPS, Chip, Provenance, Source, chip, custom_chip
+from rooflinekit.catalog import (
+    ACHIEVABLE,
+    CHIPS,
+    Achievable,
+    Chip,
+    Provenance,
+    Source,
+    achievable,
+    chip,
+    custom_chip,
+)
 from rooflinekit.costs import (
     Cost,
     batched_matmul_cost,
@@ -37,6 +47,7 @@ from rooflinekit.costs import (
     elementwise_cost,
     layer_norm_cost,
     matmul_cost,
+    matmul_flops_exact,
     rms_norm_cost,
     tiled_matmul_cost,
     tiled_matmul_intensity,
@@ -101,10 +112,12 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ACHIEVABLE",
     "CHIPS",
     "DTYPES",
     "MODELS",
     "TRANSFORMERS",
+    "Achievable",
     "Bounds",
     "Chip",
     "Cost",
@@ -121,6 +134,7 @@ __all__ = [
     "TransformerShape",
     "TransformerStep",
     "UnknownNameError",
+    "achievable",
     "analyze",
     "analyze_sharded_matmul",
     "attainable_flops",
@@ -138,6 +152,7 @@ __all__ = [
     "matmul_cost",
     "matmul_critical_batch",
     "matmul_critical_batch_approx",
+    "matmul_flops_exact",
     "memory_for",
     "network_critical_d",
     "request_throughput",

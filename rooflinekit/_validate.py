@@ -84,6 +84,25 @@ def check_figure(name: str, value: Any, *, allow_array: bool = False, unit: str 
     return array
 
 
+def check_fraction(name: str, value: Any) -> float:
+    """Return ``value`` as a float if it is a fraction in (0, 1], such as a share of a peak.
+
+    >>> check_fraction("achieved", 0.8)
+    0.8
+    >>> check_fraction("achieved", 80)
+    Traceback (most recent call last):
+    ...
+    rooflinekit.errors.RooflineInputError: achieved must be a fraction in (0, 1] (got 80)
+    """
+    accepted = "a fraction in (0, 1]"
+    if isinstance(value, (bool | np.bool_)) or not isinstance(value, numbers.Real):
+        raise RooflineInputError(name, accepted, value)
+    number = float(value)
+    if not (0 < number <= 1):
+        raise RooflineInputError(name, accepted, value)
+    return number
+
+
 def is_integer(value: Any) -> bool:
     """True for Python and numpy integers, False for anything else (``True`` included).
 

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from rooflinekit._arrays import plain
-from rooflinekit._validate import check_figure
+from rooflinekit._validate import check_figure, check_fraction
 from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.costs import Cost
@@ -47,17 +47,22 @@ def hardware(
     peak: float | None = None,
     bandwidth: float | None = None,
     link: bool = False,
+    achieved: float = 1.0,
 ) -> Hardware:
     """Resolve a chip (by id or object) and optional overrides into a peak and a bandwidth.
 
     The bandwidth is the chip's HBM bandwidth, or with ``link=True`` its inter-chip link
     (one way), as the network roofline needs. Without a chip both ``peak`` and
-    ``bandwidth`` must be given.
+    ``bandwidth`` must be given. ``achieved`` is the share of the peak that real kernels
+    reach (1, the datasheet, by default; see ``rk.catalog.achievable``): the roof drops to
+    it, and so does the critical intensity.
 
     >>> hardware("tpu-v5e", compute="int8", bandwidth=8.1e11)
     Hardware(peak=394000000000000.0, bandwidth=810000000000.0)
     >>> hardware("tpu-v5e", link=True).bandwidth
     45000000000.0
+    >>> round(hardware("h100-sxm", achieved=0.8).critical_intensity, 1)
+    236.2
     """
     bandwidth_name = "link_bandwidth" if link else "bandwidth"
     if on is None and (peak is None or bandwidth is None):
@@ -69,6 +74,7 @@ def hardware(
     else:
         assert found is not None
         resolved_peak = found.peak(compute)
+    resolved_peak *= check_fraction("achieved", achieved)
     if bandwidth is not None:
         resolved_bandwidth = check_figure(bandwidth_name, bandwidth)
     else:
@@ -169,13 +175,18 @@ def analyze(
     compute: str | DType = "bf16",
     peak: float | None = None,
     bandwidth: float | None = None,
+    achieved: float = 1.0,
 ) -> Roofline:
-    """Place ``cost`` on a chip (``on``), whose figures ``peak``/``bandwidth`` may override.
+    """Place ``cost`` on a chip (``on``), whose figures ``peak``/``bandwidth`` may override;
+    ``achieved`` is the share of the peak real kernels reach (see :func:`hardware`).
 
-    >>> from rooflinekit.costs import dot_cost
+    >>> from rooflinekit.costs import dot_cost, matmul_cost
     >>> analyze(dot_cost(10**6), "h100-sxm").bound
     'memory'
+    >>> big = matmul_cost(4096, 8192, 8192)
+    >>> round(analyze(big, "h100-sxm", achieved=0.8).t_lower / analyze(big, "h100-sxm").t_lower, 2)
+    1.25
     """
     if not isinstance(cost, Cost):
         raise RooflineInputError("cost", "a Cost (from matmul_cost, dot_cost, ...)", cost)
-    return Roofline(cost, hardware(on, compute=compute, peak=peak, bandwidth=bandwidth))
+    return Roofline(cost, hardware(on, compute=compute, peak=peak, bandwidth=bandwidth, achieved=achieved))

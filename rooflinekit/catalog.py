@@ -24,12 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import NamedTuple
 
 from rooflinekit.chips import KINDS, Chip, Provenance, Source
 from rooflinekit.dtypes import dtype
 from rooflinekit.errors import UnknownNameError
 
-__all__ = ["CHIPS", "KINDS", "Chip", "Provenance", "Source", "chip", "custom_chip"]
+__all__ = [
+    "ACHIEVABLE", "CHIPS", "KINDS", "Achievable", "Chip", "Provenance", "Source", "achievable", "chip",
+    "custom_chip",
+]
 
 CHECKED = "2026-11-22"
 """The day the catalog's figures were last compared with their sources."""
@@ -68,6 +72,11 @@ SCALING_BOOK_TPUS = Source(
     "https://jax-ml.github.io/scaling-book/tpus/",
     "paper",
 )
+SCALING_BOOK_GPUS = Source(
+    "How to Scale Your Model (Austin et al., 2025), 'How to Think About GPUs'",
+    "https://jax-ml.github.io/scaling-book/gpus/",
+    "paper",
+)
 V5E = Source("Google Cloud TPU v5e", "https://cloud.google.com/tpu/docs/v5e", "datasheet")
 V5P = Source("Google Cloud TPU v5p", "https://cloud.google.com/tpu/docs/v5p", "datasheet")
 V6E = Source("Google Cloud TPU v6e", "https://cloud.google.com/tpu/docs/v6e", "datasheet")
@@ -81,6 +90,17 @@ _ICI_NOTE = (
 )
 _SPARSE_HALVED = "The page's tensor-core figure is with 2:4 sparsity; the dense peak is half of it."
 _NVLINK_NOTE = "NVIDIA gives {} per GPU in both directions together; one way is half of it."
+_TPU_PCIE_NOTE = "The source's typical PCIe figure per chip, one way."
+_TPU_DCN_NOTE = (
+    "The source gives about 2.5e10 B/s of data-center network per host; a {} host serves {} chips,"
+    " so each chip's share is that over {}."
+)
+_GPU_PCIE_NOTE = "NVIDIA gives PCIe Gen5 at 128 GB/s in both directions together; one way is half of it."
+_GPU_DCN_NOTE = (
+    "The source's reference systems give each GPU one 400 Gb/s InfiniBand NIC (node egress"
+    " 400 GB/s for 8 GPUs): 50 GB/s each way."
+)
+_TPU_HOST_DCN = 2.5e10  # B/s per host, the source's figure; each chip gets its share
 
 # H100 SXM and H200 SXM share the Hopper GPU and its tensor-core peaks.
 _HOPPER_DENSE = {
@@ -120,8 +140,12 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=16 * _GIGA,
                 link_bandwidth=4.5e10,
                 link_name="ICI",
+                pcie_bandwidth=1.5e10,
+                dcn_bandwidth=_TPU_HOST_DCN / 8,
                 provenance={
                     **_cite(V5E, "dense_flops.bf16", "hbm_bytes"),
+                    **_cite(SCALING_BOOK_TPUS, "pcie_bandwidth", note=_TPU_PCIE_NOTE),
+                    **_cite(SCALING_BOOK_TPUS, "dcn_bandwidth", note=_TPU_DCN_NOTE.format("v5e", 8, 8)),
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.int8",
                             note="Google gives 393 TOP/s; the course uses its source's 3.94e14, twice bf16."),
                     **_cite(SCALING_BOOK, "hbm_bandwidth",
@@ -144,18 +168,23 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 link_bandwidth=9e10,
                 link_name="ICI",
                 vector_flops=7e12,
+                pcie_bandwidth=1.5e10,
+                dcn_bandwidth=_TPU_HOST_DCN / 4,
                 provenance={
                     **_cite(V5P, "dense_flops.bf16", "hbm_bytes"),
+                    **_cite(SCALING_BOOK_TPUS, "pcie_bandwidth", note=_TPU_PCIE_NOTE),
+                    **_cite(SCALING_BOOK_TPUS, "dcn_bandwidth", note=_TPU_DCN_NOTE.format("v5p", 4, 4)),
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.int8", note="Google's page gives no int8 peak."),
                     **_cite(SCALING_BOOK_TPUS, "hbm_bandwidth",
                             note="Google gives 2,765 GB/s; the course, like its source, uses 2.8e12 B/s."),
                     **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (1,200 GB/s)."),
-                    **_cite(SCALING_BOOK, "vector_flops", note="The source's estimate; Google gives none."),
+                    **_cite(SCALING_BOOK, "vector_flops",
+                            note="The source's estimate per core; Google gives none."),
                 },
                 notes=(
                     "Vendor HBM bandwidth is 2,765 GB/s; the course rounds it to 2.8e12 B/s.",
-                    "The vector unit does about 7e12 FLOP/s, so elementwise work has a critical "
-                    "intensity of about 3, far below the matrix unit's.",
+                    "The vector unit does about 7e12 FLOP/s per core, so elementwise work has a "
+                    "critical intensity (vector_flops / hbm_bandwidth) far below the matrix unit's.",
                 ),
             ),
             Chip(
@@ -167,8 +196,13 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=32 * _GIGA,
                 link_bandwidth=9e10,
                 link_name="ICI",
+                pcie_bandwidth=3.2e10,
+                dcn_bandwidth=_TPU_HOST_DCN / 8,
                 provenance={
                     **_cite(V6E, "hbm_bytes"),
+                    **_cite(SCALING_BOOK_TPUS, "pcie_bandwidth",
+                            note="The source: Trillium's PCIe moves 32 GB/s, about twice v5's."),
+                    **_cite(SCALING_BOOK_TPUS, "dcn_bandwidth", note=_TPU_DCN_NOTE.format("v6e", 8, 8)),
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.bf16",
                             note="Google gives 918 TFLOP/s; the course uses its source's 9.2e14."),
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.int8",
@@ -192,9 +226,13 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=80 * _GIGA,
                 link_bandwidth=4.5e11,
                 link_name="NVLink",
+                pcie_bandwidth=6.4e10,
+                dcn_bandwidth=5e10,
                 provenance={
                     **_hopper(H100),
                     **_cite(H100, "hbm_bandwidth", "hbm_bytes"),
+                    **_cite(H100, "pcie_bandwidth", note=_GPU_PCIE_NOTE),
+                    **_cite(SCALING_BOOK_GPUS, "dcn_bandwidth", note=_GPU_DCN_NOTE),
                     **_cite(H100, "link_bandwidth", note=_NVLINK_NOTE.format("900 GB/s")),
                 },
                 notes=(
@@ -213,9 +251,11 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=141 * _GIGA,
                 link_bandwidth=4.5e11,
                 link_name="NVLink",
+                pcie_bandwidth=6.4e10,
                 provenance={
                     **_hopper(H200),
                     **_cite(H200, "hbm_bandwidth", "hbm_bytes"),
+                    **_cite(H200, "pcie_bandwidth", note=_GPU_PCIE_NOTE),
                     **_cite(H200, "link_bandwidth", note=_NVLINK_NOTE.format("900 GB/s")),
                 },
                 notes=("Same compute as the H100 SXM, with more and faster HBM (HBM3e).",),
@@ -245,6 +285,7 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                 hbm_bytes=180 * _GIGA,
                 link_bandwidth=9e11,
                 link_name="NVLink",
+                dcn_bandwidth=5e10,
                 provenance={
                     **_cite(HGX, "dense_flops.fp64", note="The page's FP64/FP64 Tensor Core figure per GPU."),
                     **_cite(HGX, "dense_flops.bf16", "dense_flops.fp16", "dense_flops.fp8",
@@ -259,6 +300,7 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                             " the round figure commonly quoted for the B200."),
                     **_cite(HGX, "hbm_bytes"),
                     **_cite(HGX, "link_bandwidth", note=_NVLINK_NOTE.format("1.8 TB/s")),
+                    **_cite(SCALING_BOOK_GPUS, "dcn_bandwidth", note=_GPU_DCN_NOTE),
                 },
                 notes=(
                     "Per-GPU figures of an HGX B200 board; the sparse figures are twice the dense.",
@@ -286,3 +328,40 @@ def chip(chip_id: str | Chip, argument: str = "chip") -> Chip:
     if isinstance(chip_id, str) and chip_id.lower() in CHIPS:
         return CHIPS[chip_id.lower()]
     raise UnknownNameError(argument, list(CHIPS), chip_id)
+
+
+class Achievable(NamedTuple):
+    """The share of the advertised peak FLOP/s that real matmul kernels typically reach: a
+    range from ``low`` to ``high``, and where it comes from."""
+
+    low: float
+    high: float
+    provenance: Provenance
+
+
+ACHIEVABLE: Mapping[str, Achievable] = MappingProxyType(
+    {
+        "NVIDIA": Achievable(0.80, 0.85, Provenance(
+            SCALING_BOOK, CHECKED,
+            "The source: H100s and B200s usually reach only about this share of the claimed peak;"
+            " the course applies it to every NVIDIA GPU of the catalog.",
+        )),
+        "Google": Achievable(0.95, 0.95, Provenance(
+            SCALING_BOOK, CHECKED, "The source: TPUs get closer to this share in normal use.",
+        )),
+    }
+)
+"""By vendor: how much of the datasheet's peak FLOP/s real kernels reach, as the course's source
+reports it. Use it with ``rk.hardware(chip, achieved=...)`` to see the roofline they live under."""
+
+
+def achievable(on: str | Chip) -> Achievable:
+    """The typical achievable share of a catalog chip's peak, by its vendor.
+
+    >>> achievable("h100-sxm")[:2], achievable("tpu-v5e")[:2]
+    ((0.8, 0.85), (0.95, 0.95))
+    """
+    found = chip(on)
+    if found.vendor not in ACHIEVABLE:
+        raise UnknownNameError(f"vendor of {found.id} (for achievable peaks)", list(ACHIEVABLE), found.vendor)
+    return ACHIEVABLE[found.vendor]

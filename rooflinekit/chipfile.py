@@ -55,6 +55,8 @@ FIELDS = {
     "link_bandwidth": "one direction of one inter-chip link in B/s",
     "link_name": "the link's name",
     "vector_flops": "the vector unit's peak FLOP/s",
+    "pcie_bandwidth": "one direction of the PCIe link to the host in B/s",
+    "dcn_bandwidth": "the chip's share of the data-center network, one way, in B/s",
     "dense_flops": "a table of peak FLOP/s by dtype",
     "sparse_flops": "a table of peak FLOP/s with 2:4 sparsity by dtype",
     "notes": "a list of remarks",
@@ -101,6 +103,8 @@ def chip_from_toml(text: str, label: str = "chip file") -> Chip:
             link_bandwidth=data.get("link_bandwidth", 1.0),
             link_name=data.get("link_name", "link"),
             vector_flops=data.get("vector_flops"),
+            pcie_bandwidth=data.get("pcie_bandwidth"),
+            dcn_bandwidth=data.get("dcn_bandwidth"),
             notes=(*data.get("notes", []), f"from the chip file {label}"),
         )
     except RooflineInputError as error:  # the checks every chip gets, said of this file

@@ -30,6 +30,10 @@ KINDS = ("datasheet", "product page", "paper", "course", "user", "measured")
 choice, a user's own figures, or a measurement."""
 
 
+OPTIONAL_FIGURES = ("vector_flops", "pcie_bandwidth", "dcn_bandwidth")
+"""Figures a chip may lack, ``None`` when no source gives them."""
+
+
 class Source(NamedTuple):
     """A page figures come from: its title, its address and its kind (one of :data:`KINDS`)."""
 
@@ -66,8 +70,11 @@ class Chip:
 
     ``dense_flops`` and ``sparse_flops`` map a dtype name to the peak throughput for
     matrix math in that dtype. ``link_bandwidth`` is one direction of one chip's
-    inter-chip link (ICI on TPUs, NVLink on GPUs). ``vector_flops`` is the peak of the
-    unit that does elementwise work, where it differs from the matrix unit's.
+    inter-chip link (ICI on TPUs, NVLink on GPUs). ``pcie_bandwidth`` is one direction of
+    the chip's PCIe link to its host, and ``dcn_bandwidth`` the chip's share, one direction,
+    of the data-center network that joins hosts beyond the ICI or NVLink domain (``None``
+    where no source gives one). ``vector_flops`` is the peak of the unit that does
+    elementwise work, where it differs from the matrix unit's.
     ``provenance`` maps figure names (those of :meth:`figures`) to where they come from;
     ``notes`` are remarks about the chip as a whole.
     """
@@ -82,14 +89,17 @@ class Chip:
     link_name: str
     sparse_flops: Mapping[str, float] = field(default_factory=dict)
     vector_flops: float | None = None
+    pcie_bandwidth: float | None = None
+    dcn_bandwidth: float | None = None
     provenance: Mapping[str, Provenance] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for figure in ("hbm_bandwidth", "hbm_bytes", "link_bandwidth"):
             object.__setattr__(self, figure, check_figure(figure, getattr(self, figure)))
-        if self.vector_flops is not None:
-            object.__setattr__(self, "vector_flops", check_figure("vector_flops", self.vector_flops))
+        for figure in OPTIONAL_FIGURES:
+            if getattr(self, figure) is not None:
+                object.__setattr__(self, figure, check_figure(figure, getattr(self, figure)))
         for table in ("dense_flops", "sparse_flops"):
             if not isinstance(getattr(self, table), Mapping):
                 raise RooflineInputError(table, "a table of dtype name to FLOP/s", getattr(self, table))
@@ -118,8 +128,8 @@ class Chip:
         found |= {f"sparse_flops.{name}": value for name, value in self.sparse_flops.items()}
         found |= {"hbm_bandwidth": self.hbm_bandwidth, "hbm_bytes": self.hbm_bytes}
         found["link_bandwidth"] = self.link_bandwidth
-        if self.vector_flops is not None:
-            found["vector_flops"] = self.vector_flops
+        optional = {figure: getattr(self, figure) for figure in OPTIONAL_FIGURES}
+        found |= {figure: value for figure, value in optional.items() if value is not None}
         return found
 
     @property
@@ -149,6 +159,17 @@ class Chip:
         295.2
         """
         return self.peak(compute, sparse=sparse) / self.hbm_bandwidth
+
+    @property
+    def vector_critical_intensity(self) -> float | None:
+        """The vector unit's peak over the HBM bandwidth: the critical intensity of
+        elementwise work, or ``None`` for a chip without a separate vector figure.
+
+        >>> from rooflinekit.catalog import chip
+        >>> round(chip("tpu-v5p").vector_critical_intensity, 2), chip("h100-sxm").vector_critical_intensity
+        (2.5, None)
+        """
+        return None if self.vector_flops is None else self.vector_flops / self.hbm_bandwidth
 
     def derive(
         self,
@@ -220,6 +241,8 @@ class Chip:
             "link_bandwidth": self.link_bandwidth,
             "link_name": self.link_name,
             "vector_flops": self.vector_flops,
+            "pcie_bandwidth": self.pcie_bandwidth,
+            "dcn_bandwidth": self.dcn_bandwidth,
             "critical_intensity_bf16": (  # None for a chip without bf16, e.g. a measured CPU
                 self.critical_intensity("bf16") if "bf16" in self.dense_flops else None
             ),

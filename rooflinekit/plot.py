@@ -4,10 +4,13 @@
   intensity on log-log axes, with a dotted line at each ridge (the critical intensity).
 - :func:`mark_operations` places operations on such a plot, coloured by what limits them.
 - :func:`attainable_curve` draws attainable FLOP/s against the token batch.
+- :func:`critical_intensity_lines` marks chips' critical intensities, each line labelled.
 
 Every plotted number comes from :mod:`rooflinekit.analysis`; the lines carry a ``gid``
-(``"roof"``, ``"ridge"``, ``"operation"``, ``"batch-curve"``, ``"peak"``) so code can find
-them again.
+(``"roof"``, ``"achieved-roof"``, ``"ridge"``, ``"operation"``, ``"batch-curve"``, ``"peak"``,
+``"critical-intensity"``) so code can find them again, and every line has a legend label
+or, for a ridge, a label written beside it. The colours are readable on white and stay
+apart under the common colour-vision deficiencies (``tests/test_plot.py`` checks both).
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
@@ -27,12 +30,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from rooflinekit._validate import check_fraction
 from rooflinekit.analysis import Hardware, Roofline, analyze, attainable_flops, hardware
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.costs import Cost
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.fmt import num, si
+from rooflinekit.fmt import num, pct, si
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -44,8 +48,12 @@ RoofSpec = str | Chip | Hardware
 BOUND_COLORS: dict[str, str] = {"compute": "#0072B2", "memory": "#D55E00", "network": "#009E73"}
 """Colour of a point by what limits it (Okabe-Ito palette, readable with colour blindness)."""
 
-ROOF_COLORS: tuple[str, ...] = ("#000000", "#E69F00", "#56B4E9", "#CC79A7", "#009E73", "#F0E442")
-"""Colours of successive roofs on one plot."""
+ROOF_COLORS: tuple[str, ...] = ("#000000", "#882255", "#117733", "#332288", "#CC79A7", "#999933")
+"""Colours of successive roofs or chips on one plot: black, then Paul Tol's "muted" wine,
+green, indigo, rose-purple and olive, each with at least 3:1 contrast on white."""
+
+LINE_STYLES: tuple[Any, ...] = (":", "--", "-.", (0, (1, 1)), (0, (6, 2, 1, 2)), (0, (3, 1, 1, 1, 1, 1)))
+"""Dash patterns of successive marker lines, so that lines differ by more than colour."""
 
 INTENSITY_LABEL = "Arithmetic intensity (FLOPs per byte)"
 ATTAINABLE_LABEL = "Attainable FLOP/s"
@@ -91,50 +99,67 @@ def roofline_axes(
     *,
     compute: str | DType = "bf16",
     labels: Sequence[str] | None = None,
-    intensity_range: tuple[float, float] = (0.1, 1e5),
+    intensity_range: tuple[float, float] | None = None,
     points: int = 256,
     mark_ridge: bool = True,
     legend: bool = True,
+    achieved: float | None = None,
 ) -> Axes:
     """Draw the roof of each chip (or ``Hardware``) on log-log axes and return the axes.
 
     Each roof is ``min(peak, intensity * bandwidth)`` sampled at ``points`` intensities
     spread evenly on a log scale over ``intensity_range``, plus the ridge itself, so the
-    knee is sharp. ``labels`` replaces the default legend entries, one per roof.
+    knee is sharp. The range defaults to three decades below the lowest ridge and two above
+    the highest: the slope, the knee and the flat roof, and no empty decades. ``labels``
+    replaces the default legend entries, one per roof. With ``achieved`` (a share of the
+    peak, see ``rk.catalog.achievable``) each roof gets a dashed twin at that share of its
+    peak: the roof real kernels live under.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import rooflinekit as rk
-    >>> ax = roofline_axes(["h100-sxm", rk.hardware(peak=1e15, bandwidth=1e13)])
+    >>> ax = roofline_axes(["h100-sxm", rk.hardware(peak=1e15, bandwidth=1e13)], achieved=0.8)
     >>> [line.get_label() for line in roof_lines(ax)]
     ['NVIDIA H100 SXM (bf16)', '1 PFLOP/s, 10 TB/s']
+    >>> [line.get_label() for line in ax.get_lines() if line.get_gid() == "achieved-roof"]
+    ['NVIDIA H100 SXM (bf16) at 80% of peak', '1 PFLOP/s, 10 TB/s at 80% of peak']
+    >>> x = roof_lines(ax)[0].get_xdata()   # from a thousandth of the lower ridge to 100x the higher
+    >>> float(x[0]), round(float(x[-1]))
+    (0.1, 29522)
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
     specs = _as_list(roofs)
     if labels is not None and len(labels) != len(specs):
         raise RooflineInputError("labels", f"{len(specs)} labels, one per roof", labels)
+    resolved = [_resolve(spec, compute) for spec in specs]
+    if intensity_range is None:
+        ridges = [hw.critical_intensity for hw, _ in resolved]
+        intensity_range = (min(ridges) / 1e3, max(ridges) * 1e2)
     low, high = intensity_range
     if not (0 < low < high and np.isfinite(high)):
         raise RooflineInputError("intensity_range", "(low, high) with 0 < low < high", intensity_range)
     if points < 2:
         raise RooflineInputError("points", "an integer of at least 2", points)
+    share = None if achieved is None else check_fraction("achieved", achieved)
     ax = ax if ax is not None else _new_axes()
     grid = np.geomspace(low, high, points)
-    for i, spec in enumerate(specs):
-        hw, default_label = _resolve(spec, compute)
+    for i, (hw, default_label) in enumerate(resolved):
+        label = labels[i] if labels is not None else default_label
         ridge = hw.critical_intensity
         x = np.union1d(grid, [ridge]) if low < ridge < high else grid
         color = ROOF_COLORS[i % len(ROOF_COLORS)]
-        ax.plot(
-            x,
-            attainable_flops(x, hw.peak, hw.bandwidth),
-            color=color,
-            linewidth=2,
-            label=labels[i] if labels is not None else default_label,
-            gid="roof",
-        )
+        roof = attainable_flops(x, hw.peak, hw.bandwidth)
+        ax.plot(x, roof, color=color, linewidth=2, label=label, gid="roof")
         if mark_ridge and low < ridge < high:
-            _mark_ridge(ax, hw, color)
+            _mark_ridge(ax, hw, color, bottom=low * hw.bandwidth)
+        if share is not None:
+            real = Hardware(hw.peak * share, hw.bandwidth)
+            inside = low < real.critical_intensity < high
+            x = np.union1d(grid, [real.critical_intensity]) if inside else grid
+            ax.plot(x, attainable_flops(x, real.peak, real.bandwidth), color=color, linewidth=1.5,
+                    linestyle="--", label=f"{label} at {pct(share)} of peak", gid="achieved-roof")
+            if mark_ridge and inside:
+                _mark_ridge(ax, real, color, bottom=low * real.bandwidth, which=f" at {pct(share)}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(INTENSITY_LABEL)
@@ -145,15 +170,45 @@ def roofline_axes(
     return ax
 
 
-def _mark_ridge(ax: Axes, hw: Hardware, color: str) -> None:
-    """A dotted line up to the knee of the roof, labelled with the critical intensity."""
+def _mark_ridge(ax: Axes, hw: Hardware, color: str, *, bottom: float, which: str = "") -> None:
+    """A dotted line from ``bottom`` (where the roof starts, at most three decades below the
+    peak) up to the knee of the roof, labelled with the critical intensity."""
     ridge = hw.critical_intensity
-    ax.plot([ridge, ridge], [hw.peak / 1e3, hw.peak], color=color, linestyle=":", linewidth=1,
+    bottom = max(bottom, hw.peak / 1e3)
+    ax.plot([ridge, ridge], [bottom, hw.peak], color=color, linestyle=":", linewidth=1,
             label="_ridge", gid="ridge")
     ax.annotate(
-        f"ridge {num(ridge)} FLOPs/B", (ridge, hw.peak / 1e3), xytext=(-3, 2),
+        f"ridge {num(ridge)} FLOPs/B{which}", (ridge, bottom), xytext=(-3, 2),
         textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
     )
+
+
+def critical_intensity_lines(
+    ax: Axes,
+    chips: Sequence[str | Chip],
+    *,
+    vertical: bool = True,
+    compute: str | DType = "bf16",
+) -> list[Line2D]:
+    """A line at each chip's critical intensity (vertical, or horizontal with ``vertical=False``),
+    each in a colour and a dash pattern of its own and labelled with the chip and the value.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> _, ax = plt.subplots()
+    >>> [line.get_label() for line in critical_intensity_lines(ax, ["tpu-v5e", "h100-sxm"])]
+    ['TPU v5e: 240', 'NVIDIA H100 SXM: 295']
+    >>> plt.close("all")
+    """
+    lines = []
+    for i, spec in enumerate(chips):
+        found = chip(spec, "chips")
+        value = found.critical_intensity(compute)
+        style = {"color": ROOF_COLORS[i % len(ROOF_COLORS)], "linestyle": LINE_STYLES[i % len(LINE_STYLES)],
+                 "linewidth": 1.5, "label": f"{found.name}: {num(value)}", "gid": "critical-intensity"}
+        lines.append(ax.axvline(value, **style) if vertical else ax.axhline(value, **style))
+    return lines
 
 
 def roof_lines(ax: Axes) -> list[Line2D]:

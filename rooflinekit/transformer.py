@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from rooflinekit._validate import check_count, check_figure
+from rooflinekit._validate import check_count, check_fraction
 from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.collectives import check_latency, collective_bytes, collective_time
@@ -63,10 +63,7 @@ class Efficiency:
 
     def __post_init__(self) -> None:
         for name in ("compute", "memory", "network"):
-            value = check_figure(f"efficiency.{name}", getattr(self, name))
-            if value > 1:
-                raise RooflineInputError(f"efficiency.{name}", "a fraction in (0, 1]", value)
-            object.__setattr__(self, name, value)
+            object.__setattr__(self, name, check_fraction(f"efficiency.{name}", getattr(self, name)))
 
 
 @dataclass(frozen=True)

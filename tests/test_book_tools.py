@@ -10,6 +10,7 @@ from pathlib import Path
 import book_cache
 import build_book
 import pytest
+import roofline_book
 import vendor_assets
 from book_site import ROOT, config, is_text_notebook, source_of, toc_docnames
 from roofline_book import exercises as exercises_module
@@ -51,7 +52,7 @@ def test_config_fails_builds_on_errors_and_caches_execution() -> None:
     assert c["execute"]["allow_errors"] is False
     assert c["only_build_toc_files"] is True
     assert "solutions" in c["exclude_patterns"]
-    assert c["launch_buttons"]["binderhub_url"] and c["repository"]["url"]
+    assert c["launch_buttons"]["binderhub_url"]  # the launch button, once the course has a home
     assert {"-W", "-n", "--keep-going"} <= set(build_book.BUILD_ARGS)
     makefile = (ROOT / "Makefile").read_text()
     build = re.search(r"^BOOK_BUILD := (.*)$", makefile, re.M)
@@ -78,6 +79,39 @@ def test_vendored_assets_cover_what_the_config_loads() -> None:
     for name, version in package["dependencies"].items():
         assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"{name} is not pinned exactly"
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
+
+
+def test_the_extensions_docstring_examples_run() -> None:
+    failures, tried = doctest.testmod(roofline_book)
+    assert tried > 0 and failures == 0
+
+
+def test_buttons_to_the_course_home_appear_only_once_it_is_set() -> None:
+    unset = {"repository_url": "", "use_repository_button": True,
+             "launch_buttons": {"notebook_interface": "jupyterlab", "binderhub_url": "https://mybinder.org",
+                                "jupyterhub_url": "https://hub.example.edu"}}
+    assert roofline_book.course_home(unset) == ""
+    assert not unset["use_repository_button"] and not unset["use_issues_button"]
+    assert unset["launch_buttons"] == {"notebook_interface": "jupyterlab", "binderhub_url": "",
+                                       "jupyterhub_url": ""}
+    home = "https://github.com/your-org/roofline-course"
+    published = {"repository_url": home, "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
+    assert roofline_book.course_home(published) == home
+    assert published["use_repository_button"] and published["use_issues_button"]
+    assert published["launch_buttons"] == {"binderhub_url": "https://mybinder.org"}
+
+
+def test_the_site_loads_no_extension_it_does_not_use() -> None:
+    extensions = config()["sphinx"]["config"]["extensions"]
+    # sphinx-thebe would put its CDN's address on every page for live code the site never runs.
+    assert not {"sphinx_thebe", "sphinx_design"} & set(extensions)
+    assert config()["launch_buttons"]["thebe"] is False
+    assert "roofline_book" in extensions and "myst_nb" in extensions
+    # Nothing in the book uses the directives of the extensions left out.
+    used = [path for path in (ROOT / "book").rglob("*.md")
+            if re.search(r"^[`:]{3,}\{(tab-set|grid|card|dropdown|button-\w+|thebe-button)\}",
+                         path.read_text(encoding="utf-8"), re.M)]
+    assert not used
 
 
 def test_exercises_docstring_examples_run() -> None:

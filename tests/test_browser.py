@@ -1,9 +1,12 @@
 """The built site in a real browser (Debian's chromium, driven by Playwright), offline.
 
-Every page of the book is opened from a localhost server with requests to any other host
-blocked and recorded: no console errors, no failed requests, math rendered by MathJax,
-every image loaded. Then the static roofline explorer is dragged about and what it shows is
-checked against rooflinekit, and a screenshot of it is saved under _build/screenshots/.
+Every page of the book is opened from a localhost server, at a phone's width (390 px) and a
+desktop's (1280 px), with requests to any other host blocked and recorded: no console errors,
+no failed requests (the favicon included), math rendered by MathJax, every image loaded, no
+sideways scroll of the page and nothing wider than its column unless it sits in a box of its
+own that scrolls; at desktop width every equation fits. A screenshot of each page at each
+width is saved under _build/screenshots/. Then the static roofline explorer is dragged about
+and what it shows is checked against rooflinekit.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PAGES = [f"{d}.html" for d in toc_docnames()] + ["search.html", "genindex.html"]
+WIDTHS = {"phone": 390, "desktop": 1280}
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",
            "t_upper", "critical_batch", "critical_batch_approx")
@@ -78,8 +82,9 @@ def visit(browser: Any, site_url: str) -> Iterator[Any]:
         page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
         page.on("requestfailed", lambda r: seen.errors.append(f"failed: {r.url} {r.failure}"))
         page.on("response", lambda r: r.status >= 400 and seen.errors.append(f"{r.status}: {r.url}"))
-        page.goto(site_url + path, wait_until="load")
-        page.wait_for_load_state("networkidle")
+        # Generous limits: on a busy machine a page of many equations takes a while to settle.
+        page.goto(site_url + path, wait_until="load", timeout=90_000)
+        page.wait_for_load_state("networkidle", timeout=90_000)
         return seen
 
     yield open_page
@@ -91,13 +96,46 @@ def _wait_for_math(page: Any) -> None:
     page.wait_for_function(
         """() => [...document.querySelectorAll('.math')].every(
                m => m.querySelector('mjx-container'))""",
-        timeout=30_000,
+        timeout=90_000,
     )
 
 
+# What overflows a page's column: every element wider than the article that does not sit in a
+# box of its own that scrolls sideways (and fits). MathJax's copy of each formula for screen
+# readers is clipped to nothing, so it is left out.
+OVERFLOW = """() => {
+  const column = document.querySelector('article.bd-article') || document.querySelector('main');
+  const limit = column.getBoundingClientRect().right + 1;
+  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
+                       && e.getBoundingClientRect().right <= limit;
+  const wide = [];
+  for (const e of column.querySelectorAll('*')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= limit || e.closest('mjx-assistive-mml')) continue;
+    let box = e.parentElement;
+    while (box && box !== column && !scrolls(box)) box = box.parentElement;
+    if (box && box !== column) continue;
+    if (wide.some(w => w.contains(e))) continue;
+    wide.push(e);
+  }
+  const describe = e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ` +
+    `(right edge ${Math.round(e.getBoundingClientRect().right)} > ${Math.round(limit)}): ` +
+    `${(e.textContent || '').trim().slice(0, 50)}`;
+  const root = document.documentElement;
+  return {page: Math.max(root.scrollWidth, document.body.scrollWidth), window: root.clientWidth,
+          wide: wide.map(describe)};
+}"""
+
+# Display equations whose box must scroll to show them all.
+CUT_EQUATIONS = """() => [...document.querySelectorAll('mjx-container[display="true"]')]
+    .filter(m => m.scrollWidth > m.clientWidth + 1)
+    .map(m => (m.querySelector('mjx-assistive-mml') || m).textContent.slice(0, 60))"""
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("path", PAGES)
-def test_page_loads_cleanly_offline(visit: Any, path: str) -> None:
-    seen = visit(path)
+def test_page_loads_cleanly_offline(visit: Any, path: str, width: str, site_url: str) -> None:
+    seen = visit(path, width=WIDTHS[width])
     page = seen.page
     math_count = page.locator(".math").count()
     if math_count:
@@ -120,9 +158,24 @@ def test_page_loads_cleanly_offline(visit: Any, path: str) -> None:
         assert page.locator(".rk-explorer svg .rk-point").count() >= 1
         assert views.count() >= 1, "the explorer page has no transformer view"
         assert page.locator(".rk-transformer svg .rk-tv-point").count() >= 1
+    # The favicon: the one the page names, and the one at the root browsers ask for otherwise.
+    icons = page.evaluate("() => [...document.querySelectorAll('link[rel~=icon]')].map(l => l.href)")
+    assert len(icons) == 1, icons
+    for icon in (icons[0], site_url + "favicon.ico"):
+        answer = page.request.get(icon)
+        assert answer.ok and answer.headers["content-type"].startswith("image/"), (icon, answer.status)
     page.wait_for_timeout(300)  # late console errors (deferred scripts, fonts)
     assert not seen.blocked, f"requests to other hosts: {seen.blocked}"
     assert not seen.errors, "\n".join(seen.errors)
+
+    layout = page.evaluate(OVERFLOW)
+    shot = SCREENSHOTS / width / (path.removesuffix(".html").replace("/", "--") + ".png")
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shot), full_page=True, animations="disabled")  # the sidebar's slide done
+    assert layout["page"] <= layout["window"], f"the page scrolls sideways ({layout}); see {shot}"
+    assert not layout["wide"], f"wider than the column, see {shot}:\n" + "\n".join(layout["wide"])
+    if width == "desktop":
+        assert not page.evaluate(CUT_EQUATIONS), f"equations cut at {WIDTHS[width]} px, see {shot}"
 
 
 def test_one_search_field_and_a_sidebar_that_opens_on_a_phone(visit: Any) -> None:

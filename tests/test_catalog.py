@@ -154,3 +154,36 @@ def test_derived_figures_lose_their_provenance_and_say_why() -> None:
     assert "dense_flops.fp8" in derived.provenance
     assert not any(figure.startswith("sparse") for figure in derived.provenance)
     assert derived.notes[-1] == "derived from h100-sxm: hbm_bandwidth=3e12, dense_flops.bf16=8e14"
+
+
+@pytest.mark.parametrize("chip_id", SPEC_IDS)
+def test_slower_links_are_slower_and_sourced(chip_id: str) -> None:
+    found = rk.chip(chip_id)
+    for figure in ("pcie_bandwidth", "dcn_bandwidth"):
+        value = getattr(found, figure)
+        if value is None:
+            assert figure not in found.figures() and figure not in found.provenance
+            continue
+        assert value < found.hbm_bandwidth
+        assert found.figures()[figure] == value and found.provenance[figure].note
+    if found.dcn_bandwidth is not None:
+        assert found.dcn_bandwidth < found.link_bandwidth
+    assert found.to_dict()["pcie_bandwidth"] == found.pcie_bandwidth
+
+
+def test_every_vendor_has_an_achievable_share_with_its_source() -> None:
+    from rooflinekit.catalog import ACHIEVABLE
+
+    assert {c.vendor for c in rk.CHIPS.values()} == set(ACHIEVABLE)
+    for share in ACHIEVABLE.values():
+        assert 0 < share.low <= share.high <= 1
+        assert share.provenance.source.url.startswith("https://") and share.provenance.note
+    with pytest.raises(rk.RooflineInputError, match="vendor of custom"):
+        rk.achievable(rk.custom_chip(1e14, 1e12))
+
+
+def test_the_vector_unit_note_leaves_the_number_to_the_library() -> None:
+    v5p = rk.chip("tpu-v5p")
+    assert v5p.vector_critical_intensity == v5p.vector_flops / v5p.hbm_bandwidth
+    # A rounded copy of a computed figure in a note is how "about 3" and "2.5" came to disagree.
+    assert not any("critical intensity of" in note for note in v5p.notes)

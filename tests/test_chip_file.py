@@ -74,6 +74,17 @@ def test_placeholders_where_figures_are_not_given(tmp_path: Path) -> None:
     assert (x1.hbm_bytes, x1.link_bandwidth) == (1.0, 1.0) and x1.provenance == {}
 
 
+def test_a_file_may_give_the_slower_links(tmp_path: Path) -> None:
+    more = 'link_name = "XLink"\npcie_bandwidth = 3.2e10\ndcn_bandwidth = 6e9'
+    links = GOOD.replace('link_name = "XLink"', more)
+    x1 = rk.load_chip(write(tmp_path, links))
+    assert (x1.pcie_bandwidth, x1.dcn_bandwidth) == (3.2e10, 6e9)
+    assert {"pcie_bandwidth", "dcn_bandwidth"} <= set(x1.provenance)
+    bad = links.replace("dcn_bandwidth = 6e9", "dcn_bandwidth = 0")
+    with pytest.raises(rk.RooflineInputError, match=r"^x1.toml: dcn_bandwidth must be a positive, finite"):
+        rk.load_chip(write(tmp_path, bad))
+
+
 MISTAKES = [
     (("hbm_bandwidth = 2.0e12", 'hbm_bandwidth = "fast"'),
      "x1.toml: hbm_bandwidth must be a positive, finite number (got 'fast')"),

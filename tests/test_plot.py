@@ -147,9 +147,97 @@ def test_attainable_curves_match_exercise_three() -> None:
         ),
         (lambda: plot.attainable_curve([1, 2, 3], rk.matmul_cost(4, 8, 8), "tpu-v5e", label="x"), "cost"),
         (lambda: plot.attainable_curve([1], rk.matmul_cost(1, 8, 8), "tpu-v5e", label="x"), "batches"),
+        (lambda: plot.roofline_axes("tpu-v5e", achieved=1.2), "achieved"),
+        (lambda: plot.critical_intensity_lines(plt.subplots()[1], ["h100"]), "chips"),
     ],
 )
 def test_bad_input_names_the_argument(call: object, argument: str) -> None:
     with pytest.raises(rk.RooflineInputError) as error:
         call()  # type: ignore[operator]
     assert error.value.argument == argument
+
+
+# --- what a reader sees: lines told apart by colour, pattern and label ---------------------------
+
+VISIONS = {"normal vision": None} | {
+    kind: {"name": "sRGB1+CVD", "cvd_type": kind, "severity": 100}
+    for kind in ("deuteranomaly", "protanomaly", "tritanomaly")
+}
+"""Normal vision and the three colour-vision deficiencies at full severity (Machado et al., 2009,
+as colorspacious simulates them)."""
+
+
+def _rgb(color: str) -> np.ndarray:
+    return np.asarray(matplotlib.colors.to_rgb(color))
+
+
+def _contrast_on_white(color: str) -> float:
+    """WCAG 2 contrast ratio of a colour against a white page."""
+    linear = np.where(_rgb(color) <= 0.03928, _rgb(color) / 12.92, ((_rgb(color) + 0.055) / 1.055) ** 2.4)
+    luminance = float(linear @ [0.2126, 0.7152, 0.0722])
+    return 1.05 / (luminance + 0.05)
+
+
+@pytest.mark.parametrize("palette", ["ROOF_COLORS", "BOUND_COLORS"])
+def test_every_line_colour_is_readable_on_a_white_page(palette: str) -> None:
+    colors = getattr(plot, palette)
+    colors = list(colors.values()) if isinstance(colors, dict) else list(colors)
+    # 3:1 is WCAG's minimum for graphics; the pale yellow this replaced had 1.3:1.
+    weak = {c: round(_contrast_on_white(c), 2) for c in colors if _contrast_on_white(c) < 3}
+    assert not weak
+
+
+@pytest.mark.parametrize("vision", list(VISIONS))
+@pytest.mark.parametrize("palette", ["ROOF_COLORS", "BOUND_COLORS"])
+def test_colours_of_one_plot_stay_apart_with_colour_blindness(palette: str, vision: str) -> None:
+    from colorspacious import cspace_convert, deltaE
+
+    colors = getattr(plot, palette)
+    colors = list(colors.values()) if isinstance(colors, dict) else list(colors)
+    view = VISIONS[vision]
+    seen = {c: _rgb(c) if view is None else np.clip(cspace_convert(_rgb(c), view, "sRGB1"), 0, 1)
+            for c in colors}
+    # CAM02-UCS distance: about 1 is a just-noticeable difference between large patches; thin
+    # lines need far more. The palettes keep their colours more than 10 apart in every vision.
+    close = [(a, b, round(float(deltaE(seen[a], seen[b], input_space="sRGB1")), 1))
+             for i, a in enumerate(colors) for b in colors[i + 1:]
+             if deltaE(seen[a], seen[b], input_space="sRGB1") <= 10]
+    assert not close
+
+
+def test_critical_intensity_lines_are_labelled_and_differ_beyond_colour() -> None:
+    chips = list(rk.CHIPS.values())
+    _, ax = plt.subplots()
+    lines = plot.critical_intensity_lines(ax, chips)
+    assert len(lines) == len(chips)
+    for line, found in zip(lines, chips, strict=True):
+        value = found.critical_intensity("bf16")
+        assert list(line.get_xdata()) == [value, value]
+        assert line.get_label() == f"{found.name}: {rk.fmt.num(value)}"
+    assert len({(line.get_color(), str(line.get_linestyle())) for line in lines}) == len(chips)
+    assert len({line.get_color() for line in lines}) == len(chips)
+    (horizontal,) = plot.critical_intensity_lines(ax, ["tpu-v5p"], vertical=False, compute="int8")
+    assert list(horizontal.get_ydata()) == [rk.chip("tpu-v5p").critical_intensity("int8")] * 2
+
+
+def test_the_achieved_roof_is_the_share_of_the_peak() -> None:
+    share = rk.achievable("h100-sxm").low
+    ax = plot.roofline_axes("h100-sxm", achieved=share)
+    (roof,) = plot.roof_lines(ax)
+    (real,) = [line for line in ax.get_lines() if line.get_gid() == "achieved-roof"]
+    x, y = np.asarray(real.get_xdata()), np.asarray(real.get_ydata())
+    hw = rk.hardware("h100-sxm", achieved=share)
+    np.testing.assert_array_equal(y, rk.attainable_flops(x, hw.peak, hw.bandwidth))
+    assert max(y) == share * max(roof.get_ydata())
+    assert hw.critical_intensity in x  # its knee, left of the advertised one
+    assert hw.critical_intensity < rk.chip("h100-sxm").critical_intensity("bf16")
+    assert real.get_linestyle() == "--" and real.get_color() == roof.get_color()
+    assert real.get_label() == f"{roof.get_label()} at {rk.fmt.pct(share)} of peak"
+
+
+@pytest.mark.parametrize("chip_id", list(rk.CHIPS))
+def test_the_default_range_shows_the_slope_the_knee_and_the_roof(chip_id: str) -> None:
+    (roof,) = plot.roof_lines(plot.roofline_axes(chip_id))
+    x = np.asarray(roof.get_xdata())
+    ridge = rk.chip(chip_id).critical_intensity("bf16")
+    assert x[0] == pytest.approx(ridge / 1e3) and x[-1] == pytest.approx(ridge * 1e2)

@@ -95,3 +95,33 @@ def test_tiling_intensity_is_bm_bn_over_bm_plus_bn() -> None:
     assert rk.tiled_matmul_intensity(256, 512, 128) == pytest.approx(256 * 128 / (256 + 128))
     whole = rk.tiled_matmul_cost(8192, 8192, 8192, 256, 512, 128)
     assert whole.intensity == pytest.approx(256 * 128 / (256 + 128), rel=0.02)  # plus output writes
+
+
+def test_matmul_flops_counted_exactly_are_bf_times_2d_minus_1() -> None:
+    # BDF multiplies and BF(D - 1) additions; 2BDF counts one addition too many per output.
+    for B, D, F in [(1, 1, 1), (2, 3, 4), (256, 8192, 8192)]:
+        assert rk.matmul_flops_exact(B, D, F) == B * F * (2 * D - 1)
+        assert rk.matmul_cost(B, D, F).flops - rk.matmul_flops_exact(B, D, F) == B * F
+
+
+def test_achievable_shares_of_the_peak_are_the_sources() -> None:
+    # "H100s and B200s can usually only achieve around 80-85% of the claimed peak FLOPs, while
+    # TPUs can get closer to 95% in normal use."
+    assert rk.achievable("h100-sxm")[:2] == rk.achievable("b200")[:2] == (0.80, 0.85)
+    assert rk.achievable("tpu-v5e")[:2] == rk.achievable("tpu-v6e")[:2] == (0.95, 0.95)
+
+
+def test_pcie_and_dcn_figures_are_the_sources() -> None:
+    # TPUs: PCIe about 1.5e10 B/s per chip, Trillium 32 GB/s; DCN about 2.5e10 B/s per host, of
+    # 8 chips (v5e, v6e, 4x2) or 4 (v5p, 2x2x1). NVIDIA: PCIe Gen5 128 GB/s both ways together;
+    # one 400 Gb/s NIC per GPU.
+    v5e, v5p, v6e, h100 = (rk.chip(c) for c in ("tpu-v5e", "tpu-v5p", "tpu-v6e", "h100-sxm"))
+    assert v5e.pcie_bandwidth == v5p.pcie_bandwidth == 1.5e10 and v6e.pcie_bandwidth == 32e9
+    assert v5e.dcn_bandwidth * 8 == v6e.dcn_bandwidth * 8 == v5p.dcn_bandwidth * 4 == 2.5e10
+    assert h100.pcie_bandwidth == 128e9 / 2 and h100.dcn_bandwidth == 400e9 / 8
+
+
+def test_h100_at_eighty_percent_of_its_peak_takes_a_quarter_longer_when_compute_bound() -> None:
+    big = rk.matmul_cost(4096, 8192, 8192)
+    assert rk.analyze(big, "h100-sxm", achieved=0.8).t_lower == pytest.approx(
+        1.25 * rk.analyze(big, "h100-sxm").t_lower)

@@ -90,3 +90,19 @@ def test_serving_refuses_a_model_that_does_not_fit() -> None:
 def test_elementwise_refuses_non_positive_flops_per_element() -> None:
     with pytest.raises(rk.RooflineInputError, match=r"^flops_per_element must be a positive"):
         rk.elementwise_cost(100, flops_per_element=0)
+
+
+@pytest.mark.parametrize("bad", [0, 1.5, -0.2, 80, "0.8", True, float("nan")])
+def test_achieved_share_must_be_a_fraction(bad: Any) -> None:
+    with pytest.raises(rk.RooflineInputError) as caught:
+        rk.analyze(rk.matmul_cost(8, 8, 8), "h100-sxm", achieved=bad)
+    assert str(caught.value).startswith("achieved must be a fraction in (0, 1] (got ")
+    assert "\n" not in str(caught.value)
+
+
+def test_achieved_share_lowers_the_peak_only() -> None:
+    real = rk.hardware("tpu-v5e", achieved=0.95)
+    assert real.peak == 0.95 * rk.chip("tpu-v5e").peak("bf16")
+    assert real.bandwidth == rk.chip("tpu-v5e").hbm_bandwidth
+    dot = rk.dot_cost(10**6)  # memory-bound: the peak does not enter its time
+    assert rk.analyze(dot, "tpu-v5e", achieved=0.5).t_lower == rk.analyze(dot, "tpu-v5e").t_lower

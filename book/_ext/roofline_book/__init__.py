@@ -9,13 +9,23 @@
   (sphinx-book-theme issue 988): it adds a second search field above the page and hidden
   copies of the sidebar toggles, and the theme's script then wires the hidden toggle, so the
   visible one does nothing and the navigation cannot be opened on a narrow screen.
+- Rebuilds when only a static file changed (book/_static, book/_extra): Sphinx copies them
+  only after writing some page, and with no page out of date it writes none, so a changed
+  stylesheet would never reach the site.
 - Drops repeated inline scripts from pages. Extensions that add a script in a build event
-  (sphinx-thebe, sphinx-togglebutton) get it twice under Sphinx 7.4, and sphinx-thebe's
-  ``const`` declared twice is a JavaScript error on every page.
+  (sphinx-togglebutton) get it twice under Sphinx 7.4; a ``const`` declared twice would be a
+  JavaScript error on every page.
+- The course's public home is one setting, ``repository.url`` in _config.yml. Until it is set
+  the repository, issues, edit and launch buttons are turned off (they would lead to a page
+  that does not exist), and the tag ``course_home`` is not set, so ``{only} course_home``
+  blocks stay out of the pages. The ``.ipynb`` download of a chapter, which
+  sphinx-book-theme offers only with launch buttons, is offered either way.
 """
 
 from __future__ import annotations
 
+import filecmp
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +88,38 @@ def _refresh_listing(
     return []
 
 
+def stale_copies(sources: Path, copies: Path) -> list[Path]:
+    """Files under ``sources`` whose copy under ``copies`` is missing or differs.
+
+    >>> import tempfile
+    >>> here, there = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+    >>> _ = (here / "a.css").write_text("a {}"); _ = (there / "a.css").write_text("a {}")
+    >>> _ = (here / "b.css").write_text("b {}")
+    >>> [p.name for p in stale_copies(here, there)]
+    ['b.css']
+    """
+    return sorted(
+        path for path in sources.rglob("*")
+        if path.is_file() and not (
+            (copy := copies / path.relative_to(sources)).is_file() and filecmp.cmp(path, copy, shallow=False)
+        )
+    )
+
+
+def _static_changed(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """The root page when a static or extra file changed, so that Sphinx copies them again."""
+    if app.builder.format != "html":
+        return []
+    root, out = Path(app.confdir), Path(app.outdir)
+    pairs = [(root / p, out / "_static") for p in app.config.html_static_path]
+    pairs += [(root / p, out) for p in app.config.html_extra_path]
+    if any((out / "_static").is_dir() and stale_copies(src, dst) for src, dst in pairs if src.is_dir()):
+        return [app.config.root_doc]
+    return []
+
+
 def _check_vendored(app: Sphinx) -> None:
     if app.builder.format != "html":
         return
@@ -93,6 +135,51 @@ def _check_vendored(app: Sphinx) -> None:
 
 def _no_header_navbar(app: Sphinx, config: Any) -> None:
     config.html_theme_options.setdefault("navbar_persistent", [])
+
+
+HOME_BUTTONS = ("use_repository_button", "use_issues_button")
+LAUNCH_URLS = ("binderhub_url", "jupyterhub_url", "colab_url", "jupyterlite_url")
+
+
+def course_home(theme_options: dict[str, Any]) -> str:
+    """The course's public home (``repository.url``), or ``""`` while it is unset.
+
+    With it, the repository and issues buttons are turned on in ``theme_options``; without it
+    they and the launch buttons are turned off, since each would lead nowhere.
+
+    >>> options = {"repository_url": "", "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
+    >>> course_home(options), options["use_issues_button"], options["launch_buttons"]
+    ('', False, {'binderhub_url': ''})
+    >>> options = {"repository_url": "https://github.com/org/course"}
+    >>> course_home(options), options["use_repository_button"]
+    ('https://github.com/org/course', True)
+    """
+    home = str(theme_options.get("repository_url") or "").strip()
+    for button in HOME_BUTTONS:
+        theme_options[button] = bool(home)
+    if not home:
+        launch = theme_options.get("launch_buttons") or {}
+        theme_options["launch_buttons"] = {k: ("" if k in LAUNCH_URLS else v) for k, v in launch.items()}
+    return home
+
+
+def _course_home(app: Sphinx, config: Any) -> None:
+    if course_home(config.html_theme_options):
+        app.tags.add("course_home")
+
+
+def _notebook_download(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Offer the executed notebook of a MyST notebook page as ``.ipynb`` (the theme's download
+    button lists it when ``ipynb_source`` is in the page's context)."""
+    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
+    if context.get("page_source_suffix") != ".md" or not executed.is_file() or context.get("ipynb_source"):
+        return
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(executed, target)
+    context["ipynb_source"] = f"{pagename}.ipynb"
 
 
 def _dedupe_scripts(
@@ -116,8 +203,11 @@ def _dedupe_scripts(
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("exercise-list", ExerciseList)
     app.connect("config-inited", _no_header_navbar)
+    app.connect("config-inited", _course_home)
+    app.connect("html-page-context", _notebook_download, priority=500)  # before the theme's buttons
     app.connect("builder-inited", _check_vendored)
     app.connect("env-get-outdated", _refresh_listing)
+    app.connect("env-get-outdated", _static_changed)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
