@@ -110,10 +110,22 @@ ASSIGNMENT ?= roofline
 COURSE ?= .
 GRADES ?= grades.csv
 NBGRADER = cd $(COURSE) && $(abspath $(BIN))/nbgrader
-.PHONY: exercises collect autograde feedback grades grading-round
+.PHONY: fingerprints exercises roster collect autograde feedback grades grading-round formgrader
 
-exercises: $(STAMP)  ## Regenerate the student version exercises/ from solutions/ (nbgrader generate_assignment)
+# Each exercise's locked "known mistakes" cell: fingerprints of the answer key's known mistakes, so
+# the checks under each answer name a mistake before submission (roofline_grading/fingerprints.py).
+fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
+	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
+
+exercises: fingerprints  ## Regenerate the student version exercises/ from solutions/ (nbgrader generate_assignment)
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+
+# The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
+# ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).
+roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTER=students.csv
+	@test -n "$(ROSTER)" || { echo "roster: name the class list, e.g. make roster ROSTER=students.csv (a CSV file with an id column; first_name, last_name, email optional)" >&2; exit 2; }
+	@test -f "$(ROSTER)" && head -1 "$(ROSTER)" | tr -d '\r' | tr ',' '\n' | grep -qx id || { echo "roster: $(ROSTER) is not a CSV file whose first line names an id column (id,first_name,last_name,email)" >&2; exit 2; }
+	$(NBGRADER) db student import '$(abspath $(ROSTER))'
 
 collect: $(STAMP)  ## Collect submissions from LMS zips: make collect ZIP="a.zip b.zip"
 	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
@@ -132,6 +144,11 @@ feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/
 
 grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
 	cd $(COURSE) && mkdir -p "$$(dirname '$(GRADES)')" && $(abspath $(BIN))/nbgrader export --to '$(GRADES)'
+
+# nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
+# by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
+formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
+	cd $(COURSE) && $(abspath $(BIN))/jupyter lab
 
 grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
 	$(MAKE) -o $(STAMP) collect

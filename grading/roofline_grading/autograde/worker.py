@@ -42,6 +42,8 @@ from roofline_grading.autograde.structure import NotebookStructure, plan
 __all__ = ["Settings", "grade_student", "seed_for", "start_worker"]
 
 TIMESTAMP = "timestamp.txt"
+VERDICTS = "verdicts"
+"""Scratch folder where JudgeAnswers leaves each notebook's misconceptions found."""
 
 
 @dataclass(frozen=True)
@@ -241,6 +243,7 @@ def _autograde(
     config.Autograde.exclude_overwriting = {}
     config.RestoreCells.structures = settings.structures
     config.JudgeAnswers.structures = settings.structures
+    config.JudgeAnswers.verdicts_dir = str(scratch / VERDICTS / student)
     config.SandboxedExecute.sandbox = settings.sandbox
     config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
     config.SandboxedExecute.timeout = settings.timeout
@@ -304,6 +307,10 @@ def _finish(settings: Settings, student: str, scratch: Path, notebook: NotebookR
 
     graded = nbformat.reads(notebook.autograded.decode("utf-8"), as_version=4)
     notebook.events += _events(graded)
+    verdicts = scratch / VERDICTS / student / f"{notebook.notebook}.json"
+    if verdicts.is_file():
+        found = json.loads(verdicts.read_text())
+        notebook.misconceptions = {str(q): [str(m) for m in ms] for q, ms in found.items()}
     report = scratch / "run" / notebook.notebook / REPORT
     if report.is_file():
         ran = json.loads(report.read_text())
