@@ -13,11 +13,16 @@ help:  ## List the targets
 
 # Two packages from this repository: rooflinekit (the library readers and students install) and
 # roofline-grading in grading/ (the answer key and the autograde driver, for instructors).
-$(STAMP): requirements.lock pyproject.toml grading/pyproject.toml
+# JupyterLab in .venv opens a chapter (MyST Markdown) as a notebook on a double click: the
+# setting in jupyter-config/ goes where JupyterLab reads defaults (Binder's postBuild does the same).
+LAB_SETTINGS := jupyter-config/labconfig/default_setting_overrides.json
+
+$(STAMP): requirements.lock pyproject.toml grading/pyproject.toml $(LAB_SETTINGS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -qq --upgrade pip
 	$(BIN)/python -m pip install -qq -r requirements.lock
 	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
+	mkdir -p $(VENV)/etc/jupyter/labconfig && cp $(LAB_SETTINGS) $(VENV)/etc/jupyter/labconfig/
 	touch $@
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
@@ -92,7 +97,7 @@ $(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
 compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
-lab: $(STAMP)  ## Open JupyterLab in the course's environment
+lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
 	$(BIN)/jupyter lab
 
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv

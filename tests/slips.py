@@ -36,6 +36,9 @@ class Slip:
     fails: frozenset[str]
     named_in: frozenset[str] | None = None
     may_fail: frozenset[str] = frozenset()
+    also_named: frozenset[tuple[str, str]] = frozenset()
+    """(question id, misconception) the judge names too: another known mistake of a part the slip
+    costs gives the same values there."""
 
     @property
     def named(self) -> frozenset[str]:
@@ -111,6 +114,8 @@ SLIPS: dict[str, Slip] = {
         ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
         _parts("ex4", "ops", "intensity", "critical_batch"),
         named_in=_parts("ex4", "ops"),
+        # half the operations or twice the bytes: the same intensity
+        also_named=frozenset({("ex4.intensity", key.INT8_TWO_BYTES.name)}),
     ),
     # Exercise 5: the misconception it exists for, and three more.
     "ex5-sparse-peak": Slip(
