@@ -13,11 +13,16 @@ help:  ## List the targets
 
 # Two packages from this repository: rooflinekit (the library readers and students install) and
 # roofline-grading in grading/ (the answer key and the autograde driver, for instructors).
-$(STAMP): requirements.lock pyproject.toml grading/pyproject.toml
+# JupyterLab in .venv opens a chapter (MyST Markdown) as a notebook on a double click: the
+# setting in jupyter-config/ goes where JupyterLab reads defaults (Binder's postBuild does the same).
+LAB_SETTINGS := jupyter-config/labconfig/default_setting_overrides.json
+
+$(STAMP): requirements.lock pyproject.toml grading/pyproject.toml $(LAB_SETTINGS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -qq --upgrade pip
 	$(BIN)/python -m pip install -qq -r requirements.lock
 	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
+	mkdir -p $(VENV)/etc/jupyter/labconfig && cp $(LAB_SETTINGS) $(VENV)/etc/jupyter/labconfig/
 	touch $@
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
@@ -92,7 +97,7 @@ $(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
 compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
-lab: $(STAMP)  ## Open JupyterLab in the course's environment
+lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
 	$(BIN)/jupyter lab
 
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
@@ -110,10 +115,22 @@ ASSIGNMENT ?= roofline
 COURSE ?= .
 GRADES ?= grades.csv
 NBGRADER = cd $(COURSE) && $(abspath $(BIN))/nbgrader
-.PHONY: exercises collect autograde feedback grades grading-round
+.PHONY: fingerprints exercises roster collect autograde feedback grades grading-round formgrader
 
-exercises: $(STAMP)  ## Regenerate the student version exercises/ from solutions/ (nbgrader generate_assignment)
+# Each exercise's locked "known mistakes" cell: fingerprints of the answer key's known mistakes, so
+# the checks under each answer name a mistake before submission (roofline_grading/fingerprints.py).
+fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
+	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
+
+exercises: fingerprints  ## Regenerate the student version exercises/ from solutions/ (nbgrader generate_assignment)
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+
+# The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
+# ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).
+roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTER=students.csv
+	@test -n "$(ROSTER)" || { echo "roster: name the class list, e.g. make roster ROSTER=students.csv (a CSV file with an id column; first_name, last_name, email optional)" >&2; exit 2; }
+	@test -f "$(ROSTER)" && head -1 "$(ROSTER)" | tr -d '\r' | tr ',' '\n' | grep -qx id || { echo "roster: $(ROSTER) is not a CSV file whose first line names an id column (id,first_name,last_name,email)" >&2; exit 2; }
+	$(NBGRADER) db student import '$(abspath $(ROSTER))'
 
 collect: $(STAMP)  ## Collect submissions from LMS zips: make collect ZIP="a.zip b.zip"
 	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
@@ -134,6 +151,11 @@ feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/
 
 grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
 	cd $(COURSE) && mkdir -p "$$(dirname '$(GRADES)')" && $(abspath $(BIN))/nbgrader export --to '$(GRADES)'
+
+# nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
+# by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
+formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
+	cd $(COURSE) && $(abspath $(BIN))/jupyter lab
 
 grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
 	$(MAKE) -o $(STAMP) collect

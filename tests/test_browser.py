@@ -280,6 +280,10 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     peak, bandwidth = chip_figures(first["state"]["chip"])
     assert (first["state"]["peak"], first["state"]["bandwidth"]) == (peak, bandwidth)
     _check_against_rooflinekit(first)
+    source = explorer.locator(".rk-summary [data-key=source]")
+    back = explorer.locator("button[data-control=back]")
+    assert source.inner_text() == f"{chip(first['state']['chip']).name} (catalog)"
+    assert not back.is_visible()
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "explorer-page.png"), full_page=True)
@@ -294,6 +298,8 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     assert dragged["state"]["peak"] > first["state"]["peak"]
     assert dragged["rows"]["matmul"]["t_math"] != first["rows"]["matmul"]["t_math"]
     _check_against_rooflinekit(dragged)
+    assert source.inner_text() == "custom (sliders)"
+    assert back.is_visible() and back.inner_text() == f"back to {chip(first['state']['chip']).name}"
 
     # Drag the bandwidth slider to the left: the ridge moves right, points move.
     _drag(page, explorer.locator("input[data-control=bandwidth]"), 0.1)
@@ -310,6 +316,22 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     assert resized["state"]["D"] == D_VALUES[0]
     assert resized["points"] != slower["points"]
     _check_against_rooflinekit(resized)
+
+    # "back to" the chip puts its own figures back, exactly; nudging a slider one step and back
+    # leaves slider figures, labelled custom, and the way back is still there.
+    back.click()
+    returned = _shown(explorer)
+    assert (returned["state"]["peak"], returned["state"]["bandwidth"]) == (peak, bandwidth)
+    assert source.inner_text().endswith("(catalog)") and not back.is_visible()
+    _check_against_rooflinekit(returned)
+    slider = explorer.locator("input[data-control=bandwidth]")
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    nudged = _shown(explorer)
+    assert nudged["state"]["chip"] == "custom" and source.inner_text() == "custom (sliders)"
+    assert nudged["state"]["bandwidth"] != bandwidth and back.is_visible()
+    _check_against_rooflinekit(nudged)
 
     # A catalog chip puts its own figures back, exactly.
     explorer.locator("select[data-control=chip]").select_option("h100-sxm")

@@ -81,6 +81,9 @@ def ends_in_a_record(source: str) -> bool:
     )
 
 
+KNOWN_MISTAKE_CHECK = re.compile(r'\nassert no_known_mistake\("(\w+)", (\w+)\)\n?$')
+
+
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_test_cells_are_locked_score_points_and_end_in_an_assertion_or_a_record(name: str) -> None:
     cells = graded_cells(name)
@@ -92,8 +95,11 @@ def test_test_cells_are_locked_score_points_and_end_in_an_assertion_or_a_record(
         assert ends_in_an_assertion(visible), (
             f"{meta['grade_id']}: the student's version must end in an assert"
         )
-        assert ends_in_a_record(cell.source), (
-            f"{meta['grade_id']}: the graded version must end in record(...)"
+        # The hidden record comes before the known-mistake check, so that at grading time the
+        # answer is recorded (and counted in the misconception summary) even when the check fails.
+        graded = KNOWN_MISTAKE_CHECK.sub("", cell.source)
+        assert ends_in_a_record(graded), (
+            f"{meta['grade_id']}: the graded version must end in record(...), then the known-mistake check"
         )
         assert len(HIDDEN.findall(cell.source)) == 1, f"{meta['grade_id']}: one hidden region per test cell"
 

@@ -12,17 +12,20 @@ import pytest
 
 import rooflinekit as rk
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.explorer import WIDGET_VIEW, explorer, roofline_png, table_html
+from rooflinekit.explorer import WIDGET_VIEW, Explorer, explorer, roofline_png, table_html
 from rooflinekit.explorer.model import (
     B_VALUES,
     D_VALUES,
     OPERATIONS,
+    SLIDER_STEP,
     chip_figures,
     evaluate,
     grid_data,
     operation,
+    slider_figure,
 )
 from rooflinekit.explorer.static import explorer_html
+from rooflinekit.fmt import num
 
 
 def test_slider_positions() -> None:
@@ -129,7 +132,8 @@ def test_live_controls_recompute_with_rooflinekit() -> None:
     e = explorer("tpu-v5e", B=256, D=8192)
     widget = e.widget  # built on first use
     controls = e._controls
-    image_before = widget.children[3].value
+    image, table = widget.children[4], widget.children[5]
+    image_before = image.value
     assert image_before[:4] == b"\x89PNG"
 
     controls["peak"].value = 1e15
@@ -137,15 +141,57 @@ def test_live_controls_recompute_with_rooflinekit() -> None:
     (matmul, *_rest) = e.points()
     r = rk.analyze(rk.matmul_cost(256, 8192, 8192), peak=1e15, bandwidth=8.2e11)
     assert (matmul.t_math, matmul.bound) == (r.t_math, r.bound)
-    assert e.widget.children[3].value != image_before
+    assert image.value != image_before
 
     controls["chip"].value = "b200"
-    assert (controls["peak"].value, controls["bandwidth"].value) == chip_figures("b200")
+    assert e.state()[:2] == chip_figures("b200")
     controls["batch"].value = 4096
     controls["ops"]["dot"].value = False
     keys = [p.key for p in e.points()]
     assert "dot" not in keys and e.state()[2] == 4096
-    assert "dot product" not in e.widget.children[4].value
+    assert "dot product" not in table.value
+
+
+def _caption(e: Explorer) -> str:
+    return str(e.widget.children[2].value)
+
+
+@pytest.mark.parametrize("name", list(rk.CHIPS))
+def test_a_chosen_chip_keeps_its_own_figures_when_the_sliders_snap_to_their_steps(name: str) -> None:
+    # The browser puts each log slider on its nearest step and sends that value back to the
+    # kernel: 1.95e14 for the TPU v5e's 1.97e14. That is not a move: the chip stays chosen.
+    e = explorer("tpu-v5e")
+    controls = e._controls if e.widget else {}
+    controls["chip"].value = name
+    peak, bandwidth = chip_figures(name)
+    for slider, figure in ((controls["peak"], peak), (controls["bandwidth"], bandwidth)):
+        slider.value = 10 ** (round(np.log10(figure) / SLIDER_STEP) * SLIDER_STEP)  # the snapped echo
+    assert controls["chip"].value == name and e.chip == name
+    assert e.state()[:2] == (peak, bandwidth)
+    (matmul, *_rest) = e.points()
+    assert matmul.critical_batch_approx == rk.matmul_critical_batch_approx(name)
+    assert f"{rk.chip(name).name} (catalog)" in _caption(e)
+    assert f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s" in _caption(e)
+
+
+def test_a_moved_slider_makes_custom_figures_and_the_chip_can_be_had_back() -> None:
+    e = explorer("tpu-v5e", B=256, D=8192)
+    controls = e._controls if e.widget else {}
+    back = controls["back"]
+    assert back.layout.visibility == "hidden"
+    controls["bandwidth"].value = 10 ** 11.93  # one step and a half to the right: a move
+    assert controls["chip"].value == "custom" and e.chip == "custom"
+    assert e.state()[:2] == (1.97e14, slider_figure(10 ** 11.93)) == (1.97e14, 8.51e11)
+    assert "custom (sliders)" in _caption(e) and "8.51e11" in _caption(e)
+    controls["bandwidth"].value = 10 ** 11.91  # back where the chip put it: still custom
+    assert e.chip == "custom" and e.state()[1] == 8.13e11
+    assert back.layout.visibility == "visible" and back.description == "back to TPU v5e"
+    back.click()
+    assert controls["chip"].value == "tpu-v5e" and e.state()[:2] == chip_figures("tpu-v5e")
+    assert back.layout.visibility == "hidden"
+    (matmul, *_rest) = e.points()
+    critical = rk.chip("tpu-v5e").critical_intensity("bf16")
+    assert round(matmul.critical_batch_approx or 0, 1) == round(critical, 1)
 
 
 def test_table_and_plot_helpers() -> None:

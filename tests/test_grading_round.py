@@ -9,7 +9,6 @@ what ``nbgrader generate_assignment`` makes from ``solutions/``.
 
 from __future__ import annotations
 
-import copy
 import csv
 import re
 import shutil
@@ -19,140 +18,21 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nbformat
+import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 from make_targets import make
+from slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
 from roofline_grading import answer_key as key
-from roofline_grading.questions import Misconception
-from rooflinekit.dtypes import dtype_bytes
-from rooflinekit.reference import EX1_CHIP, EX2_CHIP
+from roofline_grading.questions import FunctionQuestion, Misconception, draw_cases
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
-ASSIGNMENT = "roofline"
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
-
-
-@dataclass(frozen=True)
-class Slip:
-    """A misconception written into the model answer: regex replacements in its answer cells,
-    the graded parts (grade ids) it must cost, those whose feedback must name it, and those it
-    may cost or not, depending on the random inputs drawn (a word answer that the slip changes
-    only for some shapes)."""
-
-    misconception: Misconception
-    replace: tuple[tuple[str, str], ...]
-    fails: frozenset[str]
-    named_in: frozenset[str] | None = None
-    may_fail: frozenset[str] = frozenset()
-
-    @property
-    def named(self) -> frozenset[str]:
-        return self.fails if self.named_in is None else self.named_in
-
-
-def _parts(prefix: str, *names: str) -> frozenset[str]:
-    return frozenset(f"{prefix}_{name}" for name in names)
-
-
-BF16_BYTES = f"{dtype_bytes('bf16'):g}"
-SLIPS: dict[str, Slip] = {
-    # Exercise 1, each misconception it exists for.
-    "ex1-two-bytes": Slip(
-        key.INT8_TWO_BYTES,
-        ((r"BYTES_PER_ELEMENT = 1\b", f"BYTES_PER_ELEMENT = {BF16_BYTES}"),),
-        _parts(
-            "ex1",
-            "bytes_read",
-            "bytes_written",
-            "intensity",
-            "critical_batch",
-            "t_comms",
-            "t_lower",
-            "t_upper",
-        ),
-        may_fail=_parts("ex1", "limited_by"),
-    ),
-    "ex1-bf16-peak": Slip(
-        key.BF16_PEAK_FOR_INT8,
-        (
-            (r"INT8_PEAK = [0-9.e]+", f"INT8_PEAK = {EX1_CHIP.peak('bf16')!r}"),
-            (r"return int8_peak / hbm_bandwidth", "return bf16_peak / hbm_bandwidth"),
-        ),
-        _parts("ex1", "critical_batch", "t_math", "t_lower", "t_upper", "limited_by"),
-    ),
-    "ex1-no-factor-two": Slip(
-        key.NO_FACTOR_TWO,
-        ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
-        _parts("ex1", "ops", "intensity", "critical_batch", "t_math", "t_lower", "t_upper"),
-        may_fail=_parts("ex1", "limited_by"),
-    ),
-    # Exercise 2.
-    "ex2-int8-peak": Slip(
-        key.INT8_PEAK_FOR_BF16,
-        ((r"return bf16_peak  #", "return int8_peak  #"),),
-        _parts("ex2", "compute_peak", "critical_batch"),
-    ),
-    "ex2-two-byte-weights": Slip(
-        key.TWO_BYTE_WEIGHTS,
-        ((r"WEIGHT_BYTES = 1\b", f"WEIGHT_BYTES = {BF16_BYTES}"),),
-        _parts("ex2", "bytes_read", "intensity", "critical_batch"),
-    ),
-    # Exercise 3: the misconception it exists for, and the int8 peak carried over from exercise 2.
-    "ex3-approximate-bytes": Slip(
-        key.APPROXIMATE_BYTES,
-        ((r"bytes_moved = .*", "bytes_moved = WEIGHT_BYTES * D * F  # only the weights"),),
-        _parts("ex3", "attainable", "crossover", "figure_data"),
-    ),
-    "ex3-int8-peak": Slip(
-        key.INT8_PEAK_FOR_BF16,
-        ((r"COMPUTE_PEAK = [0-9.e]+", f"COMPUTE_PEAK = {EX2_CHIP.peak('int8')!r}"),),
-        _parts("ex3", "attainable", "crossover", "figure_data"),
-    ),
-    # Exercise 4: the misconception it exists for, and no factor 2 (whose intensity has no name).
-    "ex4-shared-weights": Slip(
-        key.SHARED_WEIGHTS,
-        ((r"B \* D \+ B \* D \* F", "B * D + D * F"),),
-        _parts("ex4", "bytes_read", "intensity", "critical_batch"),
-    ),
-    "ex4-no-factor-two": Slip(
-        key.NO_FACTOR_TWO,
-        ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
-        _parts("ex4", "ops", "intensity", "critical_batch"),
-        named_in=_parts("ex4", "ops"),
-    ),
-    # Exercise 5: the misconception it exists for, and three more.
-    "ex5-sparse-peak": Slip(
-        key.SPARSE_PEAK,
-        ((r"return datasheet_flops / 2", "return datasheet_flops"),),
-        _parts("ex5", "dense_peak", "critical_batch", "global_batch"),
-    ),
-    "ex5-per-replica": Slip(
-        key.PER_REPLICA,
-        ((r"return replicas \* critical_batch", "return critical_batch"),),
-        _parts("ex5", "global_batch"),
-    ),
-    "ex5-halved-twice": Slip(
-        key.HALVED_TWICE,
-        (
-            (
-                r"dense_peak\(datasheet_flops\) / hbm_bandwidth",
-                "dense_peak(datasheet_flops) / (2 * hbm_bandwidth)",
-            ),
-        ),
-        _parts("ex5", "critical_batch", "global_batch"),
-        named_in=_parts("ex5", "critical_batch"),
-    ),
-    "ex5-binary-terabytes": Slip(
-        key.BINARY_TERABYTES,
-        ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
-        _parts("ex5", "hbm_bandwidth"),
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -198,6 +78,8 @@ STUDENTS = (
     Student("bytes", "bytes_", {"ex5_h100_threshold": "ex5-binary-terabytes"}),
 )
 SLIPPED = [(s.id, notebook, slip) for s in STUDENTS for notebook, slip in s.slips.items()]
+ABSENT = ("absent1", "absent2")
+"""Students on the class list who submit nothing."""
 
 
 def test_every_slip_is_used_and_every_named_misconception_is_covered() -> None:
@@ -224,38 +106,12 @@ def grade_ids(notebook: nbformat.NotebookNode, *, tests: bool) -> dict[str, floa
     return found
 
 
-def read(path: Path) -> nbformat.NotebookNode:
-    return nbformat.read(path, as_version=4)
-
 
 def student_notebook(student: Student, notebook: str) -> nbformat.NotebookNode:
     """The student version with each answer cell holding the model answer, slip applied."""
-    release = read(ROOT / "exercises" / ASSIGNMENT / f"{notebook}.ipynb")
     if student.blank:
-        return release
-    answers = {
-        cell.metadata["nbgrader"]["grade_id"]: cell.source
-        for cell in read(ROOT / "solutions" / ASSIGNMENT / f"{notebook}.ipynb").cells
-        if cell.metadata.get("nbgrader", {}).get("solution")
-    }
-    slip = SLIPS[student.slips[notebook]] if notebook in student.slips else None
-    replaced = dict.fromkeys(slip.replace if slip else (), 0)
-    submitted = copy.deepcopy(release)
-    for cell in submitted.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        if not meta.get("solution"):
-            continue
-        source = "\n".join(
-            line
-            for line in answers[meta["grade_id"]].splitlines()
-            if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line
-        )
-        for pattern, replacement in replaced:
-            source, count = re.subn(pattern, replacement, source)
-            replaced[(pattern, replacement)] += count
-        cell.source = source
-    assert all(replaced.values()), f"{student.id}/{notebook}: a slip's pattern matched nothing: {replaced}"
-    return submitted
+        return read(ROOT / "exercises" / ASSIGNMENT / f"{notebook}.ipynb")
+    return answered(notebook, student.slips.get(notebook))
 
 
 def lms_zip(path: Path) -> Path:
@@ -284,7 +140,13 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def graded(course: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The whole round on the LMS zip: collect, autograde, feedback, grades."""
+    """The class list (with students who submit nothing), then the whole round on the LMS zip:
+    collect, autograde, feedback, grades."""
+    roster = tmp_path_factory.mktemp("roster") / "students.csv"
+    rows = [(s.id, f"First{i}", f"Last{i}", f"{s.id}@example.edu") for i, s in enumerate(STUDENTS)]
+    rows += [(absent, "Absent", absent.title(), "") for absent in ABSENT]
+    roster.write_text("id,first_name,last_name,email\n" + "".join(",".join(r) + "\n" for r in rows))
+    make("roster", course=course, ROSTER=str(roster))
     archive = lms_zip(tmp_path_factory.mktemp("lms") / "roofline-submissions.zip")
     subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], check=True)  # font cache, once
     make("grading-round", course=course, ZIP=str(archive), GRADES="export/grades.csv")
@@ -439,7 +301,8 @@ def test_feedback_names_the_misconception(graded: Path, student: str, notebook: 
     message = SLIPS[slip].misconception.message
     outputs = cell_outputs(graded, student, notebook)
     for part in SLIPS[slip].named:
-        assert "AnswerError" in outputs[part], part
+        # the known-mistake check under the answer names it first, or else the judge does
+        assert "AnswerError" in outputs[part] or "makes a known mistake" in outputs[part], part
         assert message in outputs[part], f"{part}: {outputs[part]}"
     for part in SLIPS[slip].may_fail:
         assert not outputs[part] or message in outputs[part], f"{part}: {outputs[part]}"
@@ -467,10 +330,75 @@ def test_feedback_exists_for_every_submission(graded: Path) -> None:
 def test_export_writes_one_row_per_student_with_the_right_totals(graded: Path) -> None:
     with (graded / "export" / "grades.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
-    assert sorted(row["student_id"] for row in rows) == sorted(s.id for s in STUDENTS)
+    assert sorted(row["student_id"] for row in rows) == sorted([s.id for s in STUDENTS] + list(ABSENT))
     max_score = sum(sum(points(notebook).values()) for notebook in NOTEBOOKS)
     for student in STUDENTS:
         (row,) = [row for row in rows if row["student_id"] == student.id]
         assert row["assignment"] == ASSIGNMENT
         assert float(row["max_score"]) == max_score
         assert float(row["score"]) == expected_total(graded, student), student.id
+    for absent in ABSENT:  # on the class list, nothing submitted: a row with 0
+        (row,) = [row for row in rows if row["student_id"] == absent]
+        assert float(row["score"]) == 0 and float(row["max_score"]) == max_score
+        assert row["first_name"] == "Absent" and row["last_name"] == absent.title()
+
+
+# --- The misconception summary -----------------------------------------------------------
+
+
+def questions_of(notebook: str) -> dict[str, str]:
+    """Grade id of each test cell -> the question id its hidden test records."""
+    found = {}
+    for cell in read(ROOT / "solutions" / ASSIGNMENT / f"{notebook}.ipynb").cells:
+        meta = cell.metadata.get("nbgrader", {})
+        for qid in re.findall(r'record\("([\w.]+)"', cell.source):
+            found[meta["grade_id"]] = qid
+    return found
+
+
+def same_values(question: Any, first: Misconception, other: Misconception) -> bool:
+    """The answer key's mistakes for ``first`` and ``other`` give the same values at the fixed cases
+    and at random ones (so the judge, which draws random cases too, names both)."""
+    if not isinstance(question, FunctionQuestion):
+        return first == other
+    cases = draw_cases(question, np.random.default_rng(0)) + draw_cases(question, np.random.default_rng(1))
+
+    def values(m: Misconception) -> list[list[Any]]:
+        mistakes = [k for k in question.mistakes if k.misconception == m]
+        return [[k.answer(*case) for case in cases] for k in mistakes]
+
+    def same(a: list[Any], b: list[Any]) -> bool:
+        if question.returns == "word":
+            return [str(x) for x in a] == [str(y) for y in b]
+        return all(np.allclose(x, y, rtol=1e-9) for x, y in zip(a, b, strict=True))
+
+    return any(same(a, b) for a in values(first) for b in values(other))
+
+
+def test_misconception_summary_counts_the_class_part_by_part(graded: Path) -> None:
+    with (graded / "autograded" / f"{ASSIGNMENT}-misconceptions.csv").open(newline="") as handle:
+        rows = {(r["question"], r["misconception"]): r for r in csv.DictReader(handle)}
+    expected: dict[tuple[str, str], int] = dict.fromkeys(rows, 0)
+    uncertain: set[tuple[str, str]] = set()
+    for _, notebook, slip in SLIPPED:
+        parts = questions_of(notebook)
+        for part in SLIPS[slip].named | SLIPS[slip].may_fail:
+            question = key.question(parts[part])
+            made = SLIPS[slip].misconception
+            for misconception in {m.misconception for m in getattr(question, "mistakes", ())} | {made}:
+                counted = (question.id, misconception.name)
+                if counted not in rows or not same_values(question, made, misconception):
+                    continue
+                if part in SLIPS[slip].may_fail:  # a word answer: named or not, by the inputs drawn
+                    uncertain.add(counted)
+                else:
+                    expected[counted] += 1
+        for counted in SLIPS[slip].also_named:
+            expected[counted] += 1
+    for row_key, row in rows.items():
+        assert int(row["graded"]) == len(STUDENTS), row  # every one who submitted, not the absent
+        if row_key in uncertain:
+            continue
+        assert int(row["students"]) == expected[row_key], (row_key, row["students"], expected[row_key])
+    assert sum(expected.values()) >= len(SLIPPED)
+    assert (graded / "autograded" / f"{ASSIGNMENT}-misconceptions.png").read_bytes()[:4] == b"\x89PNG"

@@ -4,7 +4,8 @@
 plain results recorded in the kernel (:mod:`roofline_recorder`), and returns ``None`` when
 the answer is right or the feedback the student reads when it is not. When a wrong answer
 matches a known mistake at every case, the feedback names the misconception in plain words;
-otherwise it says how the answer differs from the model.
+otherwise it says how the answer differs from the model. :func:`assess` gives the same verdict
+with the names of the misconceptions it found, for the misconception summary of a round.
 
 >>> from roofline_grading.questions import FunctionQuestion, Misconception, Mistake, Tolerance
 >>> sparse = Misconception("sparse-peak", "This matches the sparse figure.")
@@ -14,28 +15,57 @@ otherwise it says how the answer differs from the model.
 True
 >>> judge(q, q.cases, {"kind": "function", "results": [{"value": 2.0}, {"value": 4.0}]})
 'dense_peak(2) returned 2, which is not right. This matches the sparse figure.'
+>>> assess(q, q.cases, {"kind": "function", "results": [{"value": 2.0}, {"value": 4.0}]}).misconceptions
+('sparse-peak',)
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from roofline_grading.questions import FigureQuestion, FunctionQuestion, Mistake, Question, Tolerance
+from roofline_grading.questions import (
+    FigureQuestion,
+    FunctionQuestion,
+    Misconception,
+    Mistake,
+    Question,
+    Tolerance,
+)
 
-__all__ = ["judge"]
+__all__ = ["Verdict", "assess", "judge"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What is wrong with an answer: the feedback a student reads, and the names of the known
+    misconceptions it matches (none when it matches no known mistake)."""
+
+    feedback: str
+    misconceptions: tuple[str, ...] = ()
 
 
 def judge(question: Question, cases: Sequence[tuple[Any, ...]], payload: Any) -> str | None:
     """None if the recorded answer is right, otherwise the feedback (see the module's docstring)."""
+    verdict = assess(question, cases, payload)
+    return None if verdict is None else verdict.feedback
+
+
+def assess(question: Question, cases: Sequence[tuple[Any, ...]], payload: Any) -> Verdict | None:
+    """None if the recorded answer is right, otherwise its :class:`Verdict`."""
     if not isinstance(payload, dict):
-        return "The answer could not be read."
+        return Verdict("The answer could not be read.")
     if isinstance(question, FigureQuestion):
         return _judge_figure(question, payload)
     return _judge_function(question, list(cases), payload)
+
+
+def _named(found: Sequence[Misconception]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m.name for m in found))
 
 
 # --- Functions ------------------------------------------------------------------------
@@ -43,20 +73,20 @@ def judge(question: Question, cases: Sequence[tuple[Any, ...]], payload: Any) ->
 
 def _judge_function(
     question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any]
-) -> str | None:
+) -> Verdict | None:
     call = f"{question.name}{question.parameters}"
     if "not_callable" in payload:
-        return f"{question.name} should be a function {call}, not {payload['not_callable']}."
+        return Verdict(f"{question.name} should be a function {call}, not {payload['not_callable']}.")
     results = payload.get("results")
     if not isinstance(results, list) or len(results) != len(cases):
-        return f"{question.name}: the answer could not be read at every case."
+        return Verdict(f"{question.name}: the answer could not be read at every case.")
     expected = [question.reference(*case) for case in cases]
     answers: list[Any] = []
     for case, result in zip(cases, results, strict=True):
         where = f"{question.name}({_format_case(case)})"
         problem = _unusable(question, where, result)
         if problem:
-            return problem
+            return Verdict(problem)
         answers.append(result.get("value", result.get("word")))
     if question.returns == "word":
         return _judge_words(question, cases, answers, expected)
@@ -72,21 +102,25 @@ def _judge_function(
     fixed, case, got, want = max(wrong, key=lambda w: w[0])
     where = f"{question.name}({_format_case(case)})"
     if np.shape(got) != np.shape(want):
-        return (
+        return Verdict(
             f"{where} returned an array of shape {np.shape(got)}; it should have shape {np.shape(want)} "
             "(one value per batch size)."
         )
-    named = [
-        m.misconception.message
+    found = [
+        m.misconception
         for m in question.mistakes
         if _fits_every_case(m, cases, answers, expected, question.tolerance)
     ]
-    if not named and _ignores_its_arguments(answers, expected):
-        return (
+    if not found and _ignores_its_arguments(answers, expected):
+        return Verdict(
             f"{question.name}{question.parameters} returned {_format(got)} whatever its arguments. "
             "Compute the answer from the arguments: the tests call it with other figures and sizes too."
         )
-    return f"{where} returned {_format(got)}, which is not right. " + _explain(named, got, want, ratio=fixed)
+    named = [m.message for m in found]
+    feedback = f"{where} returned {_format(got)}, which is not right. " + _explain(
+        named, got, want, ratio=fixed
+    )
+    return Verdict(feedback, _named(found))
 
 
 def _unusable(question: FunctionQuestion, where: str, result: Any) -> str | None:
@@ -118,24 +152,26 @@ def _unusable(question: FunctionQuestion, where: str, result: Any) -> str | None
 
 def _judge_words(
     question: FunctionQuestion, cases: list[tuple[Any, ...]], answers: list[Any], expected: list[Any]
-) -> str | None:
+) -> Verdict | None:
     words = [_first_word(a) for a in answers]
     options = " or ".join(repr(c) for c in question.choices)
     for case, word, answer in zip(cases, words, answers, strict=True):
         if word not in question.choices:
-            return f"{question.name}({_format_case(case)}) should return {options}, not {answer!r}."
+            return Verdict(f"{question.name}({_format_case(case)}) should return {options}, not {answer!r}.")
     wrong = [(c, w, e) for c, w, e in zip(cases, words, expected, strict=True) if w != e]
     if not wrong:
         return None
     case, word, _ = wrong[0]
-    named = [
-        m.misconception.message
+    found = [
+        m.misconception
         for m in question.mistakes
         if all(str(m.answer(*c)) == w for c, w in zip(cases, words, strict=True))
         and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
     ]
+    named = [m.message for m in found]
     message = " ".join(dict.fromkeys(named)) if named else "Compare the two times (or the intensities) again."
-    return f"{question.name}({_format_case(case)}) returned {word!r}, which is not right. {message}"
+    feedback = f"{question.name}({_format_case(case)}) returned {word!r}, which is not right. {message}"
+    return Verdict(feedback, _named(found))
 
 
 def _fits_every_case(
@@ -181,14 +217,14 @@ def _explain(named: list[str], got: Any, expected: Any, *, ratio: bool = True) -
 # --- Figures --------------------------------------------------------------------------
 
 
-def _judge_figure(question: FigureQuestion, payload: dict[str, Any]) -> str | None:
+def _judge_figure(question: FigureQuestion, payload: dict[str, Any]) -> Verdict | None:
     figure = payload.get("figure")
     name = question.variable
     if not isinstance(figure, dict):
-        return f"{name}: the figure could not be read."
+        return Verdict(f"{name}: the figure could not be read.")
     if "not_a_figure" in figure:
         made = "from fig, ax = plt.subplots()"
-        return f"{name} should be a matplotlib Figure ({made}), not {figure['not_a_figure']}."
+        return Verdict(f"{name} should be a matplotlib Figure ({made}), not {figure['not_a_figure']}.")
     try:
         lines = [(_array(d["x"]), _array(d["y"]), str(d["label"])) for d in figure["lines"]]
         axes = [
@@ -196,32 +232,36 @@ def _judge_figure(question: FigureQuestion, payload: dict[str, Any]) -> str | No
         ]
         legends = int(figure["figure_legends"])
     except (KeyError, TypeError, ValueError):
-        return f"{name}: the figure could not be read."
+        return Verdict(f"{name}: the figure could not be read.")
     if not lines:
-        return f"{name} has no lines: draw the curves with ax.plot(...)."
+        return Verdict(f"{name} has no lines: draw the curves with ax.plot(...).")
     if question.aspect == "curves":
         return _judge_curves(question, lines)
-    if question.aspect == "curve_labels":
-        return _judge_curve_labels(question, lines, axes, legends)
-    return _judge_axis_labels(question, axes)
+    problem = (
+        _judge_curve_labels(question, lines, axes, legends)
+        if question.aspect == "curve_labels"
+        else _judge_axis_labels(question, axes)
+    )
+    return None if problem is None else Verdict(problem)
 
 
-def _judge_curves(question: FigureQuestion, lines: list[tuple[Any, Any, str]]) -> str | None:
+def _judge_curves(question: FigureQuestion, lines: list[tuple[Any, Any, str]]) -> Verdict | None:
     for curve in question.curves:
         x, y = np.asarray(curve.x(), dtype=np.float64), np.asarray(curve.y(), dtype=np.float64)
         if any(_shows(question, line, x, y) for line in lines):
             continue
-        named = [
-            m.misconception.message
+        found = [
+            m.misconception
             for m in curve.mistakes
             if any(_shows(question, line, x, np.asarray(m.answer(), dtype=np.float64)) for line in lines)
         ]
         message = (
-            " ".join(named)
-            if named
+            " ".join(m.message for m in found)
+            if found
             else ("No line has these values: plot your function's values against B, one line per size.")
         )
-        return f"{question.variable}: the curve for {curve.description} is missing or wrong. {message}"
+        feedback = f"{question.variable}: the curve for {curve.description} is missing or wrong. {message}"
+        return Verdict(feedback, _named(found))
     return None
 
 

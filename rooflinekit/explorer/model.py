@@ -221,6 +221,30 @@ def chip_figures(on: str | Chip) -> tuple[float, float]:
     return found.peak(COMPUTE), found.hbm_bandwidth
 
 
+SLIDER_STEP = 0.01
+"""A peak or bandwidth slider's step, in decades (log10)."""
+
+
+def slider_figure(value: float) -> float:
+    """The figure a log slider at ``value`` stands for: three significant digits, as both
+    explorers read their sliders (catalog figures are never read from a slider).
+
+    >>> slider_figure(10 ** 14.29), slider_figure(10 ** 11.91)
+    (195000000000000.0, 813000000000.0)
+    """
+    return float(f"{value:.3g}")
+
+
+def off_by_a_step(value: float, figure: float) -> bool:
+    """True when a slider's ``value`` is at least half a step from ``figure``: the slider was
+    moved, rather than placed on the nearest step to ``figure``.
+
+    >>> off_by_a_step(10 ** 14.29, 1.97e14), off_by_a_step(10 ** 14.31, 1.97e14)
+    (False, True)
+    """
+    return abs(math.log10(value) - math.log10(figure)) > SLIDER_STEP / 2 + 1e-9
+
+
 def _finite(values: Any) -> list[float]:
     out = [float(v) for v in np.asarray(values, dtype=float).ravel()]
     if not all(math.isfinite(v) for v in out):

@@ -44,11 +44,14 @@ from rooflinekit.explorer.model import (
     INTENSITY_RANGE,
     OPERATIONS,
     PEAK_RANGE,
+    SLIDER_STEP,
     ExplorerSettings,
     Point,
     chip_figures,
     evaluate,
+    off_by_a_step,
     operation,
+    slider_figure,
 )
 from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.static import explorer_html
@@ -123,18 +126,24 @@ def roofline_png(
 class Explorer:
     """An explorer: live ipywidgets in a kernel, a static HTML explorer elsewhere.
 
-    ``peak`` and ``bandwidth`` start at the chip's bf16 peak and HBM bandwidth. The live
-    controls are in ``widget`` (built on first use); ``points()`` evaluates what they show.
+    ``peak`` and ``bandwidth`` are the figures shown: a catalog chip's own, exactly, while it is
+    chosen; the sliders' (three significant digits) once a slider is moved, and the chip menu then
+    says "custom (sliders)". The live controls are in ``widget`` (built on first use); ``points()``
+    evaluates what they show.
     """
 
     settings: ExplorerSettings
     peak: float = field(init=False)
     bandwidth: float = field(init=False)
+    chip: str = field(init=False)
+    """The catalog chip whose figures are shown, or ``"custom"``."""
+    _last_chip: str = field(init=False, repr=False)
     _widget: Any = field(default=None, init=False, repr=False)
     _controls: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.peak, self.bandwidth = chip_figures(self.settings.chip)
+        self.chip = self._last_chip = self.settings.chip
+        self.peak, self.bandwidth = chip_figures(self.chip)
 
     def state(self) -> tuple[float, float, int, int, tuple[str, ...]]:
         """(peak, bandwidth, B, D, operations) as the controls currently show them."""
@@ -143,7 +152,34 @@ class Explorer:
             s = self.settings
             return self.peak, self.bandwidth, s.B, s.D, s.operations
         keys = tuple(op.key for op in OPERATIONS if c["ops"][op.key].value)
-        return c["peak"].value, c["bandwidth"].value, c["batch"].value, c["width"].value, keys
+        return self.peak, self.bandwidth, c["batch"].value, c["width"].value, keys
+
+    def choose(self, chip: str) -> None:
+        """Show catalog ``chip``'s figures, exactly (the sliders move to the nearest step)."""
+        self.chip = self._last_chip = chip
+        self.peak, self.bandwidth = chip_figures(chip)
+
+    def slide(self, peak: float, bandwidth: float) -> None:
+        """The sliders now read ``peak`` and ``bandwidth``: a chip stays chosen while they sit on
+        the step nearest its figures (where choosing it put them); any other position makes
+        custom figures, read from the sliders."""
+        if self.chip != "custom" and not (
+            off_by_a_step(peak, self.peak) or off_by_a_step(bandwidth, self.bandwidth)
+        ):
+            return
+        self.chip = "custom"
+        self.peak, self.bandwidth = slider_figure(peak), slider_figure(bandwidth)
+
+    def figures_html(self) -> str:
+        """Where the figures come from, and the figures: what the explorer's caption says."""
+        source = (
+            "custom (sliders)" if self.chip == "custom" else f"{escape(CHIPS[self.chip].name)} (catalog)"
+        )
+        return (
+            f'<span class="rk-figures" data-chip="{self.chip}">{source}: peak {num(self.peak)} FLOP/s, '
+            f"HBM {num(self.bandwidth)} B/s, critical intensity {num(self.peak / self.bandwidth, 4)} "
+            "FLOP/B</span>"
+        )
 
     def points(self) -> list[Point]:
         """Every shown operation placed on the roofline, as the table lists them."""
@@ -164,15 +200,18 @@ class Explorer:
         log = np.log10
         return {
             "chip": w.Dropdown(options=chip_options, value=s.chip, description="chip"),
+            # No readout: a slider shows its nearest step, which need not be the chip's figure;
+            # the caption (figures_html) says which figures are in use.
             "peak": w.FloatLogSlider(
                 value=self.peak, base=10, min=log(PEAK_RANGE[0]), max=log(PEAK_RANGE[1]),
-                step=0.01, description="peak FLOP/s", readout_format=".3g",
+                step=SLIDER_STEP, description="peak FLOP/s", readout=False,
             ),
             "bandwidth": w.FloatLogSlider(
                 value=self.bandwidth, base=10, min=log(BANDWIDTH_RANGE[0]),
-                max=log(BANDWIDTH_RANGE[1]), step=0.01, description="HBM B/s",
-                readout_format=".3g",
+                max=log(BANDWIDTH_RANGE[1]), step=SLIDER_STEP, description="HBM B/s", readout=False,
             ),
+            "back": w.Button(description=f"back to {CHIPS[self._last_chip].name}",
+                             layout=w.Layout(visibility="hidden", width="auto")),
             "batch": w.SelectionSlider(options=list(B_VALUES), value=s.B, description="batch B"),
             "width": w.SelectionSlider(options=list(D_VALUES), value=s.D, description="D = F"),
             "ops": {
@@ -188,10 +227,14 @@ class Explorer:
         self._controls = c
         image = w.Image(format="png")
         table = w.HTML()
+        figures = w.HTML()
         syncing = False
 
         def redraw(_: Any = None) -> None:
             peak, bandwidth, B, D, keys = self.state()
+            figures.value = self.figures_html()
+            c["back"].description = f"back to {CHIPS[self._last_chip].name}"
+            c["back"].layout.visibility = "visible" if self.chip == "custom" else "hidden"
             image.value = roofline_png(peak, bandwidth, B, D, keys)
             table.value = table_html(evaluate(peak, bandwidth, B, D, keys))
 
@@ -199,28 +242,31 @@ class Explorer:
             nonlocal syncing
             if change["new"] == "custom":
                 return
-            syncing = True
-            c["peak"].value, c["bandwidth"].value = chip_figures(change["new"])
+            self.choose(change["new"])
+            syncing = True  # the sliders follow the chip; they do not make custom figures
+            c["peak"].value, c["bandwidth"].value = self.peak, self.bandwidth
             syncing = False
             redraw()
 
         def on_figure(_: Any) -> None:
             if syncing:
                 return
-            chosen = c["chip"].value
-            if chosen != "custom" and chip_figures(chosen) != (c["peak"].value, c["bandwidth"].value):
+            self.slide(c["peak"].value, c["bandwidth"].value)
+            if self.chip == "custom" and c["chip"].value != "custom":
                 c["chip"].value = "custom"
             redraw()
 
         c["chip"].observe(on_chip, names="value")
         c["peak"].observe(on_figure, names="value")
         c["bandwidth"].observe(on_figure, names="value")
+        c["back"].on_click(lambda _: setattr(c["chip"], "value", self._last_chip))
         for control in (c["batch"], c["width"], *c["ops"].values()):
             control.observe(redraw, names="value")
         redraw()
         return w.VBox([
-            w.HBox([c["chip"], c["batch"], c["width"]]),
+            w.HBox([c["chip"], c["back"], c["batch"], c["width"]]),
             w.HBox([c["peak"], c["bandwidth"]]),
+            figures,
             w.HBox(list(c["ops"].values()), layout=w.Layout(flex_flow="row wrap")),
             image,
             table,

@@ -6,7 +6,9 @@ each student in a worker process (:func:`roofline_grading.autograde.worker.grade
 nbgrader's API and the graded notebooks into ``autograded/<student>/<assignment>/``. Only this
 process writes the gradebook, one student at a time, so a run with 8 workers writes exactly
 what a run with 1 does. A console line per finished student shows the progress, and
-``autograded/<assignment>-report.txt`` (and ``.csv``) says per submission what went wrong.
+``autograded/<assignment>-report.txt`` (and ``.csv``) says per submission what went wrong;
+``autograded/<assignment>-misconceptions.csv`` (and ``.png``) how many students made each known
+mistake (:mod:`roofline_grading.autograde.misconceptions`).
 
 Submitted files are only read: their hashes are compared before and after the run. If a
 worker process dies (possible without the sandbox, e.g. a student's code killing it),
@@ -32,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from roofline_grading.autograde import gradebook, kernels, worker
+from roofline_grading.autograde import gradebook, kernels, misconceptions, worker
 from roofline_grading.autograde.report import progress_line, write_report
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.sandbox import bwrap, limits
@@ -135,6 +137,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             try:
                 gradebook.merge(course, options.assignment, result)
                 _write_autograded(course.autograded_dir(result.student, options.assignment), result)
+                misconceptions.save(course.autograded, options.assignment, result)
             except Exception as error:
                 outcome.errors.append(f"{result.student}: could not save the grades ({error})")
                 result.problems.append(f"grades NOT saved: {error}")
@@ -167,9 +170,11 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     report = course.autograded / f"{options.assignment}-report.txt"
     write_report(report, report.with_suffix(".csv"), outcome.results, [*header, summary, *outcome.errors])
     outcome.report = report
+    mistakes, _ = misconceptions.write_summary(course.autograded, options.assignment)
     for error in outcome.errors:
         print(f"ERROR {error}", file=out)
     print(f"{summary} Report: {report} (and .csv)", file=out, flush=True)
+    print(f"Known mistakes, part by part: {mistakes} (and .png)", file=out, flush=True)
     return outcome
 
 

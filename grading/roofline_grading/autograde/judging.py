@@ -17,14 +17,15 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+from pathlib import Path
 from typing import Any
 
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Dict
+from traitlets import Dict, Unicode
 
 from roofline_grading.autograde.structure import NotebookStructure
-from roofline_grading.judge import judge
+from roofline_grading.judge import Verdict, assess
 from roofline_recorder import MIMETYPE
 from roofline_recorder.encode import RecordError, decode
 
@@ -69,11 +70,15 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
     structures = Dict(help="Notebook name -> NotebookStructure.to_json(), from the gradebook").tag(
         config=True
     )
+    verdicts_dir = Unicode("", help="Where to write each notebook's misconceptions (not if empty)").tag(
+        config=True
+    )
 
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         name = resources["nbgrader"]["notebook"]
         structure = NotebookStructure.from_json(self.structures[name])
         issued = resources.get("roofline_issued", {})
+        found: dict[str, list[str]] = {}
         for cell in nb.cells:
             if cell.cell_type != "code":
                 continue
@@ -87,10 +92,11 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                     output["output_type"] = "display_data"
                     output.pop("execution_count", None)
             asked = recorded_questions(structure.cell(grade_id).source)
+            verdicts = {qid: self._verdict(qid, issued.get(qid), records) for qid in asked}
+            found |= {qid: list(v.misconceptions) for qid, v in verdicts.items() if v and v.misconceptions}
             if not asked or any(o.get("output_type") == "error" for o in cell.outputs):
                 continue  # nothing to judge, or the cell failed already: nbgrader scores it 0
-            verdicts = [self._verdict(qid, issued.get(qid), records) for qid in asked]
-            wrong = [v for v in verdicts if v is not None]
+            wrong = [v.feedback for v in verdicts.values() if v is not None]
             if wrong:
                 message = textwrap.fill(" ".join(wrong), width=90, break_long_words=False)
                 cell.outputs.append(
@@ -102,10 +108,13 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                 for output in cell.outputs:  # a right answer keeps its points whatever it printed
                     if output.get("output_type") == "stream" and output.get("name") == "stderr":
                         output["name"] = "stdout"
+        if self.verdicts_dir:
+            Path(self.verdicts_dir).mkdir(parents=True, exist_ok=True)
+            (Path(self.verdicts_dir) / f"{name}.json").write_text(json.dumps(found, sort_keys=True))
         return nb, resources
 
     @staticmethod
-    def _verdict(qid: str, issued: Any, records: list[Any]) -> str | None:
+    def _verdict(qid: str, issued: Any, records: list[Any]) -> Verdict | None:
         mine = []
         for output in records:
             try:  # as plain JSON first: nbformat hands it over as its own dict and list types
@@ -116,11 +125,11 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                 mine.append(payload)
         name = qid.split(".", 1)[1]
         if issued is None:
-            return f"{name}: this question is not in the answer key."
+            return Verdict(f"{name}: this question is not in the answer key.")
         if not mine:
-            return f"{name}: the test could not record an answer (was the cell's code changed?)."
+            return Verdict(f"{name}: the test could not record an answer (was the cell's code changed?).")
         for payload in mine:  # every record of it must be right
-            verdict = judge(issued.question, issued.cases, payload)
+            verdict = assess(issued.question, issued.cases, payload)
             if verdict is not None:
                 return verdict
         return None

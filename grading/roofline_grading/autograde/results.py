@@ -59,6 +59,8 @@ class NotebookResult:
     problems: list[str] = field(default_factory=list)
     """What differs from the released notebook and was put right, or could not be read."""
     comments: dict[str, str | None] = field(default_factory=dict)
+    misconceptions: dict[str, list[str]] = field(default_factory=dict)
+    """Question id -> the known misconceptions its answer matches (only answers that match one)."""
     late_penalty: float | None = None
     autograded: bytes | None = None
 

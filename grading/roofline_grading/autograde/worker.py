@@ -42,6 +42,8 @@ from roofline_grading.autograde.structure import NotebookStructure, plan
 __all__ = ["Settings", "grade_student", "seed_for", "start_worker"]
 
 TIMESTAMP = "timestamp.txt"
+VERDICTS = "verdicts"
+"""Scratch folder where JudgeAnswers leaves each notebook's misconceptions found."""
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,7 @@ def _autograde(
     config.Autograde.exclude_overwriting = {}
     config.RestoreCells.structures = settings.structures
     config.JudgeAnswers.structures = settings.structures
+    config.JudgeAnswers.verdicts_dir = str(scratch / VERDICTS / student)
     config.SandboxedExecute.sandbox = settings.sandbox
     config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
     config.SandboxedExecute.timeout = settings.timeout
@@ -306,7 +309,12 @@ def _run_failure(scratch: Path, notebook: str) -> str | None:
 def _finish(settings: Settings, student: str, scratch: Path, notebook: NotebookResult) -> None:
     """Note what happened while the notebook ran, from the run's own report (what limits it hit,
     which cells ran past their time, lost the kernel or did not run, what its code tried), never
-    from the notebook's outputs, which its code could have written."""
+    from the notebook's outputs, which its code could have written; and the misconceptions the
+    judge named."""
+    verdicts = scratch / VERDICTS / student / f"{notebook.notebook}.json"
+    if notebook.autograded is not None and verdicts.is_file():
+        found = json.loads(verdicts.read_text())
+        notebook.misconceptions = {str(q): [str(m) for m in ms] for q, ms in found.items()}
     report = scratch / "run" / notebook.notebook / REPORT
     if notebook.autograded is None or not report.is_file():
         return

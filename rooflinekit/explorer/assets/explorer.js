@@ -307,8 +307,10 @@
     var chips = {};
     grid.chips.forEach(function (c) { chips[c.id] = c; });
     var start = chips[initial.chip] || grid.chips[0];
+    /* A chosen chip's figures are its own, exactly; a moved slider makes custom figures (three
+     * significant digits), and "back to <chip>" returns to the last chip chosen. */
     var state = {
-      chip: start.id, peak: start.peak, bandwidth: start.bandwidth,
+      chip: start.id, lastChip: start.id, peak: start.peak, bandwidth: start.bandwidth,
       iB: grid.B.indexOf(initial.B), iD: grid.D.indexOf(initial.D), ops: initial.operations.slice()
     };
     var ui = el("div", { "class": "rk-ui" });
@@ -320,6 +322,8 @@
     select.appendChild(el("option", { value: "custom" }, "custom (sliders)"));
     select.value = state.chip;
     chipWrap.appendChild(select);
+    var back = el("button", { type: "button", "data-control": "back", "class": "rk-back" });
+    chipWrap.appendChild(back);
     ui.appendChild(chipWrap);
 
     var peak = slider(id + "-peak", "peak " + grid.compute + " FLOP/s", log10(grid.peak_range[0]), log10(grid.peak_range[1]), STEP, log10(state.peak));
@@ -362,8 +366,12 @@
       bw.out.textContent = figure(state.bandwidth);
       batch.out.textContent = String(grid.B[state.iB]);
       width.out.textContent = String(grid.D[state.iD]);
+      back.textContent = "back to " + chips[state.lastChip].name;
+      back.hidden = state.chip !== "custom";
       while (summary.firstChild) { summary.removeChild(summary.firstChild); }
-      summary.appendChild(document.createTextNode("peak "));
+      var source = state.chip === "custom" ? "custom (sliders)" : chips[state.chip].name + " (catalog)";
+      summary.appendChild(readout("source", state.chip, source));
+      summary.appendChild(document.createTextNode(": peak "));
       summary.appendChild(readout("peak", state.peak, figure(state.peak)));
       summary.appendChild(document.createTextNode(" FLOP/s, bandwidth "));
       summary.appendChild(readout("bandwidth", state.bandwidth, figure(state.bandwidth)));
@@ -383,14 +391,23 @@
       }));
     }
 
+    /* Only the reader moves a slider (an input event): the figures become the sliders'. */
     function fromSliders() {
       state.peak = sliderFigure(parseFloat(peak.input.value));
       state.bandwidth = sliderFigure(parseFloat(bw.input.value));
-      var preset = chips[select.value];
-      if (!preset || preset.peak !== state.peak || preset.bandwidth !== state.bandwidth) {
-        state.chip = "custom";
-        select.value = "custom";
-      }
+      state.chip = "custom";
+      select.value = "custom";
+      update();
+    }
+
+    function choose(id) {
+      var c = chips[id];
+      state.chip = state.lastChip = c.id;
+      state.peak = c.peak;
+      state.bandwidth = c.bandwidth;
+      select.value = c.id;
+      peak.input.value = String(log10(c.peak));
+      bw.input.value = String(log10(c.bandwidth));
       update();
     }
 
@@ -399,15 +416,9 @@
     batch.input.addEventListener("input", function () { state.iB = parseInt(batch.input.value, 10); update(); });
     width.input.addEventListener("input", function () { state.iD = parseInt(width.input.value, 10); update(); });
     select.addEventListener("change", function () {
-      var c = chips[select.value];
-      if (!c) { state.chip = "custom"; return; }
-      state.chip = c.id;
-      state.peak = c.peak;
-      state.bandwidth = c.bandwidth;
-      peak.input.value = String(log10(c.peak));
-      bw.input.value = String(log10(c.bandwidth));
-      update();
+      if (chips[select.value]) { choose(select.value); } else { select.value = state.chip; }
     });
+    back.addEventListener("click", function () { choose(state.lastChip); });
     opsWrap.addEventListener("change", function () {
       state.ops = grid.operations.map(function (op) { return op.key; }).filter(function (key) {
         return root.querySelector("#" + id + "-op-" + key).checked;
