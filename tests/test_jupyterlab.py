@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from slips import SLIPS, answered
 
 from rooflinekit.catalog import chip
@@ -178,11 +179,20 @@ def _screenshot(page: Any, name: str) -> None:
 
 
 def _open(page: Any, lab: Lab, path: str) -> Any:
-    """Open ``path`` from the file browser with a double click, as a student does; return its tab's panel."""
-    page.goto(f"{lab.url}/lab/tree/{path.rsplit('/', 1)[0] if '/' in path else ''}?token={TOKEN}")
+    """Open ``path`` from the file browser with a double click, as a student does; return its tab's panel.
+
+    Each file opens in a fresh workspace (``?reset``: the default layout, the file browser open),
+    so what an earlier test left open or closed does not matter."""
+    folder = f"/tree/{path.rsplit('/', 1)[0]}" if "/" in path else ""
     name = path.rsplit("/", 1)[-1]
+    workspace = re.sub(r"[^A-Za-z0-9]+", "-", name)
+    page.goto(f"{lab.url}/lab/workspaces/{workspace}{folder}?reset&token={TOKEN}")
     item = page.locator(f".jp-DirListing-item[title^='Name: {name}']")
-    item.wait_for(timeout=60_000)
+    try:
+        item.wait_for(timeout=60_000)
+    except PlaywrightTimeout:
+        _screenshot(page, "open-failed")
+        raise
     item.dblclick()
     panel = page.locator(".jp-NotebookPanel:visible")
     panel.wait_for(timeout=60_000)
@@ -208,13 +218,17 @@ def _run_all(page: Any) -> None:
     page.locator(".lm-Menu-item:visible", has_text="Clear Outputs of All Cells").first.click()
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='notebook:restart-run-all']").click()
     page.locator(".jp-Dialog .jp-mod-accept").click()
-    page.wait_for_function(  # the first code cell has run, and none is running or waiting
-        """() => { const prompts = [...document.querySelectorAll(
-                       '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
-                   return prompts.length && /\\[1\\]/.test(prompts[0].textContent)
-                          && !prompts.some(p => p.textContent.includes('*')); }""",
-        timeout=300_000,
-    )
+    try:
+        page.wait_for_function(  # the first code cell has run, and none is running or waiting
+            """() => { const prompts = [...document.querySelectorAll(
+                           '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
+                       return prompts.length && /\\[1\\]/.test(prompts[0].textContent)
+                              && !prompts.some(p => p.textContent.includes('*')); }""",
+            timeout=300_000,
+        )
+    except PlaywrightTimeout:
+        _screenshot(page, "run-all-failed")
+        raise
     _wait_idle(page)
 
 
@@ -321,6 +335,11 @@ def _caption(explorer: Any) -> str:
     return str(explorer.locator(".rk-figures").inner_text())
 
 
+def _chosen(menu: Any) -> str:
+    """The chip menu's choice as it reads (ipywidgets writes its spaces as no-break spaces)."""
+    return str(menu.evaluate("s => s.options[s.selectedIndex].text")).replace("\xa0", " ")
+
+
 def _table_cell(explorer: Any, row: int, column: int) -> str:
     return str(explorer.locator("table tr").nth(row).locator("td").nth(column).inner_text())
 
@@ -331,7 +350,10 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     page = browser.page
     _open(page, lab, CHAPTER)  # a double click: the default viewer the course's settings ship
     kernel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar-kernelName")
-    assert "Python 3" in kernel.inner_text()
+    page.wait_for_function(
+        "k => k.textContent.includes('Python 3')", arg=kernel.element_handle(), timeout=60_000
+    )
+    _screenshot(page, "chapter-opened")
     _run_all(page)
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     errors = notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
@@ -348,7 +370,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     v5e = chip("tpu-v5e")
     peak, bandwidth = chip_figures(v5e)
     menu = explorer.locator(".widget-dropdown select")
-    assert menu.evaluate("s => s.options[s.selectedIndex].text") == v5e.name
+    assert _chosen(menu) == v5e.name
     assert _caption(explorer).startswith(
         f"{v5e.name} (catalog): peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s"
     )
@@ -358,7 +380,11 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
 
     # Another chip: its figures, and it stays chosen.
     h100 = chip("h100-sxm")
-    menu.select_option(label=h100.name)
+    menu.select_option(
+        value=menu.evaluate(
+            "(s, name) => [...s.options].find(o => o.text.replace(/\\u00a0/g, ' ') === name).value", h100.name
+        )
+    )
     page.wait_for_function(
         "e => e.querySelector('.rk-figures').textContent.startsWith(" + repr(h100.name) + ")",
         arg=explorer.element_handle(),
@@ -366,13 +392,14 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     )
     page.wait_for_timeout(1500)
     peak, bandwidth = chip_figures(h100)
-    assert menu.evaluate("s => s.options[s.selectedIndex].text") == h100.name
+    assert _chosen(menu) == h100.name
     assert f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s" in _caption(explorer)
     back = explorer.locator("button", has_text="back to")
     assert not back.is_visible()
 
     # A dragged slider makes custom figures, labelled so; "back to" returns to the chip.
     handle = explorer.locator(".widget-slider", has_text="peak FLOP/s").locator(".noUi-handle")
+    handle.scroll_into_view_if_needed()
     box = handle.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
@@ -383,7 +410,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         arg=explorer.element_handle(),
         timeout=30_000,
     )
-    assert menu.evaluate("s => s.options[s.selectedIndex].text") == "custom (sliders)"
+    assert _chosen(menu) == "custom (sliders)"
     custom = re.search(r"peak (\S+) FLOP/s", _caption(explorer))
     assert custom and float(custom.group(1)) > peak
     _screenshot(page, "chapter-explorer-custom")
