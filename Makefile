@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv test test-fast book vendor lab bench compare-peers lint typecheck lock clean FORCE
+.PHONY: help venv test test-fast book translations vendor lab bench compare-peers lint typecheck lock clean FORCE
 
 help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -53,8 +53,8 @@ vendor: $(VENDOR_STAMP)  ## Install the site's browser assets from npm
 # `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
 # (book/ and exercises/ themselves are left out: their names are also targets.)
 BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build_book.py \
-	tools/book_cache.py $(shell find book/* exercises/* rooflinekit -name __pycache__ -prune \
-	-o -name .ipynb_checkpoints -prune -o -print 2>/dev/null)
+	tools/book_cache.py $(shell find book/* exercises/* rooflinekit locale -name __pycache__ -prune \
+	-o -name .ipynb_checkpoints -prune -o -name '*.mo' -prune -o -print 2>/dev/null)
 BOOK_STAMP := _build/html/.built
 # The list itself, so that a removed file counts as a change. When the list changes, the site
 # is written afresh (chapters come from the execution cache): Sphinx never deletes the page of
@@ -70,7 +70,12 @@ $(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_MANIFEST) $(BOOK_INPUTS)
 	$(BOOK_BUILD)
 	touch $@
 
-book: $(BOOK_STAMP)  ## Build the site into _build/html; fails on any warning or cell error
+book: $(BOOK_STAMP)  ## Build the site into _build/html (Korean edition in _build/html/ko); fails on any warning or cell error
+
+# The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
+# fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).
+translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and list what is left to translate
+	$(BIN)/python tools/translations.py update
 
 FORCE:
 

@@ -52,17 +52,25 @@ def _entries(node: Any) -> list[dict[str, Any]]:
     return found
 
 
-def toc_docnames() -> list[str]:
+def toc_docnames(root: Path = ROOT) -> list[str]:
     """Every document of the book, in toc order, with globs expanded against the files."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
     names = [toc["root"]]
-    candidates = [ex.docname for ex in find_exercises(ROOT)]
+    candidates = [ex.docname for ex in find_exercises(root)]
     for entry in _entries(toc.get("parts", toc.get("chapters", []))):
         if "file" in entry:
             names.append(str(Path(entry["file"]).with_suffix("")))
         else:
             names.extend(sorted(d for d in candidates if fnmatch.fnmatch(d, entry["glob"])))
     return names
+
+
+def pages_using(site: Path, term: str) -> list[str]:
+    """The pages of a built edition (``site``: _build/html or _build/html/ko) whose article has ``term``."""
+    return [
+        docname for docname in toc_docnames()
+        if term in (site / f"{docname}.html").read_text(encoding="utf-8").split("<article", 1)[-1]
+    ]
 
 
 def source_of(docname: str) -> Path:

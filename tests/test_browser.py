@@ -33,6 +33,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PAGES = [f"{d}.html" for d in toc_docnames()] + ["search.html", "genindex.html"]
+PAGES += [f"ko/{page}" for page in PAGES]  # the Korean edition (its switcher, search: test_browser_ko.py)
 WIDTHS = {"phone": 390, "desktop": 1280}
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",

@@ -5,7 +5,8 @@ only when its source changes. After an edit to ``rooflinekit`` (or to the pinned
 environment) the chapters would keep showing numbers from the old code. ``make book`` runs
 this first (through tools/build_book.py): it hashes the package and requirements.lock, and
 when the hash differs from the last build's (or there is no record of it) it deletes
-``_build/.jupyter_cache`` and ``_build/.doctrees`` so every chapter is read and run again.
+``_build/.jupyter_cache`` and the saved Sphinx environments (``_build/.doctrees*``) so every
+chapter is read and run again.
 
     python tools/book_cache.py     # prints what it did
 """
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 STAMP = BUILD / ".rooflinekit.sha256"
 INPUTS = ("rooflinekit", "requirements.lock", "pyproject.toml")
-STALE = (BUILD / ".jupyter_cache", BUILD / ".doctrees")
+STALE = (BUILD / ".jupyter_cache", BUILD / ".doctrees", BUILD / ".doctrees-html-ko")
 
 
 def fingerprint(root: Path = ROOT) -> str:

@@ -11,6 +11,11 @@ Before handing over to Jupyter Book's own command line (in this process) it
    "iri" string format, and it compiles 38 grammars on import: 2.5 s of every build, no-op
    rebuilds included, for a format neither _config.yml nor any notebook schema uses.
 
+Then it builds each translation (``TRANSLATIONS``: Korean) into ``_build/html/<lang>/``
+with the same command's settings and strictness, Sphinx's ``language`` set and the catalogs
+in ``locale/`` (tools/translations.py keeps them): the same sources, read again, with the
+same execution cache, so a chapter is never executed twice and every number is the same.
+
 After a failed build it deletes Sphinx's saved environment (``_build/.doctrees``). Sphinx
 reports a page's warnings (a failing cell is one) only when it reads the page, and it saves
 the pages it has read even when the build fails; without this the next, unchanged build
@@ -28,6 +33,43 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_ARGS = ["build", ".", "--builder", "html", "-W", "-n", "--keep-going"]
+BUILD = ROOT / "_build"
+TRANSLATIONS = ("ko",)
+
+
+def edition_overrides(language: str) -> dict[str, object]:
+    """Sphinx settings of a translated edition, on top of _config.yml (as ``jupyter-book build``)."""
+    return {
+        "external_toc_path": (ROOT / "_toc.yml").as_posix(),
+        "latex_individualpages": False,
+        "nitpicky": True,
+        "language": language,
+        "locale_dirs": ["locale"],
+        "gettext_compact": False,
+        "gettext_location": False,  # catalogs do not change when a line moves
+        "nb_execution_cache_path": str(BUILD / ".jupyter_cache"),
+    }
+
+
+def build_edition(language: str, builder: str = "html", outdir: Path | None = None) -> int:
+    """Build one translated edition (or, with ``builder="gettext"``, the message catalogs)."""
+    from jupyter_book.sphinx import build_sphinx
+
+    result = build_sphinx(
+        ROOT,
+        outdir or BUILD / "html" / language,
+        noconfig=True,
+        path_config=str(ROOT / "_config.yml"),
+        confoverrides=edition_overrides(language),
+        doctreedir=BUILD / f".doctrees-{builder}-{language}",
+        builder=builder,
+        warningiserror=True,
+        keep_going=True,
+    )
+    if isinstance(result, BaseException):
+        print(f"build_book: the {language} edition failed: {result}", file=sys.stderr)
+        return 1
+    return int(result or 0)
 
 
 def warm_matplotlib_font_cache() -> None:
@@ -54,8 +96,11 @@ def main() -> int:
         status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     else:
         status = 0
+    for language in TRANSLATIONS if status == 0 else ():
+        status = build_edition(language)
     if status != 0:
-        shutil.rmtree(ROOT / "_build" / ".doctrees", ignore_errors=True)
+        for doctrees in [BUILD / ".doctrees", *(BUILD / f".doctrees-html-{lang}" for lang in TRANSLATIONS)]:
+            shutil.rmtree(doctrees, ignore_errors=True)
         print("build_book: the build failed; the next build reads every page again", file=sys.stderr)
     return status
 

@@ -20,6 +20,7 @@
   that does not exist), and the tag ``course_home`` is not set, so ``{only} course_home``
   blocks stay out of the pages. The ``.ipynb`` download of a chapter, which
   sphinx-book-theme offers only with launch buttons, is offered either way.
+- The editions (English, Korean) and Korean search: :mod:`roofline_book.editions`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
+from roofline_book import editions
 from roofline_book.exercises import find_exercises, listing_markdown
 
 VENDORED = ("vendor/require.js", "vendor/html-manager/embed-amd.js", "vendor/mathjax/tex-mml-chtml.js")
@@ -173,7 +175,7 @@ def _notebook_download(
 ) -> None:
     """Offer the executed notebook of a MyST notebook page as ``.ipynb`` (the theme's download
     button lists it when ``ipynb_source`` is in the page's context)."""
-    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
+    executed = editions.executed_notebooks(app) / f"{pagename}.ipynb"
     if context.get("page_source_suffix") != ".md" or not executed.is_file() or context.get("ipynb_source"):
         return
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
@@ -211,4 +213,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
+    editions.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,189 @@
+"""The book's editions: English at the site's root, each translation under ``/<lang>/``.
+
+tools/build_book.py builds each translation from the same sources and the same execution
+cache with Sphinx's ``language`` set; the translated prose comes from gettext catalogs
+(roofline_book.translations). This module, loaded in every edition, adds
+
+- a language switcher in each page's header (and ``<link rel="alternate" hreflang>``), to the
+  same page in the other edition;
+- on a page the manifest does not call translated, a notice in the edition's language that it
+  is shown in English;
+- cell outputs stay out of the catalogs: they are computed, so a translation never repeats a
+  number (markdown a cell displays would otherwise be a translatable paragraph);
+- glue in translated sentences: Sphinx parses a translation in a document of its own, where
+  myst-nb finds no notebook to paste ``{glue:}`` values from; the notebook of the page being
+  translated is handed over, so a translated sentence shows the very values the English one does;
+- executed notebooks go to the English build's ``jupyter_execute`` (the same outputs), not
+  inside the site.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from myst_nb.sphinx_ import Parser as NotebookParser
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
+
+from roofline_book.search_ko import SearchKorean
+from roofline_book.translations import manifest_path, read_manifest
+
+PRIMARY = "en"
+EDITIONS = {"en": "English", "ko": "한국어"}
+"""Each edition's language code and its name in its own language; the primary one is at the root."""
+
+NOT_TRANSLATED = {
+    "ko": "이 페이지는 아직 한국어로 번역되지 않았습니다. 아래는 영어 원문입니다. "
+          "숫자와 그림은 번역된 페이지와 같은 코드로 계산됩니다.",
+}
+"""The notice on a page not yet translated, in the edition's language."""
+
+SEARCH_FIELD = {"ko": "이 책에서 검색..."}
+"""The search field's placeholder: Jupyter Book sets it in English, the theme does not translate it."""
+
+
+def edition(language: str | None) -> str:
+    return language if language in EDITIONS else PRIMARY
+
+
+def counterpart(pagename: str, language: str, target: str) -> str:
+    """The relative address, from ``pagename`` in ``language``, of the same page in ``target``.
+
+    >>> counterpart("book/chapters/01-x", "en", "ko")
+    '../../ko/book/chapters/01-x.html'
+    >>> counterpart("book/chapters/01-x", "ko", "en")
+    '../../../book/chapters/01-x.html'
+    >>> counterpart("search", "ko", "en")
+    '../search.html'
+    """
+    up = "../" * pagename.count("/") + ("" if language == PRIMARY else "../")
+    prefix = "" if target == PRIMARY else f"{target}/"
+    return f"{up}{prefix}{pagename}.html"
+
+
+def _switcher(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    current = edition(app.config.language)
+    links = [
+        (lang, label, counterpart(pagename, current, lang), lang == current)
+        for lang, label in EDITIONS.items()
+    ]
+    context["roofline_editions"] = links
+    alternates = "".join(
+        f'<link rel="alternate" hreflang="{lang}" href="{url}" />\n'
+        for lang, _, url, here in links if not here
+    )
+    context["metatags"] = context.get("metatags", "") + alternates
+
+
+def _header(app: Sphinx, config: Any) -> None:
+    config.templates_path.append(str(Path(__file__).parent / "templates"))
+    options = config.html_theme_options
+    options.setdefault("article_header_end", ["language-switcher.html", "article-header-buttons.html"])
+    if edition(config.language) in SEARCH_FIELD:
+        options["search_bar_text"] = SEARCH_FIELD[edition(config.language)]
+
+
+class KeepOutputsUntranslated(SphinxTransform):
+    """Marks cell outputs and display math not translatable (before Sphinx's i18n, priority 20)."""
+
+    default_priority = 15
+
+    def apply(self, **kwargs: Any) -> None:
+        for output in self.document.findall(nodes.container):
+            if "cell_output" not in output.get("classes", []):
+                continue
+            for text in output.findall(nodes.TextElement):
+                text["translatable"] = False
+        for math in self.document.findall(nodes.math_block):
+            math["translatable"] = False
+
+
+class _KeepsNotebook(dict):  # type: ignore[type-arg]
+    """A document's attributes that keep myst-nb's notebook when myst-nb drops it after parsing."""
+
+    kept: Any = None
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        value = super().pop(key, *default)
+        if key == "nb_renderer":
+            self.kept = value
+        return value
+
+
+class TranslationParser(NotebookParser):
+    """myst-nb's parser; a translated sentence gets the notebook of the page it belongs to.
+
+    myst-nb keeps the executed notebook (``nb_renderer``, with its glue data) on the document
+    only while it parses the page; Sphinx translates afterwards, parsing each translated
+    sentence in a new document; the page's notebook waits in ``env.temp_data``, which Sphinx
+    clears after each page.
+    """
+
+    def parse(self, inputstring: str, document: nodes.document) -> None:
+        settings = document.settings
+        if str(document.current_source).endswith("<translated>"):
+            notebook = settings.env.temp_data.get("roofline_notebook")
+            if notebook is not None:
+                document["nb_renderer"] = notebook
+            try:
+                super().parse(inputstring, document)
+            finally:
+                document.attributes.pop("nb_renderer", None)  # the page's doctree is pickled
+            return
+        if edition(settings.env.config.language) == PRIMARY:
+            super().parse(inputstring, document)
+            return
+        document.attributes = _KeepsNotebook(document.attributes)
+        try:
+            super().parse(inputstring, document)
+        finally:
+            settings.env.temp_data["roofline_notebook"] = document.attributes.kept
+            document.attributes = dict(document.attributes)
+
+
+def _not_translated_notice(app: Sphinx, doctree: nodes.document) -> None:
+    language = edition(app.config.language)
+    if language == PRIMARY:
+        return
+    env = app.env
+    root = Path(app.srcdir)
+    env.note_dependency(str(manifest_path(root, language)))
+    page = read_manifest(root, language).get(env.docname)
+    if page is not None and page.translated:
+        return
+    notice = nodes.admonition(classes=["note", "rk-not-translated"])
+    notice += nodes.title(text="번역 예정" if language == "ko" else "Not translated")
+    notice += nodes.paragraph(text=NOT_TRANSLATED.get(language, ""))
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is not None and section.children and isinstance(section[0], nodes.title):
+        section.insert(1, notice)
+    else:
+        doctree.insert(0, notice)
+
+
+def _shared_outputs(app: Sphinx) -> None:
+    """A translation writes executed notebooks where the English build does (same outputs)."""
+    if edition(app.config.language) == PRIMARY or not hasattr(app.env, "mystnb_config"):
+        return
+    english = Path(app.doctreedir).parent / "jupyter_execute"  # _build/, as the English build
+    app.env.mystnb_config = app.env.mystnb_config.copy(output_folder=str(english.resolve()))
+
+
+def executed_notebooks(app: Sphinx) -> Path:
+    """Where myst-nb writes this build's executed notebooks."""
+    config = getattr(app.env, "mystnb_config", None)
+    folder = getattr(config, "output_folder", "") if config is not None else ""
+    return Path(folder) if folder else Path(app.outdir).parent / "jupyter_execute"
+
+
+def setup(app: Sphinx) -> None:
+    app.add_search_language(SearchKorean)
+    app.add_css_file("editions.css")
+    app.connect("config-inited", _header)
+    app.connect("builder-inited", _shared_outputs, priority=600)  # after myst-nb sets its own
+    app.connect("html-page-context", _switcher)
+    app.connect("doctree-read", _not_translated_notice)
+    app.add_transform(KeepOutputsUntranslated)
+    app.add_source_parser(TranslationParser, override=True)

@@ -1,0 +1,114 @@
+"""Keep the book's translations (locale/<lang>/) complete and current.
+
+The translator's loop, for Korean (the default language):
+
+    python tools/translations.py update        # English messages -> locale/ko/LC_MESSAGES/*.po
+    (translate the empty and fuzzy entries of a page's .po, with the terms of the glossary)
+    python tools/translations.py done book/intro   # record which English version it translates
+    python tools/translations.py check         # what is missing or out of date (make test runs it)
+
+``update`` runs Sphinx's gettext builder on the book (the same configuration as
+``make book``; notebooks come from the execution cache) into _build/gettext and then
+``sphinx-intl update``: new English sentences arrive as empty entries, changed ones as fuzzy
+entries with the old translation, to be checked. Cell outputs are never messages: numbers come
+from the code. ``done PAGE...`` marks pages translated in locale/<lang>/pages.yml, with the
+SHA-256 of their English source, and refuses a page whose catalog still has gaps. ``check``
+exits 1, naming each page to update, when a page marked translated has an English source that
+changed since, or gaps; pages marked untranslated are shown in English with a notice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT / "tests")]
+
+from roofline_book.translations import (  # noqa: E402
+    PageStatus,
+    catalog_gaps,
+    catalog_path,
+    problems,
+    read_manifest,
+    source_sha256,
+    write_manifest,
+)
+
+
+def book_pages(root: Path) -> list[str]:
+    """The book's pages in toc order (read from _toc.yml and the files, as the tests do)."""
+    import book_site
+
+    return book_site.toc_docnames(root)
+
+
+def update(language: str) -> int:
+    import build_book
+
+    gettext = build_book.BUILD / "gettext"
+    status = build_book.build_edition(language, builder="gettext", outdir=gettext)
+    if status != 0:
+        return status
+    intl = Path(sys.executable).with_name("sphinx-intl")
+    subprocess.run(
+        [str(intl), "update", "-p", str(gettext), "-l", language, "-d", str(ROOT / "locale"), "-w", "0"],
+        check=True,
+    )
+    pages = read_manifest(ROOT, language)
+    order = book_pages(ROOT)
+    for docname in order:
+        pages.setdefault(docname, PageStatus(docname, None))
+    write_manifest(ROOT, language, pages, order)
+    return check(ROOT, language)
+
+
+def done(root: Path, language: str, docnames: list[str]) -> int:
+    pages = read_manifest(root, language)
+    for docname in docnames:
+        catalog = catalog_path(root, language, docname)
+        if not catalog.exists():
+            print(f"{docname}: {catalog} does not exist; run `python tools/translations.py update` first")
+            return 1
+        gaps = catalog_gaps(catalog)
+        if gaps:
+            print(f"{docname}: {len(gaps)} entries still to translate, first {gaps[0][:120]}")
+            return 1
+        pages[docname] = PageStatus(docname, source_sha256(root, docname))
+    write_manifest(root, language, pages, book_pages(root))
+    return 0
+
+
+def check(root: Path, language: str) -> int:
+    pages = book_pages(root)
+    found = problems(root, language, pages)
+    manifest = read_manifest(root, language)
+    translated = [d for d in pages if d in manifest and manifest[d].translated]
+    print(f"{language}: {len(translated)} of {len(pages)} pages translated")
+    if found:
+        print(f"{len(found)} {language} pages to update:")
+        print("\n".join(f"  {line}" for line in found))
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["update", "done", "check"])
+    parser.add_argument("pages", nargs="*", help="pages for `done`, e.g. book/intro")
+    parser.add_argument("--language", default="ko")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the book's checkout (default: this one)")
+    args = parser.parse_args(argv)
+    if args.command == "update":
+        return update(args.language)
+    if args.command == "done":
+        if not args.pages:
+            parser.error("done: name the pages whose translation is complete, e.g. book/intro")
+        return done(args.root, args.language, args.pages)
+    return check(args.root, args.language)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
