@@ -6,7 +6,10 @@ scenario runs ``make book`` (the reader's command) and is repeated; medians are 
 their ratio to the full build. Aims: no-op at most 10%, one touched chapter at most 35%.
 
 - full: ``_build`` removed first (node_modules and the vendored assets stay: they are
-  installed once per checkout, not per build);
+  installed once per checkout, not per build); both editions, English and Korean;
+- full, English only: the same with the Korean edition left out (``BOOK_TRANSLATIONS=""``,
+  tools/build_book.py itself), to show what the second language costs (aim: full at most
+  1.6 times this);
 - no-op: nothing changed since the last build (make sees every input older than the site);
 - no-op, Sphinx: the build command itself (tools/build_book.py: jupyter-book build) with
   nothing changed, as when make cannot tell, e.g. after an install into the environment;
@@ -47,6 +50,19 @@ def full() -> float:
     return make_book()
 
 
+def full_english_only() -> float:
+    shutil.rmtree(BUILD, ignore_errors=True)
+    python = str(ROOT / ".venv" / "bin" / "python")
+    start = time.perf_counter()
+    done = subprocess.run([python, "tools/build_book.py"], cwd=ROOT, capture_output=True, text=True,
+                          check=False, env={**os.environ, "BOOK_TRANSLATIONS": ""})
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(BUILD, ignore_errors=True)  # the next `make book` must build both editions
+    if done.returncode != 0:
+        sys.exit(f"the English-only build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return elapsed
+
+
 def noop() -> float:
     return make_book()
 
@@ -82,9 +98,10 @@ def main() -> None:
         sys.exit(f"no chapter at {args.chapter}")
     make_book()  # the environment, node_modules and vendored assets exist before timing
     samples: dict[str, list[float]] = {
-        "full": [], "no-op": [], "no-op, Sphinx": [], "touch": [], "edit": []
+        "full": [], "full, English only": [], "no-op": [], "no-op, Sphinx": [], "touch": [], "edit": []
     }
     for run in range(args.runs):
+        samples["full, English only"].append(full_english_only())
         samples["full"].append(full())
         samples["no-op"].append(noop())
         samples["no-op, Sphinx"].append(noop_sphinx())
@@ -92,15 +109,18 @@ def main() -> None:
         samples["edit"].append(edit(chapter, run))
         make_book()  # rebuild the restored chapter so the next round starts clean
     medians = {name: statistics.median(times) for name, times in samples.items()}
-    aims = {"no-op": 0.10, "no-op, Sphinx": 0.10, "touch": 0.35, "edit": None}
+    aims = {"no-op": 0.10, "no-op, Sphinx": 0.10, "touch": 0.35, "edit": None, "full, English only": None}
     print(f"`make book`, median of {args.runs} runs (chapter: {args.chapter})")
     for name, median in medians.items():
-        line = f"  {name:<13} {median:7.2f} s"
+        line = f"  {name:<18} {median:7.2f} s"
         if name != "full":
             ratio = median / medians["full"]
             aim = aims[name]
             line += f"   ratio to full {ratio:5.3f}" + (f"  (aim: <= {aim:.2f})" if aim else "")
         print(line)
+    english = medians["full, English only"]
+    print(f"  second language: full {medians['full']:.2f} s / English only {english:.2f} s = "
+          f"{medians['full'] / english:.3f}  (aim: <= 1.60)")
     spread = {name: (min(t), max(t)) for name, t in samples.items()}
     print("  range: " + ", ".join(f"{n} {lo:.2f}-{hi:.2f} s" for n, (lo, hi) in spread.items()))
 

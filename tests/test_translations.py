@@ -116,6 +116,22 @@ def test_done_refuses_a_page_with_untranslated_entries(
     assert read_manifest(root, "ko")["book/intro"].source_sha256 == source_sha256(ROOT, "book/intro")
 
 
+def test_a_number_typed_into_a_translation_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _copy_book(tmp_path)
+    catalog = catalog_path(root, "ko", FIRST_CHAPTER)
+    with catalog.open("rb") as handle:
+        messages = read_po(handle)
+    glued = next(m for m in messages if "{glue:text}`v5e_ratio`" in str(m.id))
+    glued.string = str(glued.string).replace("{glue:text}`v5e_ratio`", "240")
+    with catalog.open("wb") as handle:
+        write_po(handle, messages)
+    done = _run(capsys, "check", "--root", str(root))
+    assert done.returncode == 1
+    assert f"{FIRST_CHAPTER}: 1 entries of" in done.stdout and "number 240 typed" in done.stdout
+
+
 def test_korean_words_are_indexed_with_their_particles_taken_off() -> None:
     terms = index_terms("루프라인은 계산과 통신의 하한을, 대역폭으로 나눈다.")
     for word in ("루프라인", "계산", "통신", "하한", "대역폭", "루프라인은"):

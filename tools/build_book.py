@@ -35,6 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BUILD_ARGS = ["build", ".", "--builder", "html", "-W", "-n", "--keep-going"]
 BUILD = ROOT / "_build"
 TRANSLATIONS = ("ko",)
+"""The translated editions ``make book`` builds; ``BOOK_TRANSLATIONS=""`` in the environment builds
+the English edition only (benchmarks/bench_build.py compares the two)."""
+
+
+def translations() -> tuple[str, ...]:
+    chosen = os.environ.get("BOOK_TRANSLATIONS")
+    return TRANSLATIONS if chosen is None else tuple(chosen.split())
 
 
 def edition_overrides(language: str) -> dict[str, object]:
@@ -96,7 +103,7 @@ def main() -> int:
         status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     else:
         status = 0
-    for language in TRANSLATIONS if status == 0 else ():
+    for language in translations() if status == 0 else ():
         status = build_edition(language)
     if status != 0:
         for doctrees in [BUILD / ".doctrees", *(BUILD / f".doctrees-html-{lang}" for lang in TRANSLATIONS)]:

@@ -13,6 +13,7 @@ cache with Sphinx's ``language`` set; the translated prose comes from gettext ca
 - glue in translated sentences: Sphinx parses a translation in a document of its own, where
   myst-nb finds no notebook to paste ``{glue:}`` values from; the notebook of the page being
   translated is handed over, so a translated sentence shows the very values the English one does;
+- the table of contents' captions translated (they arrive after Sphinx's i18n);
 - executed notebooks go to the English build's ``jupyter_execute`` (the same outputs), not
   inside the site.
 """
@@ -24,8 +25,11 @@ from typing import Any
 
 from docutils import nodes
 from myst_nb.sphinx_ import Parser as NotebookParser
+from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
 
 from roofline_book.search_ko import SearchKorean
 from roofline_book.translations import manifest_path, read_manifest
@@ -163,6 +167,25 @@ def _not_translated_notice(app: Sphinx, doctree: nodes.document) -> None:
         doctree.insert(0, notice)
 
 
+def _translate_captions(app: Sphinx, doctree: nodes.document) -> None:
+    """Translates the captions of the table of contents (the sidebar's part titles).
+
+    sphinx-external-toc inserts the toctrees after Sphinx's i18n has run, so their captions,
+    which the gettext builder does collect from the root page, need the page's catalog here.
+    """
+    if edition(app.config.language) == PRIMARY:
+        return
+    toctrees = [t for t in doctree.findall(addnodes.toctree) if t.get("caption")]
+    if not toctrees:
+        return
+    dirs = [str(Path(app.srcdir) / d) for d in app.config.locale_dirs]
+    domain = docname_to_domain(app.env.docname, app.config.gettext_compact)
+    catalog, found = init_locale(dirs, app.config.language, domain)
+    if found:
+        for toctree in toctrees:
+            toctree["caption"] = catalog.gettext(toctree["caption"])
+
+
 def _shared_outputs(app: Sphinx) -> None:
     """A translation writes executed notebooks where the English build does (same outputs)."""
     if edition(app.config.language) == PRIMARY or not hasattr(app.env, "mystnb_config"):
@@ -185,5 +208,6 @@ def setup(app: Sphinx) -> None:
     app.connect("builder-inited", _shared_outputs, priority=600)  # after myst-nb sets its own
     app.connect("html-page-context", _switcher)
     app.connect("doctree-read", _not_translated_notice)
+    app.connect("doctree-read", _translate_captions)
     app.add_transform(KeepOutputsUntranslated)
     app.add_source_parser(TranslationParser, override=True)

@@ -17,6 +17,7 @@ ones. Nothing here needs Sphinx: the tests and the tool read the same files.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,8 @@ import yaml
 from babel.messages.pofile import read_po
 
 UNTRANSLATED = "untranslated"
+# A number standing alone: digits not part of a name such as bf16, H100 or v5e.
+NUMBER = re.compile(r"(?<![A-Za-z_])\d+(?:[.,]\d+)*(?![A-Za-z_])")
 
 
 @dataclass(frozen=True)
@@ -104,8 +107,20 @@ def write_manifest(root: Path, language: str, pages: dict[str, PageStatus], orde
     manifest_path(root, language).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def typed_numbers(english: str, translation: str) -> list[str]:
+    """Numbers a translation has that its English sentence has not (numbers come from the code).
+
+    >>> typed_numbers("about {glue:text}`ratio` FLOPs per byte", "바이트당 약 {glue:text}`ratio` FLOPs")
+    []
+    >>> typed_numbers("one FLOP for every two bytes in bf16", "bf16에서 2바이트마다 FLOP 1개")
+    ['1', '2']
+    """
+    return sorted(set(NUMBER.findall(translation)) - set(NUMBER.findall(english)))
+
+
 def catalog_gaps(path: Path) -> list[str]:
-    """What is not translated in a catalog: its fuzzy and its empty entries (their English)."""
+    """What keeps a catalog from being a complete translation: fuzzy entries, empty ones, and
+    translations with a number their English sentence does not have (each with its English)."""
     with path.open("rb") as handle:
         catalog = read_po(handle)
     gaps = []
@@ -116,6 +131,8 @@ def catalog_gaps(path: Path) -> list[str]:
             gaps.append(f"fuzzy: {message.id}")
         elif not message.string:
             gaps.append(f"untranslated: {message.id}")
+        elif typed := typed_numbers(str(message.id), str(message.string)):
+            gaps.append(f"number {', '.join(typed)} typed into the translation of: {message.id}")
     return gaps
 
 
