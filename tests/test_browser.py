@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
-from book_site import ROOT, toc_docnames
+from book_site import ROOT, pages_using, toc_docnames
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
@@ -33,7 +34,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PAGES = [f"{d}.html" for d in toc_docnames()] + ["search.html", "genindex.html"]
-PAGES += [f"ko/{page}" for page in PAGES]  # the Korean edition (its switcher, search: test_browser_ko.py)
+PAGES += [f"ko/{page}" for page in PAGES]  # the Korean edition (its switcher and search: at the end)
 WIDTHS = {"phone": 390, "desktop": 1280}
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",
@@ -138,6 +139,12 @@ CUT_EQUATIONS = """() => [...document.querySelectorAll('mjx-container[display="t
 def test_page_loads_cleanly_offline(visit: Any, path: str, width: str, site_url: str) -> None:
     seen = visit(path, width=WIDTHS[width])
     page = seen.page
+    # In its edition's language, with a switcher to the same page in the other one.
+    korean = path.startswith("ko/")
+    assert page.evaluate("document.documentElement.lang") == ("ko" if korean else "en")
+    other = page.locator(f".rk-editions a[hreflang={'en' if korean else 'ko'}]")
+    assert other.count() == 1 and other.evaluate("a => a.href") == site_url + (
+        path.removeprefix("ko/") if korean else f"ko/{path}"), path
     math_count = page.locator(".math").count()
     if math_count:
         _wait_for_math(page)
@@ -469,4 +476,62 @@ def test_transformer_view_follows_its_controls_and_matches_rooflinekit(visit: An
     assert short["state"]["context"] == 128 and short["state"]["phase"] == "decode"
     _check_transformer_against_rooflinekit(short)
     view.screenshot(path=str(SCREENSHOTS / "transformer-view-short.png"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+# --- the Korean edition (its pages are in PAGES above) -----------------------------------
+# The switcher leads to the same page in the other language and back; a Korean search finds the
+# chapters that use a term, whatever particle follows it there.
+
+TERM = "루프라인"
+
+
+# Every page's switcher is checked where test_browser.py opens it; these are clicked through.
+CLICKED = ["book/intro", "book/chapters/01-where-the-time-goes", "book/catalog", "search", "genindex"]
+
+
+def _switch(page: Any, language: str) -> None:
+    link = page.locator(f".rk-editions a[hreflang={language}]")
+    assert link.count() == 1, f"no {language} link in the switcher of {page.url}"
+    page.wait_for_load_state("networkidle")  # leaving a page aborts what it still loads (fonts)
+    with page.expect_navigation(wait_until="load"):
+        link.click()
+
+
+def test_the_switcher_leads_to_the_same_page_in_the_other_language_and_back(
+    visit: Any, site_url: str
+) -> None:
+    seen = visit("book/intro.html")
+    page = seen.page
+    assert set(CLICKED) - {"search", "genindex"} <= set(toc_docnames())
+    for docname in CLICKED:
+        english = f"{site_url}{docname}.html"
+        page.goto(english, wait_until="load")
+        assert page.evaluate("document.documentElement.lang") == "en"
+        _switch(page, "ko")
+        assert page.url == f"{site_url}ko/{docname}.html"
+        assert page.evaluate("document.documentElement.lang") == "ko"
+        assert page.locator(".rk-editions [aria-current=page]").inner_text() == "한국어"
+        _switch(page, "en")
+        assert page.url == english
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+def test_korean_search_finds_the_chapters_that_use_a_term(
+    visit: Any, built_site: Path
+) -> None:
+    using = pages_using(built_site / "ko", TERM)
+    assert any(d.startswith("book/chapters/") for d in using), "no Korean chapter uses the term"
+    seen = visit(f"ko/search.html?q={quote(TERM)}")
+    page = seen.page
+    page.wait_for_function(
+        "() => document.querySelector('#search-results .search-summary')?.textContent.trim()",
+        timeout=60_000,
+    )
+    found = page.evaluate(
+        "() => [...document.querySelectorAll('#search-results ul.search li a')].map(a => a.pathname)"
+    )
+    found_docs = sorted({p.split("/ko/", 1)[1].removesuffix(".html") for p in found})
+    assert set(using) <= set(found_docs), (using, found_docs)
+    assert page.locator("#search-results .search-summary").inner_text() != ""
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
