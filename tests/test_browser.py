@@ -15,11 +15,11 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 from book_site import ROOT, toc_docnames
+from browsers import CHROMIUM, CHROMIUM_ARGS
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
@@ -27,11 +27,6 @@ from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, 
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 PAGES = [f"{d}.html" for d in toc_docnames()] + ["search.html", "genindex.html"]
 WIDTHS = {"phone": 390, "desktop": 1280}
 SCREENSHOTS = ROOT / "_build" / "screenshots"
@@ -40,15 +35,10 @@ NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+def browser(playwright_session: Any) -> Iterator[Any]:
+    launched = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield launched
+    launched.close()
 
 
 @dataclass
