@@ -112,7 +112,7 @@ def roofline_png(
                 label=f"{point.label}: {point.bound}-bound")
     ax.set_xlim(*fitted.intensity)
     ax.set_ylim(*fitted.attainable)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left")  # above the slope, where the plot is empty
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     return buffer.getvalue()
