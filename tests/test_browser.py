@@ -263,8 +263,14 @@ def _check_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
     return expected
 
 
+def _to_middle(element: Any) -> None:
+    """Scroll ``element`` to the middle of the window, clear of the page's sticky header."""
+    element.evaluate("e => e.scrollIntoView({block: 'center', inline: 'nearest'})")
+
+
 def _drag(page: Any, slider: Any, fraction: float) -> None:
     """Press the mouse on a range input's thumb and drag it to ``fraction`` of its width."""
+    _to_middle(slider)
     box = slider.bounding_box()
     current = slider.evaluate("s => (s.value - s.min) / (s.max - s.min)")
     y = box["y"] + box["height"] / 2
@@ -368,6 +374,7 @@ PLOT_TEXT = """e => [...e.querySelectorAll('svg.rk-plot text')].map(t => {
 def _touch_drag(page: Any, slider: Any, fraction: float) -> None:
     """Put a finger on a range input's thumb and slide it to ``fraction`` of its width
     (Chromium's touch events through the DevTools protocol: Playwright taps but cannot slide)."""
+    _to_middle(slider)
     box = slider.bounding_box()
     current = slider.evaluate("s => (s.value - s.min) / (s.max - s.min)")
     y = box["y"] + box["height"] / 2
@@ -397,7 +404,7 @@ def test_static_explorer_on_a_phone_reads_and_follows_a_finger(visit: Any) -> No
 
     # A tap on the peak slider's track moves it there; the figures follow.
     peak = explorer.locator("input[data-control=peak]")
-    peak.scroll_into_view_if_needed()
+    _to_middle(peak)
     box = peak.bounding_box()
     page.touchscreen.tap(box["x"] + 0.9 * box["width"], box["y"] + box["height"] / 2)
     tapped = _shown(explorer)
@@ -406,9 +413,7 @@ def test_static_explorer_on_a_phone_reads_and_follows_a_finger(visit: Any) -> No
     _check_against_rooflinekit(tapped)
 
     # A finger slides the batch to its end: the matmul's point moves, the axes hold still.
-    batch = explorer.locator("input[data-control=batch]")
-    batch.scroll_into_view_if_needed()
-    _touch_drag(page, batch, 1.0)
+    _touch_drag(page, explorer.locator("input[data-control=batch]"), 1.0)
     slid = _shown(explorer)
     assert slid["state"]["B"] == B_VALUES[-1]
     assert slid["points"] != tapped["points"] and slid["axes"] == tapped["axes"]
