@@ -24,7 +24,8 @@ from typing import Any, Protocol
 
 from rooflinekit.errors import RooflineInputError
 
-_PREFIXES = {-12: "p", -9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
+_PREFIXES = {-15: "f", -12: "p", -9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T",
+             15: "P", 18: "E"}
 
 
 def _check_digits(digits: int) -> int:
@@ -106,6 +107,8 @@ def seconds(value: Any, digits: int = 3) -> str:
 
     >>> seconds(0.0239), seconds(3.2e-7), seconds(1.5), seconds(14000.0, 4)
     ('23.9 ms', '320 ns', '1.5 s', '14000 s')
+    >>> seconds(5.603e-11, 4), seconds(5.603e-14, 4)
+    ('56.03 ps', '56.03 fs')
     """
     number = float(value)
     if math.isfinite(number) and abs(number) >= 1:

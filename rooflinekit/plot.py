@@ -107,10 +107,9 @@ def roofline_axes(
 ) -> Axes:
     """Draw the roof of each chip (or ``Hardware``) on log-log axes and return the axes.
 
-    Each roof is ``min(peak, intensity * bandwidth)`` sampled at ``points`` intensities
-    spread evenly on a log scale over ``intensity_range``, plus the ridge itself, so the
-    knee is sharp. The range defaults to three decades below the lowest ridge and two above
-    the highest: the slope, the knee and the flat roof, and no empty decades. ``labels``
+    Each roof is ``min(peak, intensity * bandwidth)`` at ``points`` log-spaced intensities over
+    ``intensity_range`` (by default three decades below the lowest ridge to two above the
+    highest: slope, knee and flat roof, no empty decades), plus the ridge itself. ``labels``
     replaces the default legend entries, one per roof. With ``achieved`` (a share of the
     peak, see ``rk.catalog.achievable``) each roof gets a dashed twin at that share of its
     peak: the roof real kernels live under.
@@ -132,12 +131,7 @@ def roofline_axes(
     if labels is not None and len(labels) != len(specs):
         raise RooflineInputError("labels", f"{len(specs)} labels, one per roof", labels)
     resolved = [_resolve(spec, compute) for spec in specs]
-    if intensity_range is None:
-        ridges = [hw.critical_intensity for hw, _ in resolved]
-        intensity_range = (min(ridges) / 1e3, max(ridges) * 1e2)
-    low, high = intensity_range
-    if not (0 < low < high and np.isfinite(high)):
-        raise RooflineInputError("intensity_range", "(low, high) with 0 < low < high", intensity_range)
+    low, high = _intensity_range([hw for hw, _ in resolved], intensity_range)
     if points < 2:
         raise RooflineInputError("points", "an integer of at least 2", points)
     share = None if achieved is None else check_fraction("achieved", achieved)
@@ -145,21 +139,12 @@ def roofline_axes(
     grid = np.geomspace(low, high, points)
     for i, (hw, default_label) in enumerate(resolved):
         label = labels[i] if labels is not None else default_label
-        ridge = hw.critical_intensity
-        x = np.union1d(grid, [ridge]) if low < ridge < high else grid
         color = ROOF_COLORS[i % len(ROOF_COLORS)]
-        roof = attainable_flops(x, hw.peak, hw.bandwidth)
-        ax.plot(x, roof, color=color, linewidth=2, label=label, gid="roof")
-        if mark_ridge and low < ridge < high:
-            _mark_ridge(ax, hw, color, bottom=low * hw.bandwidth)
+        _draw_roof(ax, hw, grid, color=color, label=label, mark_ridge=mark_ridge)
         if share is not None:
-            real = Hardware(hw.peak * share, hw.bandwidth)
-            inside = low < real.critical_intensity < high
-            x = np.union1d(grid, [real.critical_intensity]) if inside else grid
-            ax.plot(x, attainable_flops(x, real.peak, real.bandwidth), color=color, linewidth=1.5,
-                    linestyle="--", label=f"{label} at {pct(share)} of peak", gid="achieved-roof")
-            if mark_ridge and inside:
-                _mark_ridge(ax, real, color, bottom=low * real.bandwidth, which=f" at {pct(share)}")
+            _draw_roof(ax, Hardware(hw.peak * share, hw.bandwidth), grid, color=color,
+                       label=f"{label} at {pct(share)} of peak", mark_ridge=mark_ridge,
+                       achieved=f" at {pct(share)}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(INTENSITY_LABEL)
@@ -168,6 +153,35 @@ def roofline_axes(
     if legend:
         ax.legend(loc="lower right", fontsize=9)
     return ax
+
+
+def _intensity_range(
+    roofs: Sequence[Hardware], given: tuple[float, float] | None
+) -> tuple[float, float]:
+    """``given``, checked; by default three decades below the lowest ridge to two above the highest."""
+    if given is None:
+        ridges = [hw.critical_intensity for hw in roofs]
+        given = (min(ridges) / 1e3, max(ridges) * 1e2)
+    low, high = given
+    if not (0 < low < high and np.isfinite(high)):
+        raise RooflineInputError("intensity_range", "(low, high) with 0 < low < high", given)
+    return low, high
+
+
+def _draw_roof(
+    ax: Axes, hw: Hardware, grid: np.ndarray, *, color: str, label: str, mark_ridge: bool, achieved: str = ""
+) -> None:
+    """One roof over ``grid`` with its ridge as a sample point, so the knee is sharp: solid for a
+    peak, dashed for an ``achieved`` share of it."""
+    low, high = float(grid[0]), float(grid[-1])
+    ridge = hw.critical_intensity
+    inside = low < ridge < high
+    x = np.union1d(grid, [ridge]) if inside else grid
+    ax.plot(x, attainable_flops(x, hw.peak, hw.bandwidth), color=color, label=label,
+            linewidth=1.5 if achieved else 2, linestyle="--" if achieved else "-",
+            gid="achieved-roof" if achieved else "roof")
+    if mark_ridge and inside:
+        _mark_ridge(ax, hw, color, bottom=low * hw.bandwidth, which=achieved)
 
 
 def _mark_ridge(ax: Axes, hw: Hardware, color: str, *, bottom: float, which: str = "") -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsers import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
@@ -59,3 +60,15 @@ def site_url(built_site: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def playwright_session() -> Iterator[Any]:
+    """Playwright, started once for the whole session and shared by every browser test: its sync
+    API allows one instance per process (a second one, started inside the first's event loop,
+    fails)."""
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does)"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        yield playwright

@@ -9,7 +9,9 @@
  *   figures.json  the peak and bandwidth slider figures, the table pairs, the formatted texts;
  *   chip.f64      for every peak x every bandwidth x every D: per matmul operation the exact
  *                 critical batch and the B << D rule, then the critical intensity;
- *   rows.f64      for every table pair x every D x every B x every operation: the row's numbers.
+ *   rows.f64      for every table pair x every D x every B x every operation: the row's numbers;
+ *   axes.f64      for every table pair x every D x every set of operations shown (CASES.json's
+ *                 "shown", subsets of the operations): the plot's intensity and attainable ranges.
  */
 "use strict";
 const fs = require("fs");
@@ -63,8 +65,22 @@ for (const [peak, bandwidth] of pairs) {
   }
 }
 
+// The plot's axes for every table pair, every D and every set of operations shown.
+const axes = new Float64Array(pairs.length * grid.D.length * cases.shown.length * 4);
+at = 0;
+for (const [peak, bandwidth] of pairs) {
+  for (let iD = 0; iD < grid.D.length; iD++) {
+    for (const ops of cases.shown) {
+      const fitted = E.plotAxes(grid, { iD, iB: 0, peak, bandwidth, ops });
+      axes.set([...fitted.intensity, ...fitted.attainable], at);
+      at += 4;
+    }
+  }
+}
+
 const texts = cases.numbers.map((x) => [E.num(x, 4), E.num(x, 3), E.sci(x, 4), E.seconds(x, 4), E.figure(x)]);
 fs.writeFileSync(path.join(outDir, "chip.f64"), Buffer.from(chip.buffer));
 fs.writeFileSync(path.join(outDir, "rows.f64"), Buffer.from(rows.buffer));
+fs.writeFileSync(path.join(outDir, "axes.f64"), Buffer.from(axes.buffer));
 fs.writeFileSync(path.join(outDir, "figures.json"),
   JSON.stringify({ peaks, bandwidths, pairs, fields: FIELDS, texts }));

@@ -21,18 +21,14 @@ from urllib.parse import quote
 
 import pytest
 from book_site import ROOT, pages_using, toc_docnames
+from browsers import CHROMIUM, CHROMIUM_ARGS
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
-from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate
+from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate, plot_axes
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 PAGES = [f"{d}.html" for d in toc_docnames()] + ["search.html", "genindex.html"]
 PAGES += [f"ko/{page}" for page in PAGES]  # the Korean edition (its switcher and search: at the end)
 WIDTHS = {"phone": 390, "desktop": 1280}
@@ -42,15 +38,10 @@ NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+def browser(playwright_session: Any) -> Iterator[Any]:
+    launched = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield launched
+    launched.close()
 
 
 @dataclass
@@ -66,8 +57,10 @@ class Visit:
 def visit(browser: Any, site_url: str) -> Iterator[Any]:
     contexts = []
 
-    def open_page(path: str, width: int = 1280) -> Visit:
-        context = browser.new_context(viewport={"width": width, "height": 1000})
+    def open_page(path: str, width: int = 1280, *, touch: bool = False) -> Visit:
+        # With touch: a phone's browser (touch events, the page's meta viewport, a dense screen).
+        phone = {"has_touch": True, "is_mobile": True, "device_scale_factor": 3} if touch else {}
+        context = browser.new_context(viewport={"width": width, "height": 1000}, **phone)
         contexts.append(context)
         page = context.new_page()
         seen = Visit(page)
@@ -224,7 +217,8 @@ def _shown(explorer: Any) -> dict[str, Any]:
     point_x = explorer.evaluate(
         "e => [...e.querySelectorAll('.rk-point')].map(c => Number(c.getAttribute('cx')))"
     )
-    return {"state": state, "rows": rows, "summary": summary, "points": point_x}
+    axes = explorer.evaluate("e => JSON.parse(e.querySelector('svg.rk-plot').getAttribute('data-axes'))")
+    return {"state": state, "rows": rows, "summary": summary, "points": point_x, "axes": axes}
 
 
 def _close(shown: float, expected: float | None) -> bool:
@@ -236,8 +230,8 @@ def _close(shown: float, expected: float | None) -> bool:
 
 
 def _text_number(text: str) -> float:
-    scale = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12}
-    match = re.fullmatch(r"([-+0-9.e]+)(?: (s|ms|µs|ns|ps))?", text.strip())
+    scale = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12, "fs": 1e-15}
+    match = re.fullmatch(r"([-+0-9.e]+)(?: (s|ms|µs|ns|ps|fs))?", text.strip())
     assert match, f"not a number: {text!r}"
     return float(match.group(1)) * scale[match.group(2) or "s"]
 
@@ -247,6 +241,8 @@ def _check_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
     expected = evaluate(state["peak"], state["bandwidth"], state["B"], state["D"],
                         keys=state["operations"])
     assert list(shown["rows"]) == [p.key for p in expected]
+    fitted = plot_axes(state["peak"], state["bandwidth"], state["D"], state["operations"])
+    assert shown["axes"] == {"intensity": list(fitted.intensity), "attainable": list(fitted.attainable)}
     assert math.isclose(shown["summary"]["critical_intensity"], state["peak"] / state["bandwidth"])
     for point in expected:
         row = shown["rows"][point.key]
@@ -266,8 +262,14 @@ def _check_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
     return expected
 
 
+def _to_middle(element: Any) -> None:
+    """Scroll ``element`` to the middle of the window, clear of the page's sticky header."""
+    element.evaluate("e => e.scrollIntoView({block: 'center', inline: 'nearest'})")
+
+
 def _drag(page: Any, slider: Any, fraction: float) -> None:
     """Press the mouse on a range input's thumb and drag it to ``fraction`` of its width."""
+    _to_middle(slider)
     box = slider.bounding_box()
     current = slider.evaluate("s => (s.value - s.min) / (s.max - s.min)")
     y = box["y"] + box["height"] / 2
@@ -358,6 +360,65 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     explorer.screenshot(path=str(SCREENSHOTS / "explorer-h100.png"))
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
+
+
+# What a reader sees of the plot's text: the size of its letters on screen, in CSS pixels.
+PLOT_TEXT = """e => [...e.querySelectorAll('svg.rk-plot text')].map(t => {
+    const svg = t.ownerSVGElement, scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * scale, t.getBoundingClientRect().right,
+            svg.getBoundingClientRect().right];
+})"""
+
+
+def _touch_drag(page: Any, slider: Any, fraction: float) -> None:
+    """Put a finger on a range input's thumb and slide it to ``fraction`` of its width
+    (Chromium's touch events through the DevTools protocol: Playwright taps but cannot slide)."""
+    _to_middle(slider)
+    box = slider.bounding_box()
+    current = slider.evaluate("s => (s.value - s.min) / (s.max - s.min)")
+    y = box["y"] + box["height"] / 2
+    at = [box["x"] + 8 + f * (box["width"] - 16) for f in (current, fraction)]
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": at[0], "y": y}]})
+    for step in range(1, 9):
+        x = at[0] + (at[1] - at[0]) * step / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_static_explorer_on_a_phone_reads_and_follows_a_finger(visit: Any) -> None:
+    seen = visit("book/explorer.html", width=WIDTHS["phone"], touch=True)
+    page = seen.page
+    explorer = page.locator(".rk-explorer").first
+    explorer.scroll_into_view_if_needed()
+    first = _shown(explorer)
+    _check_against_rooflinekit(first)
+    # The plot's letters are as large on a phone as on a desktop, and none leaves the plot.
+    texts = explorer.evaluate(PLOT_TEXT)
+    small = [(text, round(size, 1)) for text, size, _, _ in texts if size < 12]
+    assert texts and not small, f"plot text smaller than 12 px at {WIDTHS['phone']} px: {small}"
+    assert all(right <= edge + 1 for _, _, right, edge in texts), texts
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer-phone.png"))
+
+    # A tap on the peak slider's track moves it there; the figures follow.
+    peak = explorer.locator("input[data-control=peak]")
+    _to_middle(peak)
+    box = peak.bounding_box()
+    page.touchscreen.tap(box["x"] + 0.9 * box["width"], box["y"] + box["height"] / 2)
+    tapped = _shown(explorer)
+    assert tapped["state"]["chip"] == "custom" and tapped["state"]["peak"] > first["state"]["peak"]
+    assert tapped["axes"] != first["axes"]
+    _check_against_rooflinekit(tapped)
+
+    # A finger slides the batch to its end: the matmul's point moves, the axes hold still.
+    _touch_drag(page, explorer.locator("input[data-control=batch]"), 1.0)
+    slid = _shown(explorer)
+    assert slid["state"]["B"] == B_VALUES[-1]
+    assert slid["points"] != tapped["points"] and slid["axes"] == tapped["axes"]
+    _check_against_rooflinekit(slid)
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer-phone-touched.png"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
 
 # --- the transformer view ----------------------------------------------------------------

@@ -13,13 +13,18 @@ rooflinekit.fmt's:
   times and bounds are quotients and comparisons of one peak or one bandwidth with the FLOPs
   and bytes rooflinekit wrote, so a lattice finds any slip; the slider pairs' full product
   would be 69 million tables);
-- the texts of its formatter for every number in the catalog chips' tables, and for ties and
-  powers of ten.
+- the plot's axes (rooflinekit.explorer.model.plot_axes) at those chips and slider pairs, at
+  every D, for every set of operations the checkboxes can show (2^5 sets);
+- the texts of its formatter for every number in the catalog chips' tables and in the tables at
+  the sliders' fastest corner (times below a picosecond), and for ties and powers of ten; and
+  how it writes times, pinned with examples.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,12 +35,14 @@ import pytest
 
 import rooflinekit as rk
 from rooflinekit.critical import exact_crossover, rule_of_thumb
-from rooflinekit.explorer.model import B_VALUES, D_VALUES, OPERATIONS, grid_data
+from rooflinekit.explorer.model import B_VALUES, D_VALUES, OPERATIONS, grid_data, plot_axes
 from rooflinekit.fmt import num, sci, seconds
 
 HARNESS = Path(__file__).with_name("explorer_grid.js")
 SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "explorer.js"
 LATTICE = ([*range(0, 400, 20), 400], [*range(0, 330, 20), 330])  # slider positions, ends included
+SHOWN = [list(keys) for n in range(len(OPERATIONS) + 1)
+         for keys in itertools.combinations([op.key for op in OPERATIONS], n)]
 TRICKY = [0.0, 0.5, 1.0625, 2.5, 12.125, 999.95, 9.9995, 0.0009995, 999999.5, 1e6, 1234500.0,
           1.97e14, 8.1e11, 1e-3, 9.99e-4, 0.1, 2.675, 1e21, 3.3e22, 1.2345e-9, 5e-13, 83.16e-12]
 
@@ -52,10 +59,13 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("explorer-js")
     grid = grid_data()
     (out / "grid.json").write_text(json.dumps(grid))
-    tables = np.concatenate([_tables(c["peak"], c["bandwidth"])[..., :6].ravel() for c in grid["chips"]])
+    fastest = (max(grid["peak_range"]), max(grid["bandwidth_range"]))
+    pairs = [(c["peak"], c["bandwidth"]) for c in grid["chips"]] + [fastest]
+    tables = np.concatenate([_tables(*pair)[..., :6].ravel() for pair in pairs])
     numbers = TRICKY + sorted(set(tables[np.isfinite(tables)].tolist()))
     (out / "cases.json").write_text(json.dumps(
-        {"peak_positions": LATTICE[0], "bandwidth_positions": LATTICE[1], "numbers": numbers}
+        {"peak_positions": LATTICE[0], "bandwidth_positions": LATTICE[1], "numbers": numbers,
+         "shown": SHOWN}
     ))
     done = subprocess.run(
         [node, str(HARNESS), str(SCRIPT), str(out / "grid.json"), str(out / "cases.json"), str(out)],
@@ -65,7 +75,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     figures = json.loads((out / "figures.json").read_text())
     rows = np.fromfile(out / "rows.f64", dtype=np.float64)
     return {"figures": figures, "numbers": numbers, "rows": rows,
-            "chip": np.fromfile(out / "chip.f64", dtype=np.float64)}
+            "chip": np.fromfile(out / "chip.f64", dtype=np.float64),
+            "axes": np.fromfile(out / "axes.f64", dtype=np.float64)}
 
 
 def test_the_sliders_reach_what_the_library_says() -> None:
@@ -134,3 +145,35 @@ def test_its_texts_are_rooflinekit_fmts(run: dict[str, Any]) -> None:
     assert len(texts) > 10_000
     for x, text in zip(run["numbers"], texts, strict=True):
         assert text == [num(x, 4), num(x, 3), sci(x, 4), seconds(x, 4), _figure(x)], x
+
+
+def test_plot_axes_are_rooflinekits_for_every_chip_width_and_set_of_operations(run: dict[str, Any]) -> None:
+    pairs = run["figures"]["pairs"]
+    shown = run["axes"].reshape(len(pairs), len(D_VALUES), len(SHOWN), 4)
+    for index, (peak, bandwidth) in enumerate(pairs):
+        expected = [[(a := plot_axes(peak, bandwidth, D, keys)).intensity + a.attainable for keys in SHOWN]
+                    for D in D_VALUES]
+        assert np.array_equal(shown[index], np.array(expected)), (peak, bandwidth)
+    # Fitted: the roof's top, the ridge and every operation lie inside, with no empty decade
+    # beyond them (the margin is less than a decade; an axis spans two decades at least).
+    low_x, high_x, low_y, high_y = np.moveaxis(shown, -1, 0)
+    peaks = np.array(pairs)[:, 0, None, None]
+    assert np.all(high_y > peaks) and np.all(high_y < 10 * peaks)
+    assert np.all(high_x / low_x >= 100 * (1 - 1e-12)) and np.all(high_y / low_y >= 100 * (1 - 1e-12))
+
+
+def test_times_read_with_si_prefixes_in_both_explorers(run: dict[str, Any]) -> None:
+    """Times below a picosecond occur at the sliders' fastest corner: they read in fs, not as a
+    long fraction of a larger unit, in the node script and in the live table alike."""
+    texts = dict(zip(run["numbers"], (t[3] for t in run["figures"]["texts"]), strict=True))
+    times = [x for x in run["numbers"] if 0 < x < 1e-12]
+    assert times, "no time below a picosecond in the tables"
+    assert all(re.fullmatch(r"\d{1,3}(\.\d+)? fs", texts[x]) for x in times), [texts[x] for x in times[:5]]
+    examples = {5.603e-14: "56.03 fs", 5.603e-11: "56.03 ps", 1.234e-3: "1.234 ms", 2.5: "2.5 s"}
+    node = shutil.which("node")
+    assert node
+    probe = (f"require({json.dumps(str(SCRIPT))}); const E = globalThis.RooflineExplorer;"
+             f"console.log(JSON.stringify({list(examples)}.map(x => E.seconds(x, 4))))")
+    in_node = json.loads(subprocess.run([node, "-e", probe], capture_output=True, text=True,
+                                        check=True).stdout)
+    assert in_node == [seconds(x, 4) for x in examples] == list(examples.values())

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsers import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from slips import SLIPS, answered
 
@@ -44,17 +45,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHAPTER = "03-roofline-plots.md"  # a chapter with plots, glued numbers and the live explorer
 EXERCISES = sorted(p.stem for p in (ROOT / "exercises" / "roofline").glob("*.ipynb"))
@@ -143,34 +133,30 @@ class Browser:
 
 
 @pytest.fixture(scope="module")
-def browser(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does)"
-    from playwright.sync_api import sync_playwright
+def browser(lab: Lab, tmp_path_factory: pytest.TempPathFactory, playwright_session: Any) -> Iterator[Browser]:
+    context = playwright_session.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium-profile")),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 1400, "height": 1000},
+    )
+    page = context.new_page()
+    seen = Browser(page)
 
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=CHROMIUM,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1400, "height": 1000},
-        )
-        page = context.new_page()
-        seen = Browser(page)
+    def route(handle: Any) -> None:
+        if handle.request.url.startswith(lab.url) or handle.request.url.startswith(("data:", "blob:")):
+            handle.continue_()
+        else:
+            seen.blocked.append(handle.request.url)
+            handle.abort()
 
-        def route(handle: Any) -> None:
-            if handle.request.url.startswith(lab.url) or handle.request.url.startswith(("data:", "blob:")):
-                handle.continue_()
-            else:
-                seen.blocked.append(handle.request.url)
-                handle.abort()
-
-        page.route("**/*", route)
-        page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
-        page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
-        page.goto(f"{lab.url}/lab?token={TOKEN}", wait_until="load")
-        page.locator(".jp-DirListing-content").wait_for(timeout=60_000)
-        yield seen
-        context.close()
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
+    page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
+    page.goto(f"{lab.url}/lab?token={TOKEN}", wait_until="load")
+    page.locator(".jp-DirListing-content").wait_for(timeout=60_000)
+    yield seen
+    context.close()
 
 
 def _screenshot(page: Any, name: str) -> None:

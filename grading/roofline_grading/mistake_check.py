@@ -17,7 +17,7 @@ True
 set()
 """
 
-# ruff: noqa: E501, B905
+# ruff: noqa: B905
 # The code below is what students read: plain Python, no type hints, no imports beyond the
 # standard library.
 # --- copied into the exercises ---

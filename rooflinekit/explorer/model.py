@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,7 @@ from rooflinekit.costs import (
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.plot import ROOF_COLORS
 
 COMPUTE = "bf16"
 """The dtype every explorer operation computes in (its peak is the one on the slider)."""
@@ -54,8 +56,11 @@ PEAK_RANGE = (1e12, 1e16)
 BANDWIDTH_RANGE = (1e10, 2e13)
 """Bandwidths (B/s) the bandwidth slider spans (log scale)."""
 
-INTENSITY_RANGE = (0.1, 1e5)
-"""FLOPs per byte on the plot's horizontal axis."""
+MARGIN = 1.5
+"""How far the plot's axes reach past what they show, on each side (a factor: the axes are log)."""
+
+HALF_SPAN = 10.0
+"""An axis reaches at least this factor either side of its middle: two decades, two ticks."""
 
 
 @dataclass(frozen=True)
@@ -84,24 +89,24 @@ class Operation:
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
-        "matmul", "matmul bf16[B,D]·bf16[D,F]", "matmul", "#1f77b4",
+        "matmul", "matmul bf16[B,D]·bf16[D,F]", "matmul", ROOF_COLORS[1],
         lambda B, D: matmul_cost(B, D, D), MatmulDTypes(),
     ),
     Operation(
         "matmul-int8w", "matmul bf16[B,D]·int8[D,F] (int8 weights)", "int8-weight matmul",
-        "#ff7f0e",
+        ROOF_COLORS[2],
         lambda B, D: matmul_cost(B, D, D, w="int8"), MatmulDTypes(w="int8"),
     ),
     Operation(
-        "batched-matmul", "batched matmul bf16[B,D]·bf16[B,D,F]", "batched matmul", "#2ca02c",
+        "batched-matmul", "batched matmul bf16[B,D]·bf16[B,D,F]", "batched matmul", ROOF_COLORS[3],
         lambda B, D: batched_matmul_cost(B, D, D),
     ),
     Operation(
-        "layer-norm", "layer norm of bf16[B,D]", "layer norm", "#d62728",
+        "layer-norm", "layer norm of bf16[B,D]", "layer norm", ROOF_COLORS[4],
         lambda B, D: layer_norm_cost(B, D),
     ),
     Operation(
-        "dot", "dot product of two bf16[D]", "dot product", "#9467bd",
+        "dot", "dot product of two bf16[D]", "dot product", ROOF_COLORS[5],
         lambda B, D: dot_cost(D if np.ndim(B) == 0 else np.full(np.shape(B), D)),
     ),
 )
@@ -211,6 +216,48 @@ def evaluate(
     return points
 
 
+@cache
+def _intensities(key: str, D: int) -> tuple[float, float]:
+    """The least and the greatest intensity of operation ``key`` over every batch on the slider."""
+    cost = operation(key)(np.array(B_VALUES), D)
+    flops, moved = (np.asarray(x, dtype=float) for x in (cost.flops, cost.bytes))
+    intensity = np.broadcast_to(flops / moved, len(B_VALUES))
+    return float(intensity.min()), float(intensity.max())
+
+
+def _reach(low: float, high: float) -> tuple[float, float]:
+    """An axis showing ``low`` to ``high`` with a margin, two decades at least."""
+    low, high = low / MARGIN, high * MARGIN
+    if high < low * HALF_SPAN * HALF_SPAN:
+        middle = math.sqrt(low * high)
+        low, high = middle / HALF_SPAN, middle * HALF_SPAN
+    return low, high
+
+
+@dataclass(frozen=True)
+class PlotAxes:
+    """What the explorer's roofline plot spans: ``(low, high)`` on each log axis."""
+
+    intensity: tuple[float, float]
+    attainable: tuple[float, float]
+
+
+def plot_axes(peak: float, bandwidth: float, D: int, keys: Sequence[str] | None = None) -> PlotAxes:
+    """The plot's axes, fitted to what it shows: the ridge and the chosen operations (all by
+    default) at every batch on the slider, so that the axes stay put while the batch moves,
+    and the roof over that range, each with a margin of :data:`MARGIN`.
+
+    >>> from rooflinekit.fmt import num
+    >>> axes = plot_axes(1.97e14, 8.2e11, 8192)  # TPU v5e: the dot product's 0.5 to 3972 (int8 matmul)
+    >>> [num(x) for x in axes.intensity], [num(x) for x in axes.attainable]
+    (['0.333', '5958'], ['1.82e11', '2.96e14'])
+    """
+    shown = [_intensities(op.key, D) for op in (OPERATIONS if keys is None else map(operation, keys))]
+    ridge = peak / bandwidth
+    intensity = _reach(min([ridge] + [low for low, _ in shown]), max([ridge] + [high for _, high in shown]))
+    return PlotAxes(intensity, _reach(min(peak, intensity[0] * bandwidth), peak))
+
+
 def chip_figures(on: str | Chip) -> tuple[float, float]:
     """A chip's bf16 dense peak and HBM bandwidth: what its preset puts on the sliders.
 
@@ -283,7 +330,8 @@ def grid_data() -> dict[str, Any]:
         "D": list(D_VALUES),
         "peak_range": list(PEAK_RANGE),
         "bandwidth_range": list(BANDWIDTH_RANGE),
-        "intensity_range": list(INTENSITY_RANGE),
+        "margin": MARGIN,
+        "half_span": HALF_SPAN,
         "chips": chips,
         "operations": [
             {

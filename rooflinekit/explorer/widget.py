@@ -34,14 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from rooflinekit.analysis import Hardware, analyze
+from rooflinekit.analysis import Hardware
 from rooflinekit.catalog import CHIPS
 from rooflinekit.explorer.model import (
     B_VALUES,
     BANDWIDTH_RANGE,
     COMPUTE,
     D_VALUES,
-    INTENSITY_RANGE,
     OPERATIONS,
     PEAK_RANGE,
     SLIDER_STEP,
@@ -51,6 +50,7 @@ from rooflinekit.explorer.model import (
     evaluate,
     off_by_a_step,
     operation,
+    plot_axes,
     slider_figure,
 )
 from rooflinekit.explorer.page import two_faces
@@ -90,7 +90,8 @@ def table_html(points: Sequence[Point]) -> str:
 def roofline_png(
     peak: float, bandwidth: float, B: int, D: int, keys: Iterable[str], *, dpi: int = 96
 ) -> bytes:
-    """A PNG of the roofline with each operation's point and its path over every batch.
+    """A PNG of the roofline with each operation's point, on axes fitted to them
+    (:func:`~rooflinekit.explorer.model.plot_axes`).
 
     Uses matplotlib's Agg canvas directly (no pyplot state).
 
@@ -100,23 +101,18 @@ def roofline_png(
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    keys = list(keys)
+    fitted = plot_axes(peak, bandwidth, D, keys)
     fig = Figure(figsize=(7, 4), dpi=dpi, layout="constrained")
     FigureCanvasAgg(fig)
     ax = roofline_axes(Hardware(peak, bandwidth), fig.add_subplot(), compute=COMPUTE, labels=["roofline"],
-                       intensity_range=INTENSITY_RANGE, legend=False)
-    batches = np.array(B_VALUES)
-    for key in keys:
-        op = operation(key)
-        path = analyze(op(batches, D), peak=peak, bandwidth=bandwidth, compute=COMPUTE)
-        intensity = np.broadcast_to(path.intensity, batches.shape)
-        attainable = np.broadcast_to(path.attainable, batches.shape)
-        ax.plot(intensity, attainable, color=op.color, alpha=0.35, lw=1.5)
-        (point,) = evaluate(peak, bandwidth, B, D, keys=[key])
-        ax.plot([point.intensity], [point.attainable], "o", color=op.color, ms=8,
-                label=f"{op.label}: {point.bound}-bound")
-    ax.set_xlim(*INTENSITY_RANGE)
-    ax.set_ylim(1e9, 1e17)
-    ax.legend(fontsize=7, loc="lower right")
+                       intensity_range=fitted.intensity, legend=False)
+    for point in evaluate(peak, bandwidth, B, D, keys):
+        ax.plot([point.intensity], [point.attainable], "o", color=operation(point.key).color, ms=8,
+                label=f"{point.label}: {point.bound}-bound")
+    ax.set_xlim(*fitted.intensity)
+    ax.set_ylim(*fitted.attainable)
+    ax.legend(fontsize=7, loc="upper left")  # above the slope, where the plot is empty
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     return buffer.getvalue()

@@ -9,6 +9,8 @@
  *   compute-bound when T_math > T_comms,
  *   critical batch of x[B,D].w[D,F]->out[B,F] (F = D), the B where T_math = T_comms, and the
  *   B << D rule, as rooflinekit.critical computes them,
+ *   the plot's axes, fitted to the ridge and the shown operations at every batch
+ *   (rooflinekit.explorer.model.plot_axes),
  * and writes numbers as rooflinekit.fmt does. tests/test_explorer_js.py runs this very file in
  * node over the sliders' whole grid and checks every number and text against rooflinekit;
  * tests/test_browser.py drags its sliders in chromium.
@@ -22,7 +24,9 @@
     return;
   }
   var SVG = "http://www.w3.org/2000/svg";
-  var PLOT = { width: 660, height: 380, left: 72, right: 18, top: 16, bottom: 52 };
+  /* The plot's frame in CSS pixels: the viewBox is as wide as the plot is drawn (at most 660),
+   * so that its text keeps its size on a phone. */
+  var PLOT = { width: 660, height: 380, left: 64, right: 14, top: 14, bottom: 50, least: 300 };
 
   function log10(x) { return Math.log(x) / Math.LN10; }
 
@@ -99,14 +103,14 @@
     return sci(x, digits);
   }
 
-  var PREFIXES = [[-12, 1e-12, "p"], [-9, 1e-9, "n"], [-6, 1e-6, "µ"], [-3, 1e-3, "m"], [0, 1, ""],
+  var PREFIXES = [[-15, 1e-15, "f"], [-12, 1e-12, "p"], [-9, 1e-9, "n"], [-6, 1e-6, "µ"], [-3, 1e-3, "m"], [0, 1, ""],
     [3, 1e3, "k"], [6, 1e6, "M"], [9, 1e9, "G"], [12, 1e12, "T"], [15, 1e15, "P"], [18, 1e18, "E"]];
 
   /* rooflinekit.fmt.si */
   function si(x, unit, digits) {
     if (x === 0 || !isFinite(x)) { return num(x, digits) + " " + unit; }
     var e = 3 * Math.floor(Math.log10(Math.abs(x)) / 3);
-    var i = Math.min(Math.max((e + 12) / 3, 0), PREFIXES.length - 1);
+    var i = Math.min(Math.max((e + 15) / 3, 0), PREFIXES.length - 1);
     var text = fixed(x / PREFIXES[i][1], digits);
     if (Math.abs(Number(text)) >= 1000 && i < PREFIXES.length - 1) {
       i += 1;
@@ -169,6 +173,38 @@
       });
   }
 
+  /* An axis showing low to high with a margin, two decades at least (model._reach). */
+  function reach(grid, low, high) {
+    low = low / grid.margin;
+    high = high * grid.margin;
+    if (high < low * grid.half_span * grid.half_span) {
+      var middle = Math.sqrt(low * high);
+      low = middle / grid.half_span;
+      high = middle * grid.half_span;
+    }
+    return [low, high];
+  }
+
+  /* The plot's axes, fitted to the ridge and to the shown operations at every batch on the
+   * slider, and the roof over that range (rooflinekit.explorer.model.plot_axes). */
+  function plotAxes(grid, state) {
+    var ridge = criticalIntensity(state.peak, state.bandwidth), low = ridge, high = ridge;
+    grid.operations.forEach(function (op) {
+      if (state.ops.indexOf(op.key) < 0) { return; }
+      var flops = grid.flops[op.key][state.iD], bytes = grid.bytes[op.key][state.iD];
+      for (var iB = 0; iB < grid.B.length; iB++) {
+        var intensity = flops[iB] / bytes[iB];
+        low = Math.min(low, intensity);
+        high = Math.max(high, intensity);
+      }
+    });
+    var intensity = reach(grid, low, high);
+    return {
+      intensity: intensity,
+      attainable: reach(grid, Math.min(state.peak, intensity[0] * state.bandwidth), state.peak)
+    };
+  }
+
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -201,14 +237,23 @@
     node.appendChild(svg("tspan", { dy: "-0.5em", "font-size": "75%" }, String(exponent)));
   }
 
+  /* The plot's frame for a plot drawn `width` CSS pixels wide. */
+  function frame(width) {
+    var w = Math.round(Math.min(PLOT.width, Math.max(PLOT.least, width || PLOT.width)));
+    return { width: w, height: Math.round(Math.min(PLOT.height, Math.max(280, w * 0.8))) };
+  }
+
   function drawPlot(plot, grid, state, rows) {
     while (plot.firstChild) { plot.removeChild(plot.firstChild); }
-    var x0 = log10(grid.intensity_range[0]), x1 = log10(grid.intensity_range[1]);
-    var y0 = 9, y1 = 17;
-    var w = PLOT.width - PLOT.left - PLOT.right, h = PLOT.height - PLOT.top - PLOT.bottom;
+    var size = frame(plot.getBoundingClientRect ? plot.getBoundingClientRect().width : 0);
+    plot.setAttribute("viewBox", "0 0 " + size.width + " " + size.height);
+    var fitted = plotAxes(grid, state);
+    plot.setAttribute("data-axes", JSON.stringify(fitted));
+    var x0 = log10(fitted.intensity[0]), x1 = log10(fitted.intensity[1]);
+    var y0 = log10(fitted.attainable[0]), y1 = log10(fitted.attainable[1]);
+    var w = size.width - PLOT.left - PLOT.right, h = size.height - PLOT.top - PLOT.bottom;
     function X(i) { return PLOT.left + (log10(i) - x0) / (x1 - x0) * w; }
     function Y(f) { return PLOT.top + (1 - (log10(f) - y0) / (y1 - y0)) * h; }
-    function clampX(i) { return Math.min(Math.max(i, grid.intensity_range[0]), grid.intensity_range[1]); }
     var clip = "rk-clip-" + plot.id;
     var defs = svg("defs");
     var cp = svg("clipPath", { id: clip });
@@ -218,18 +263,18 @@
     var axes = svg("g", { "class": "rk-axes" });
     for (var e = Math.ceil(x0); e <= x1; e++) {
       axes.appendChild(svg("line", { x1: X(Math.pow(10, e)), x2: X(Math.pow(10, e)), y1: PLOT.top, y2: PLOT.top + h, "class": "rk-grid" }));
-      var tx = svg("text", { x: X(Math.pow(10, e)), y: PLOT.top + h + 18, "text-anchor": "middle" });
+      var tx = svg("text", { x: X(Math.pow(10, e)), y: PLOT.top + h + 18, "text-anchor": "middle", "class": "rk-tick" });
       superscriptTick(tx, e);
       axes.appendChild(tx);
     }
-    for (var f = y0; f <= y1; f++) {
+    for (var f = Math.ceil(y0); f <= y1; f++) {
       axes.appendChild(svg("line", { x1: PLOT.left, x2: PLOT.left + w, y1: Y(Math.pow(10, f)), y2: Y(Math.pow(10, f)), "class": "rk-grid" }));
-      var ty = svg("text", { x: PLOT.left - 8, y: Y(Math.pow(10, f)) + 4, "text-anchor": "end" });
+      var ty = svg("text", { x: PLOT.left - 6, y: Y(Math.pow(10, f)) + 4, "text-anchor": "end", "class": "rk-tick" });
       superscriptTick(ty, f);
       axes.appendChild(ty);
     }
     axes.appendChild(svg("rect", { x: PLOT.left, y: PLOT.top, width: w, height: h, "class": "rk-frame" }));
-    axes.appendChild(svg("text", { x: PLOT.left + w / 2, y: PLOT.height - 10, "text-anchor": "middle" },
+    axes.appendChild(svg("text", { x: PLOT.left + w / 2, y: size.height - 10, "text-anchor": "middle" },
       "arithmetic intensity (FLOPs per byte)"));
     axes.appendChild(svg("text", { x: 16, y: PLOT.top + h / 2, "text-anchor": "middle",
       transform: "rotate(-90 16 " + (PLOT.top + h / 2) + ")" }, grid.compute + " FLOP/s attainable"));
@@ -237,26 +282,25 @@
 
     var body = svg("g", { "clip-path": "url(#" + clip + ")" });
     var ridge = criticalIntensity(state.peak, state.bandwidth);
-    var lo = grid.intensity_range[0], hi = grid.intensity_range[1];
-    var roof = [[lo, Math.min(state.peak, lo * state.bandwidth)], [clampX(ridge), Math.min(state.peak, clampX(ridge) * state.bandwidth)], [hi, state.peak]];
+    var lo = fitted.intensity[0], hi = fitted.intensity[1];
+    var roof = [[lo, Math.min(state.peak, lo * state.bandwidth)], [ridge, state.peak], [hi, state.peak]];
     body.appendChild(svg("polyline", {
       points: roof.map(function (p) { return X(p[0]) + "," + Y(p[1]); }).join(" "),
       "class": "rk-roof"
     }));
-    body.appendChild(svg("line", { x1: X(clampX(ridge)), x2: X(clampX(ridge)), y1: PLOT.top, y2: PLOT.top + h, "class": "rk-ridge" }));
+    body.appendChild(svg("line", { x1: X(ridge), x2: X(ridge), y1: PLOT.top, y2: PLOT.top + h, "class": "rk-ridge" }));
     rows.forEach(function (row) {
-      var pts = grid.B.map(function (_, iB) {
-        var r = model(grid, { iD: state.iD, iB: iB, peak: state.peak, bandwidth: state.bandwidth, ops: [row.key] })[0];
-        return X(clampX(r.intensity)) + "," + Y(r.attainable);
-      });
-      body.appendChild(svg("polyline", { points: pts.join(" "), stroke: row.color, "class": "rk-path" }));
-      var dot = svg("circle", { cx: X(clampX(row.intensity)), cy: Y(row.attainable), r: 6, fill: row.color, "class": "rk-point", "data-op": row.key });
+      var dot = svg("circle", { cx: X(row.intensity), cy: Y(row.attainable), r: 6, fill: row.color, "class": "rk-point", "data-op": row.key });
       dot.appendChild(svg("title", {}, row.label + ": " + figure(row.intensity) + " FLOP/B, " + row.bound + "-bound"));
       body.appendChild(dot);
     });
     plot.appendChild(body);
-    var label = svg("text", { x: Math.min(X(clampX(ridge)) + 6, PLOT.left + w - 150), y: PLOT.top + h - 8, "class": "rk-ridge-label" },
-      "critical intensity " + figure(ridge));
+    var text = "critical intensity " + figure(ridge);
+    var label = svg("text", { y: PLOT.top + h - 8, "class": "rk-ridge-label" }, text);
+    /* Right of the ridge when it fits there, else left of it. */
+    var right = X(ridge) + 6 + text.length * 7 <= PLOT.left + w;
+    label.setAttribute("x", right ? X(ridge) + 6 : X(ridge) - 6);
+    label.setAttribute("text-anchor", right ? "start" : "end");
     plot.appendChild(label);
   }
 
@@ -434,6 +478,14 @@
     var fallback = root.querySelector(".rk-noscript");
     if (fallback) { fallback.parentNode.removeChild(fallback); }
     update();
+    /* Redrawn at its new width when the page's column changes (a phone turned, a sidebar). */
+    if (typeof ResizeObserver !== "undefined") {
+      var drawnAt = frame(plot.getBoundingClientRect().width).width;
+      new ResizeObserver(function () {
+        var now = frame(plot.getBoundingClientRect().width).width;
+        if (now !== drawnAt) { drawnAt = now; drawPlot(plot, grid, state, model(grid, state)); }
+      }).observe(plot);
+    }
     root.setAttribute("data-ready", "true");
   }
 
@@ -448,7 +500,7 @@
   }
 
   root.RooflineExplorer = {
-    init: init, initAll: initAll, model: model, place: place, criticalBatch: criticalBatch,
+    init: init, initAll: initAll, model: model, place: place, plotAxes: plotAxes, criticalBatch: criticalBatch,
     criticalBatchApprox: criticalBatchApprox, criticalIntensity: criticalIntensity,
     sliderFigure: sliderFigure, sliderFigures: sliderFigures,
     num: num, sci: sci, si: si, seconds: seconds, figure: figure
