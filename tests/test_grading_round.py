@@ -30,7 +30,7 @@ import nbformat
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
-from make_targets import make
+from make_targets import command, make
 from slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
 from roofline_grading import answer_key as key
@@ -429,29 +429,23 @@ def _formgrader(course: Path, scratch: Path) -> tuple[subprocess.Popen[bytes], s
             }
         )
     )
-    server = subprocess.Popen(
-        [
-            "make",
-            "-s",
-            "-C",
-            str(ROOT),
-            "-o",
-            ".venv/.installed",
-            f"BIN={Path(sys.executable).parent}",
-            f"COURSE={course}",
-            "formgrader",
-        ],
-        env={
-            **os.environ,
-            "JUPYTER_CONFIG_DIR": str(config),  # nothing from ~/.jupyter
-            "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
-            "JUPYTERLAB_SETTINGS_DIR": str(scratch / "settings"),
-            "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces"),
-        },
-        stdout=(scratch / "server.log").open("wb"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # make, its shell and jupyter: one process group to stop
-    )
+    log = (scratch / "server.log").open("wb")
+    try:
+        server = subprocess.Popen(
+            command("formgrader", course=course),
+            env={
+                **os.environ,
+                "JUPYTER_CONFIG_DIR": str(config),  # nothing from ~/.jupyter
+                "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
+                "JUPYTERLAB_SETTINGS_DIR": str(scratch / "settings"),
+                "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces"),
+            },
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # make, its shell and jupyter: one process group to stop
+        )
+    finally:
+        log.close()  # the server writes to its own copy of the file descriptor
     return server, f"http://127.0.0.1:{port}", token
 
 
@@ -504,6 +498,13 @@ def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exporte
         listed = _api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{broken}", token)
         (submission,) = [s for s in listed if s["student"] == held]
         assert submission["needs_manual_grade"], submission
+        # Its grading page opens: the released notebook, headed by a note, for the grader's scores.
+        request = urllib.request.Request(
+            f"{url}/formgrader/submissions/{submission['id']}/", headers={"Authorization": f"token {token}"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            page = response.read().decode()
+        assert "Graded by hand" in page and "the grading report says why" in page, page[:2000]
         given = {}
         for grade in _api(f"{url}/formgrader/api/grades?submission_id={submission['id']}", token):
             assert grade["needs_manual_grade"], grade
@@ -514,7 +515,7 @@ def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exporte
                 "PUT",
                 {"manual_score": given[grade["name"]]},
             )
-            assert saved["score"] == given[grade["name"]] and not saved["needs_manual_grade"], saved
+            assert saved["manual_score"] == given[grade["name"]] and not saved["needs_manual_grade"], saved
         assert set(given) == set(points(broken))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
