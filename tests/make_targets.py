@@ -14,6 +14,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def command(*targets: str, course: Path, **variables: str) -> list[str]:
+    """The ``make`` command line for ``targets`` on ``course`` (see :func:`make`)."""
+    settings = [f"{name}={value}" for name, value in {"COURSE": str(course), **variables}.items()]
+    return [
+        "make",
+        "-s",
+        "-C",
+        str(ROOT),
+        "-o",
+        ".venv/.installed",
+        f"BIN={Path(sys.executable).parent}",
+        *settings,
+        *targets,
+    ]
+
+
 def make(
     *targets: str, course: Path, environment: dict[str, str] | None = None, **variables: str
 ) -> subprocess.CompletedProcess[str]:
@@ -22,19 +38,8 @@ def make(
 
     ``-o .venv/.installed`` keeps make from reinstalling the environment the tests already run in.
     """
-    settings = [f"{name}={value}" for name, value in {"COURSE": str(course), **variables}.items()]
     done = subprocess.run(
-        [
-            "make",
-            "-s",
-            "-C",
-            str(ROOT),
-            "-o",
-            ".venv/.installed",
-            f"BIN={Path(sys.executable).parent}",
-            *settings,
-            *targets,
-        ],
+        command(*targets, course=course, **variables),
         capture_output=True,
         text=True,
         timeout=1800,

@@ -54,7 +54,7 @@ def prose(text: str) -> str:
         (r"```.*?```", re.S),  # code cells and fenced blocks
         (r"\$\$.*?\$\$", re.S),  # display math
         (r"\$[^$\n]+\$", 0),  # inline math
-        (r"\{[a-z:]+\}`[^`]*`", 0),  # roles: {glue:text}`key`, {ref}`label`
+        (r"\{[a-z:]+\}`[^`]*`", 0),  # roles: {eval}`glued.key`, {ref}`label`
         (r"`[^`]*`", 0),  # inline code
         (r"<https?://[^>]+>", 0),  # autolinks
         (r"\]\([^)]*\)", 0),  # link targets
@@ -110,7 +110,8 @@ def test_no_number_is_typed_into_the_prose(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_glued_key_is_glued(name: str) -> None:
     text = read(name)
-    used = set(re.findall(r"\{glue:text\}`([\w-]+)`", text))
+    used = set(re.findall(r"\{eval\}`glued\.(\w+)`", text))
+    assert "{glue:" not in text, "glued texts are shown with {eval}`glued.<name>` (rooflinekit.glue)"
     glued = set(re.findall(r"glue\(\s*\"([\w-]+)\"", text))
     assert used <= glued, f"used but never glued: {sorted(used - glued)}"
 
@@ -119,7 +120,7 @@ def test_the_prose_check_catches_a_typed_number() -> None:
     header = "---\nkernelspec: {}\n---\n"
     assert typed_numbers(header + "The v5e's critical intensity is 240 FLOPs per byte.\n") == ["240"]
     assert typed_numbers(header + "HBM moves 8.2e11 B/s.\n") == ["8.2e11"]
-    clean = "It is {glue:text}`ci`, see $D > 8755$ and (Austin et al., 2025) in exercise 1.\n"
+    clean = "It is {eval}`glued.ci`, see $D > 8755$ and (Austin et al., 2025) in exercise 1.\n"
     assert typed_numbers(header + clean) == []
 
 

@@ -10,10 +10,16 @@ what ``nbgrader generate_assignment`` makes from ``solutions/``.
 from __future__ import annotations
 
 import csv
+import json
+import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,7 +30,7 @@ import nbformat
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
-from make_targets import make
+from make_targets import command, make
 from slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
 from roofline_grading import answer_key as key
@@ -104,7 +110,6 @@ def grade_ids(notebook: nbformat.NotebookNode, *, tests: bool) -> dict[str, floa
         elif not tests and meta.get("solution"):
             found[meta["grade_id"]] = 0.0
     return found
-
 
 
 def student_notebook(student: Student, notebook: str) -> nbformat.NotebookNode:
@@ -402,3 +407,123 @@ def test_misconception_summary_counts_the_class_part_by_part(graded: Path) -> No
         assert int(row["students"]) == expected[row_key], (row_key, row["students"], expected[row_key])
     assert sum(expected.values()) >= len(SLIPPED)
     assert (graded / "autograded" / f"{ASSIGNMENT}-misconceptions.png").read_bytes()[:4] == b"\x89PNG"
+
+
+# --- Grading by hand in formgrader ---------------------------------------------------------
+
+
+def _formgrader(course: Path, scratch: Path) -> tuple[subprocess.Popen[bytes], str, str]:
+    """``make formgrader`` on ``course`` (JupyterLab with nbgrader's formgrader, as an instructor
+    opens it), on a free port with a known token; returns the server, its address and the token."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    token = "formgrader-test"
+    config = scratch / "config"
+    config.mkdir()
+    (config / "jupyter_server_config.json").write_text(
+        json.dumps(
+            {
+                "ServerApp": {"ip": "127.0.0.1", "port": port, "open_browser": False, "allow_root": True},
+                "IdentityProvider": {"token": token},
+            }
+        )
+    )
+    log = (scratch / "server.log").open("wb")
+    try:
+        server = subprocess.Popen(
+            command("formgrader", course=course),
+            env={
+                **os.environ,
+                "JUPYTER_CONFIG_DIR": str(config),  # nothing from ~/.jupyter
+                "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
+                "JUPYTERLAB_SETTINGS_DIR": str(scratch / "settings"),
+                "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces"),
+            },
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # make, its shell and jupyter: one process group to stop
+        )
+    finally:
+        log.close()  # the server writes to its own copy of the file descriptor
+    return server, f"http://127.0.0.1:{port}", token
+
+
+def _api(url: str, token: str, method: str = "GET", body: object = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Authorization": f"token {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exported(
+    graded: Path, tmp_path: Path
+) -> None:
+    """A submission nbgrader cannot grade (a file that is not a notebook) is held: its parts score
+    0 and wait for a grader. In formgrader (``make formgrader``) the grader gives them points;
+    ``make grades`` then exports them with the rest of the student's work."""
+    course = tmp_path / "course"
+    shutil.copytree(graded, course)
+    held, broken = "held", NOTEBOOKS[0]
+    archive = tmp_path / "held.zip"
+    model = next(s for s in STUDENTS if s.id == "model")
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for notebook in NOTEBOOKS:
+            text = (
+                "my answers are in the PDF"
+                if notebook == broken
+                else nbformat.writes(student_notebook(model, notebook))
+            )
+            zipped.writestr(f"{held}_{notebook}.ipynb", text)
+    make("collect", course=course, ZIP=str(archive))
+    make("autograde", course=course, AUTOGRADE_OPTIONS=f"--student {held}")
+    assert scores(course, held, broken) == dict.fromkeys(points(broken), 0.0)
+
+    server, url, token = _formgrader(course, tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                _api(f"{url}/formgrader/api/status", token)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(
+                        "make formgrader did not start:\n" + (tmp_path / "server.log").read_text()[-3000:]
+                    )
+                time.sleep(0.5)
+        # What the formgrader lists for the notebook: the held submission, marked for grading by hand.
+        listed = _api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{broken}", token)
+        (submission,) = [s for s in listed if s["student"] == held]
+        assert submission["needs_manual_grade"], submission
+        # Its grading page opens: the released notebook, headed by a note, for the grader's scores.
+        request = urllib.request.Request(
+            f"{url}/formgrader/submissions/{submission['id']}/", headers={"Authorization": f"token {token}"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            page = response.read().decode()
+        assert "Graded by hand" in page and "the grading report says why" in page, page[:2000]
+        given = {}
+        for grade in _api(f"{url}/formgrader/api/grades?submission_id={submission['id']}", token):
+            assert grade["needs_manual_grade"], grade
+            given[grade["name"]] = grade["max_score"] / 2  # half marks, by hand
+            saved = _api(
+                f"{url}/formgrader/api/grade/{grade['id']}",
+                token,
+                "PUT",
+                {"manual_score": given[grade["name"]]},
+            )
+            assert saved["manual_score"] == given[grade["name"]] and not saved["needs_manual_grade"], saved
+        assert set(given) == set(points(broken))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)
+
+    assert scores(course, held, broken) == given
+    make("grades", course=course, GRADES="export/grades.csv")
+    with (course / "export" / "grades.csv").open(newline="") as handle:
+        (row,) = [r for r in csv.DictReader(handle) if r["student_id"] == held]
+    others = sum(sum(points(notebook).values()) for notebook in NOTEBOOKS if notebook != broken)
+    assert float(row["score"]) == others + sum(given.values())

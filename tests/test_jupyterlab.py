@@ -9,7 +9,9 @@ request to another host blocked, then does what a student does:
   presses *Validate*: a notebook with a known mistake gets the misconception's words under the
   answer and no "Success!", the same notebook put right passes;
 - double-clicks a chapter in the file browser: it opens as a notebook with a Python kernel,
-  runs top to bottom without an error, and shows its plots and its explorer;
+  runs top to bottom without an error, and shows its plots and its explorer; its prose reads
+  as on the site (jupyterlab-myst): no MyST role or label shows raw, and the figures the
+  chapter computes stand in the text as rooflinekit gives them;
 - uses the live explorer: a catalog chip shows its own figures (rooflinekit's, to the digits
   shown) and stays chosen, another chip too, a dragged slider gives custom figures labelled so,
   and "back to" returns to the chip.
@@ -39,7 +41,7 @@ from slips import SLIPS, answered
 
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import chip_figures, evaluate
-from rooflinekit.fmt import num
+from rooflinekit.fmt import num, si
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -344,6 +346,36 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     errors = notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, errors.all_inner_texts()
+
+    # The prose as it renders: MyST, with the chapter's computed figures in the text.
+    v5e = chip("tpu-v5e")
+    peak, bandwidth = chip_figures(v5e)
+    figures = [
+        si(v5e.peak("bf16"), "FLOP/s"),
+        si(v5e.hbm_bandwidth, "B/s"),
+        num(v5e.critical_intensity("bf16")),
+    ]
+    prose = notebook.locator(".jp-MarkdownCell .jp-Cell-inputArea")
+    try:
+        page.wait_for_function(  # the inline expressions have been evaluated and rendered
+            "([cells, text]) => [...document.querySelectorAll(cells)].some(c => c.innerText.includes(text))",
+            arg=[".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-Cell-inputArea", figures[0]],
+            timeout=60_000,
+        )
+    except PlaywrightTimeout:
+        _screenshot(page, "chapter-prose-failed")
+        pytest.fail(
+            f"{figures[0]} never appeared in the prose: {_words(' '.join(prose.all_inner_texts()))[:3000]}"
+        )
+    text = _words(" ".join(prose.all_inner_texts()))
+    notebook.locator(".jp-MarkdownCell", has_text=figures[0]).first.scroll_into_view_if_needed()
+    _screenshot(page, "chapter-prose")
+    for raw in ("{eval}", "{glue", "{ref}", "{doc}", "{math}", ")=", "glued."):
+        assert raw not in text, (
+            f"raw MyST {raw!r} in the rendered chapter: ...{text[text.find(raw) - 80 :][:200]}..."
+        )
+    for figure in figures:
+        assert figure in text, f"{figure} (rooflinekit) is not in the chapter's prose"
     assert notebook.locator(".jp-OutputArea-output img").count() >= 2  # the chapter's plots
     explorer = notebook.locator(".widget-vbox:has(.rk-figures)").first
     explorer.wait_for(timeout=60_000)
@@ -353,8 +385,6 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
 
     # The chip it starts on shows its own figures, exactly, and stays chosen.
     page.wait_for_timeout(1500)  # the sliders have placed themselves and told the kernel
-    v5e = chip("tpu-v5e")
-    peak, bandwidth = chip_figures(v5e)
     menu = explorer.locator(".widget-dropdown select")
     assert _chosen(menu) == v5e.name
     assert _caption(explorer).startswith(

@@ -21,7 +21,7 @@ def test_prose_has_no_digit_at_all() -> None:
 def test_the_figures_shown_come_from_a_measurement() -> None:
     text = read(CHAPTER)
     assert "measure.measure_machine(quick=True" in text
-    assert re.search(r"\{glue:text\}`\w+`", text), "the chapter shows measured values"
+    assert re.search(r"\{eval\}`glued\.\w+`", text), "the chapter shows measured values"
 
 
 def test_sources_credit_the_stream_benchmark() -> None:

@@ -1,5 +1,9 @@
 """Sphinx extension of the roofline course's book (loaded through _config.yml).
 
+- ``{eval}`glued.<name>` ``: the text a chapter glued as ``<name>`` (rooflinekit.glue), pasted as
+  myst-nb's ``{glue:text}`` pastes it. In JupyterLab, jupyterlab-myst evaluates the same inline
+  expression in the chapter's kernel, so the prose reads the same there. (myst-nb's own ``eval``
+  role needs a kernel while the page is read, which the cached execution the site uses has not.)
 - ``{exercise-list}``: a table of the released student notebooks in ``exercises/`` with
   their graded parts, points and download links (see :mod:`roofline_book.exercises`).
 - Checks at start-up that the vendored browser assets exist (``make book`` creates them),
@@ -32,6 +36,8 @@ from typing import Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from myst_nb.core.variables import create_warning
+from myst_nb.ext.glue.roles import PasteTextRole
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
@@ -202,7 +208,30 @@ def _dedupe_scripts(
     scripts[:] = kept
 
 
+GLUED = "glued."
+
+
+class GluedText(PasteTextRole):  # type: ignore[misc]  # myst-nb has no type hints
+    """``{eval}`glued.<name>` ``: the text glued as ``<name>``; any other expression is a warning
+    (the build fails on warnings)."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        if not self.text.startswith(GLUED) or not self.text[len(GLUED) :].isidentifier():
+            warning = create_warning(
+                f"{{eval}}`{self.text}`: the book's eval role shows glued texts only, "
+                f"as {{eval}}`{GLUED}<name>` with <name> glued in a code cell (rooflinekit.glue)",
+                self.document,
+                self.line,
+                subtype="eval",
+            )
+            return [], [warning]
+        self.text = self.text[len(GLUED) :]
+        return super().run()  # type: ignore[no-any-return]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension("myst_nb")  # its own eval role first, so that this one replaces it
+    app.add_role("eval", GluedText(), override=True)
     app.add_directive("exercise-list", ExerciseList)
     app.connect("config-inited", _no_header_navbar)
     app.connect("config-inited", _course_home)

@@ -136,7 +136,11 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
         def done(result: StudentResult) -> None:
             try:
                 gradebook.merge(course, options.assignment, result)
-                _write_autograded(course.autograded_dir(result.student, options.assignment), result)
+                _write_autograded(
+                    course.autograded_dir(result.student, options.assignment),
+                    result,
+                    course.release / options.assignment,
+                )
                 misconceptions.save(course.autograded, options.assignment, result)
             except Exception as error:
                 outcome.errors.append(f"{result.student}: could not save the grades ({error})")
@@ -227,15 +231,22 @@ def _not_graded(settings: worker.Settings, student: str, why: str) -> StudentRes
     return StudentResult(student, notebooks, problems=[why])
 
 
-def _write_autograded(directory: Path, result: StudentResult) -> None:
-    """Replace ``directory`` with the graded notebooks (read-only, as nbgrader writes them)."""
+def _write_autograded(directory: Path, result: StudentResult, released: Path) -> None:
+    """Replace ``directory`` with the graded notebooks (read-only, as nbgrader writes them).
+
+    A held notebook (one nbgrader could not grade, its parts waiting for a grader) gets the
+    released notebook in its place, headed by a note: formgrader lists and opens only notebooks
+    found here, and this is where the grader gives its parts their points."""
     fresh = directory.with_name(f".{directory.name}.new")
     shutil.rmtree(fresh, ignore_errors=True)
     fresh.mkdir(parents=True)
     for notebook in result.notebooks:
-        if notebook.autograded is not None:
+        content = notebook.autograded
+        if content is None and any(g.needs_manual_grade for g in notebook.grades.values()):
+            content = _held(released / f"{notebook.notebook}.ipynb", result.student)
+        if content is not None:
             path = fresh / f"{notebook.notebook}.ipynb"
-            path.write_bytes(notebook.autograded)
+            path.write_bytes(content)
             path.chmod(0o444)
     if result.timestamp is not None:
         (fresh / worker.TIMESTAMP).write_text(str(result.timestamp))
@@ -245,6 +256,24 @@ def _write_autograded(directory: Path, result: StudentResult) -> None:
         directory.rename(old)
     fresh.rename(directory)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _held(released: Path, student: str) -> bytes:
+    """The released notebook, headed by a note saying that this submission is graded by hand.
+    (Why it was held is in the report, not here: the note holds no text from the submission.)"""
+    import nbformat
+
+    held = nbformat.read(released, as_version=4)
+    held.cells.insert(
+        0,
+        nbformat.v4.new_markdown_cell(
+            "**Graded by hand.** This notebook could not be graded automatically (the grading "
+            "report says why). Below is the notebook as released, for the grader's scores and "
+            f"comments; the file submitted is `submitted/{student}/{released.parent.name}/{released.name}`."
+        ),
+    )
+    text: str = nbformat.writes(held)
+    return text.encode()
 
 
 def _hashes(directory: Path) -> dict[str, str]:

@@ -1,0 +1,69 @@
+"""Figures a chapter computes, named for its prose, shown on the site and in JupyterLab alike.
+
+A chapter's code names a text with ``glue("ridge", num(x))``; its prose writes
+``{eval}`glued.ridge` ``. Two readers turn that into the text:
+
+- the site: myst-nb's glue stores the text with the executed chapter, and the book's ``eval``
+  role (book/_ext/roofline_book) pastes it, as myst-nb's ``{glue:text}`` would;
+- JupyterLab with jupyterlab-myst: running the Markdown cell evaluates the inline expression
+  ``glued.ridge`` in the chapter's kernel and shows the text.
+
+The texts live in ``glued``, not as variables of the chapter, so a name never replaces one of
+the chapter's own variables (``D`` the model width and ``glued.D`` its text, "8,192").
+
+>>> glue("ridge", "240")
+>>> glued.ridge
+240
+>>> glued.width
+Traceback (most recent call last):
+...
+AttributeError: nothing was glued as 'width' (glued so far: ridge)
+"""
+
+from __future__ import annotations
+
+
+class Text(str):
+    """A text that displays as itself: no quotes and no escapes, in a notebook or an inline expression.
+
+    >>> Text("820 GB/s")
+    820 GB/s
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+class Glued:
+    """The texts glued so far, by name (attribute access, for short inline expressions)."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, Text] = {}
+
+    def __getattr__(self, name: str) -> Text:
+        texts: dict[str, Text] = self.__dict__.get("_texts", {})
+        if name not in texts:
+            raise AttributeError(f"nothing was glued as {name!r} (glued so far: {', '.join(texts)})")
+        return texts[name]
+
+    def put(self, name: str, text: str) -> Text:
+        self._texts[name] = Text(text)
+        return self._texts[name]
+
+
+glued = Glued()
+
+
+def glue(name: str, text: str) -> None:
+    """Name ``text`` for the chapter's prose: ``{eval}`glued.<name>` `` shows it.
+
+    Outside a notebook (no IPython kernel) myst-nb's glue displays nothing, and ``glued`` still
+    holds the text.
+    """
+    from myst_nb import glue as myst_glue  # type: ignore[import-untyped]  # myst-nb has no type hints
+
+    # myst-nb gets the plain str: its text/plain is the quoted repr, which {glue:text} and the
+    # site's role read back as this very string (unquoted, "8.2e11" would be read as a float).
+    myst_glue(name, str(glued.put(name, text)), display=False)
