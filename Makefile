@@ -102,8 +102,9 @@ $(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
 compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
+# JupyterLab refuses to run as root unless told --allow-root (containers, CI machines).
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
-	$(BIN)/jupyter lab
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root)
 
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	rm -rf /tmp/rooflinekit-lock && $(PYTHON) -m venv /tmp/rooflinekit-lock

@@ -110,7 +110,7 @@ def write_manifest(root: Path, language: str, pages: dict[str, PageStatus], orde
 def typed_numbers(english: str, translation: str) -> list[str]:
     """Numbers a translation has that its English sentence has not (numbers come from the code).
 
-    >>> typed_numbers("about {glue:text}`ratio` FLOPs per byte", "바이트당 약 {glue:text}`ratio` FLOPs")
+    >>> typed_numbers("about {eval}`glued.ratio` FLOPs per byte", "바이트당 약 {eval}`glued.ratio` FLOPs")
     []
     >>> typed_numbers("one FLOP for every two bytes in bf16", "bf16에서 2바이트마다 FLOP 1개")
     ['1', '2']
