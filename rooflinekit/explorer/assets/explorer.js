@@ -319,11 +319,16 @@
       body.appendChild(dot);
     });
     plot.appendChild(body);
-    var text = "critical intensity " + figure(ridge) + note;
-    var label = svg("text", { y: PLOT.top + h - 8, "class": "rk-ridge-label" }, text);
+    /* The share, when there is one, on a line of its own below: a phone's plot is narrow. */
+    var lines = ["critical intensity " + figure(ridge)].concat(note ? [note.trim()] : []);
+    var longest = Math.max.apply(null, lines.map(function (line) { return line.length; }));
+    var label = svg("text", { y: PLOT.top + h - 8 - 15 * (lines.length - 1), "class": "rk-ridge-label" });
     /* Right of the ridge when it fits there, else left of it. */
-    var right = X(ridge) + 6 + text.length * 7 <= PLOT.left + w;
-    label.setAttribute("x", right ? X(ridge) + 6 : X(ridge) - 6);
+    var right = X(ridge) + 6 + longest * 7 <= PLOT.left + w;
+    var x = right ? X(ridge) + 6 : X(ridge) - 6;
+    lines.forEach(function (line, i) {
+      label.appendChild(svg("tspan", { x: x, dy: i ? 15 : 0 }, line));
+    });
     label.setAttribute("text-anchor", right ? "start" : "end");
     plot.appendChild(label);
   }
