@@ -2,7 +2,8 @@
 
 Pick a catalog chip or set the peak and bandwidth with sliders, choose operations, a token
 batch ``B`` and a width ``D = F``, and see where each operation lands on the roofline and
-whether it is compute- or memory-bound, with its time bounds and critical batch.
+whether it is compute- or memory-bound, with its time bounds and critical batch; the achieved
+control takes all of these at a share of the peak, under a dashed roof.
 
 Call :func:`explorer` as the last line of a notebook cell. The result has two faces:
 
