@@ -388,7 +388,7 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     assert [(c, p) for c, p, _ in roofs] == [("rk-roof", chip_figures("h100-sxm")[0]),
                                              ("rk-roof rk-achieved-roof", lower.peak)]
     assert roofs[0][2] == "none" and roofs[1][2] != "none"  # the achieved roof is dashed
-    labels = explorer.locator("svg.rk-plot text.rk-achieved-label").all_inner_texts()
+    labels = explorer.locator("svg.rk-plot text.rk-achieved-label").all_text_contents()
     assert labels == [at.strip()]
     ridge_label = explorer.locator("svg.rk-plot .rk-ridge-label tspan").all_text_contents()
     assert ridge_label == [f"critical intensity {ridge}", at.strip()]  # two lines
