@@ -136,7 +136,7 @@ def test_live_controls_recompute_with_rooflinekit() -> None:
     e = explorer("tpu-v5e", B=256, D=8192)
     widget = e.widget  # built on first use
     controls = e._controls
-    image, table = widget.children[4], widget.children[5]
+    image, table = widget.children[5], widget.children[6]
     image_before = image.value
     assert image_before[:4] == b"\x89PNG"
 
@@ -157,7 +157,7 @@ def test_live_controls_recompute_with_rooflinekit() -> None:
 
 
 def _caption(e: Explorer) -> str:
-    return str(e.widget.children[2].value)
+    return str(e.widget.children[3].value)
 
 
 @pytest.mark.parametrize("name", list(rk.CHIPS))
@@ -231,7 +231,7 @@ def test_the_achieved_control_offers_100_to_50_percent_and_marks_each_chips_typi
 def test_the_live_achieved_share_lowers_the_roof_and_the_figures_under_it() -> None:
     e = explorer("h100-sxm", B=256, D=8192)
     controls = e._controls if e.widget else {}
-    image, table = e.widget.children[4], e.widget.children[5]
+    image, table = e.widget.children[5], e.widget.children[6]
     before = image.value
     share = rk.catalog.achievable("h100-sxm").high
     menu = controls["achieved"]

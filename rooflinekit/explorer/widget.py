@@ -230,7 +230,7 @@ class Explorer:
             "back": w.Button(description=f"back to {CHIPS[self._last_chip].name}",
                              layout=w.Layout(visibility="hidden", width="auto")),
             "achieved": w.Dropdown(options=self.share_options(), value=self.achieved, description="achieved",
-                                   layout=w.Layout(width="auto")),
+                                   style={"description_width": "initial"}, layout=w.Layout(width="auto")),
             "batch": w.SelectionSlider(options=list(B_VALUES), value=s.B, description="batch B"),
             "width": w.SelectionSlider(options=list(D_VALUES), value=s.D, description="D = F"),
             "ops": {
@@ -301,7 +301,8 @@ class Explorer:
         redraw()
         return w.VBox([
             w.HBox([c["chip"], c["back"], c["batch"], c["width"]]),
-            w.HBox([c["peak"], c["bandwidth"], c["achieved"]]),
+            w.HBox([c["peak"], c["bandwidth"]]),
+            c["achieved"],  # a row of its own: beside the sliders, its long labels squeeze them
             figures,
             w.HBox(list(c["ops"].values()), layout=w.Layout(flex_flow="row wrap")),
             image,
