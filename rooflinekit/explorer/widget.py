@@ -149,6 +149,7 @@ class Explorer:
     _last_chip: str = field(init=False, repr=False)
     _widget: Any = field(default=None, init=False, repr=False)
     _controls: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _relabelling: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.chip = self._last_chip = self.settings.chip
@@ -239,6 +240,14 @@ class Explorer:
             },
         }
 
+    def _relabel_shares(self) -> None:
+        """Mark the chosen chip's typical shares in the achieved menu (new options, the choice
+        put back; the menu's passing values are not the reader's)."""
+        self._relabelling = True
+        self._controls["achieved"].options = self.share_options()
+        self._controls["achieved"].value = self.achieved
+        self._relabelling = False
+
     def _build(self) -> Any:
         import ipywidgets as w  # type: ignore[import-untyped]
 
@@ -264,23 +273,14 @@ class Explorer:
             self.choose(change["new"])
             syncing = True  # the sliders follow the chip; they do not make custom figures
             c["peak"].value, c["bandwidth"].value = self.peak, self.bandwidth
-            relabel()
+            self._relabel_shares()
             syncing = False
             redraw()
 
-        def relabel() -> None:
-            """Mark the chosen chip's typical shares (new options: the choice put back)."""
-            nonlocal syncing
-            syncing, was = True, syncing
-            c["achieved"].options = self.share_options()
-            c["achieved"].value = self.achieved
-            syncing = was
-
         def on_achieved(change: dict[str, Any]) -> None:
-            if syncing or change["new"] is None:
-                return
-            self.achieved = change["new"]
-            redraw()
+            if not (syncing or self._relabelling or change["new"] is None):
+                self.achieved = change["new"]
+                redraw()
 
         def on_figure(_: Any) -> None:
             if syncing:
@@ -288,7 +288,7 @@ class Explorer:
             self.slide(c["peak"].value, c["bandwidth"].value)
             if self.chip == "custom" and c["chip"].value != "custom":
                 c["chip"].value = "custom"
-                relabel()
+                self._relabel_shares()
             redraw()
 
         c["chip"].observe(on_chip, names="value")
