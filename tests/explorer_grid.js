@@ -5,12 +5,14 @@
  *   node explorer_grid.js SCRIPT GRID.json CASES.json OUT_DIR
  *
  * GRID.json is rooflinekit.explorer.model.grid_data(); CASES.json says which peak and bandwidth
- * positions get whole tables and which numbers to format. OUT_DIR receives:
- *   figures.json  the peak and bandwidth slider figures, the table pairs, the formatted texts;
+ * positions get whole tables (at 100% of the peak, and at every share of the achieved control
+ * on a coarser lattice and for the chips) and which numbers to format. OUT_DIR receives:
+ *   figures.json  the peak and bandwidth slider figures, the table cases ([peak, bandwidth,
+ *                 share]), the critical intensity of each, the formatted texts;
  *   chip.f64      for every peak x every bandwidth x every D: per matmul operation the exact
  *                 critical batch and the B << D rule, then the critical intensity;
- *   rows.f64      for every table pair x every D x every B x every operation: the row's numbers;
- *   axes.f64      for every table pair x every D x every set of operations shown (CASES.json's
+ *   rows.f64      for every table case x every D x every B x every operation: the row's numbers;
+ *   axes.f64      for every table case x every D x every set of operations shown (CASES.json's
  *                 "shown", subsets of the operations): the plot's intensity and attainable ranges.
  */
 "use strict";
@@ -42,20 +44,31 @@ for (const peak of peaks) {
   }
 }
 
-// Whole tables (every D, every B, every operation) for the chip presets and a lattice of slider pairs.
-const pairs = grid.chips.map((c) => [c.peak, c.bandwidth]);
-for (const i of cases.peak_positions) {
-  for (const j of cases.bandwidth_positions) { pairs.push([peaks[i], bandwidths[j]]); }
+// Whole tables (every D, every B, every operation) for the chip presets at every share, a
+// lattice of slider pairs at 100% and a coarser one at every other share.
+const shares = grid.shares.map((s) => s.value);
+const pairs = [];
+for (const c of grid.chips) {
+  for (const share of shares) { pairs.push([c.peak, c.bandwidth, share]); }
 }
+for (const i of cases.peak_positions) {
+  for (const j of cases.bandwidth_positions) { pairs.push([peaks[i], bandwidths[j], 1]); }
+}
+for (const i of cases.share_peak_positions) {
+  for (const j of cases.share_bandwidth_positions) {
+    for (const share of shares.filter((s) => s !== 1)) { pairs.push([peaks[i], bandwidths[j], share]); }
+  }
+}
+const ridges = pairs.map(([peak, bandwidth, share]) => E.roof({ peak, bandwidth, share }).ridge);
 const FIELDS = ["intensity", "attainable", "t_math", "t_comms", "t_lower", "t_upper", "bound",
   "critical_batch", "critical_batch_approx"];
 const all = grid.operations.map((op) => op.key);
 const rows = new Float64Array(pairs.length * grid.D.length * grid.B.length * all.length * FIELDS.length);
 at = 0;
-for (const [peak, bandwidth] of pairs) {
+for (const [peak, bandwidth, share] of pairs) {
   for (let iD = 0; iD < grid.D.length; iD++) {
     for (let iB = 0; iB < grid.B.length; iB++) {
-      for (const row of E.model(grid, { iD, iB, peak, bandwidth, ops: all })) {
+      for (const row of E.model(grid, { iD, iB, peak, bandwidth, share, ops: all })) {
         for (const field of FIELDS) {
           const value = row[field];
           rows[at++] = field === "bound" ? (value === "compute" ? 1 : 0) : (value === null ? NaN : value);
@@ -68,10 +81,10 @@ for (const [peak, bandwidth] of pairs) {
 // The plot's axes for every table pair, every D and every set of operations shown.
 const axes = new Float64Array(pairs.length * grid.D.length * cases.shown.length * 4);
 at = 0;
-for (const [peak, bandwidth] of pairs) {
+for (const [peak, bandwidth, share] of pairs) {
   for (let iD = 0; iD < grid.D.length; iD++) {
     for (const ops of cases.shown) {
-      const fitted = E.plotAxes(grid, { iD, iB: 0, peak, bandwidth, ops });
+      const fitted = E.plotAxes(grid, { iD, iB: 0, peak, bandwidth, share, ops });
       axes.set([...fitted.intensity, ...fitted.attainable], at);
       at += 4;
     }
@@ -83,4 +96,4 @@ fs.writeFileSync(path.join(outDir, "chip.f64"), Buffer.from(chip.buffer));
 fs.writeFileSync(path.join(outDir, "rows.f64"), Buffer.from(rows.buffer));
 fs.writeFileSync(path.join(outDir, "axes.f64"), Buffer.from(axes.buffer));
 fs.writeFileSync(path.join(outDir, "figures.json"),
-  JSON.stringify({ peaks, bandwidths, pairs, fields: FIELDS, texts }));
+  JSON.stringify({ peaks, bandwidths, pairs, ridges, fields: FIELDS, texts }));

@@ -26,6 +26,7 @@ from browsers import CHROMIUM, CHROMIUM_ARGS
 import rooflinekit as rk
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate, plot_axes
+from rooflinekit.fmt import num, pct, seconds
 
 pytestmark = pytest.mark.browser
 
@@ -35,6 +36,7 @@ WIDTHS = {"phone": 390, "desktop": 1280}
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",
            "t_upper", "critical_batch", "critical_batch_approx")
+TIMES = ("t_math", "t_comms", "t_lower", "t_upper")
 
 
 @pytest.fixture(scope="session")
@@ -238,12 +240,14 @@ def _text_number(text: str) -> float:
 
 def _check_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
     state = shown["state"]
+    share = state["achieved"]
     expected = evaluate(state["peak"], state["bandwidth"], state["B"], state["D"],
-                        keys=state["operations"])
+                        keys=state["operations"], achieved=share)
     assert list(shown["rows"]) == [p.key for p in expected]
-    fitted = plot_axes(state["peak"], state["bandwidth"], state["D"], state["operations"])
+    fitted = plot_axes(state["peak"], state["bandwidth"], state["D"], state["operations"], share)
     assert shown["axes"] == {"intensity": list(fitted.intensity), "attainable": list(fitted.attainable)}
-    assert math.isclose(shown["summary"]["critical_intensity"], state["peak"] / state["bandwidth"])
+    roof = rk.hardware(peak=state["peak"], bandwidth=state["bandwidth"], achieved=share)
+    assert math.isclose(shown["summary"]["critical_intensity"], roof.critical_intensity)
     for point in expected:
         row = shown["rows"][point.key]
         assert row["bound"][0] == point.bound, point.key
@@ -257,6 +261,7 @@ def _check_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
             assert _close(shown_value, want), (point.key, key, shown_value, want)
             if math.isfinite(want):  # the text is the same number to 4 significant digits
                 assert math.isclose(_text_number(text), want, rel_tol=6e-4), (point.key, key, text)
+                assert text == (seconds(want, 4) if key in TIMES else num(want, 4)), (point.key, key, text)
             else:
                 assert text == "never"
     return expected
@@ -355,9 +360,53 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     fewer = _shown(explorer)
     assert "dot" not in fewer["rows"]
     assert len(fewer["points"]) == len(h100["points"]) - 1
-    _check_against_rooflinekit(fewer)
+    fewer_points = _check_against_rooflinekit(fewer)
 
     explorer.screenshot(path=str(SCREENSHOTS / "explorer-h100.png"))
+
+    # The achieved share: the chip's typical share is marked; choosing it draws a dashed roof at
+    # it, labelled, and the figures that depend on the peak are taken under it, labelled so.
+    share_menu = explorer.locator("select[data-control=achieved]")
+    assert fewer["state"]["achieved"] == 1 and "of peak" not in explorer.locator(".rk-table").inner_text()
+    assert explorer.locator(".rk-achieved-roof").count() == 0
+    share = rk.catalog.achievable("h100-sxm").high
+    options = share_menu.evaluate("s => [...s.options].map(o => [Number(o.value), o.textContent])")
+    assert dict(options)[share] == f"{pct(share)} of peak (typical for {chip('h100-sxm').name})"
+    assert dict(options)[1.0] == "100% of peak"
+    share_menu.select_option(str(share))
+    achieved = _shown(explorer)
+    assert achieved["state"]["achieved"] == share
+    assert (achieved["state"]["peak"], achieved["state"]["bandwidth"]) == chip_figures("h100-sxm")
+    assert source.inner_text() == f"{chip('h100-sxm').name} (catalog)"
+    lower = rk.hardware("h100-sxm", achieved=share)
+    assert achieved["summary"]["achieved_peak"] == lower.peak
+    assert achieved["summary"]["critical_intensity"] == lower.critical_intensity
+    at = f" at {pct(share)} of peak"
+    summary = explorer.locator(".rk-summary").inner_text()
+    ridge = num(lower.critical_intensity, 4)
+    assert f";{at}: {num(lower.peak, 4)} FLOP/s, critical intensity {ridge} FLOP/B" in summary
+    under = _check_against_rooflinekit(achieved)
+    assert under[0].t_math > fewer_points[0].t_math
+    headings = explorer.locator(".rk-table tbody th").all_inner_texts()
+    for heading in ("attainable FLOP/s", "T_math", "T_lower = max", "T_upper = sum",
+                    "critical batch, exact", "critical batch, B ≪ D rule"):
+        assert heading + at in headings
+    assert "T_comms" in headings and "intensity (FLOP/B)" in headings
+    roofs = explorer.evaluate("e => [...e.querySelectorAll('.rk-roof')].map(r => [r.getAttribute('class'),"
+                              " Number(r.dataset.peak), getComputedStyle(r).strokeDasharray])")
+    assert [(c, p) for c, p, _ in roofs] == [("rk-roof", chip_figures("h100-sxm")[0]),
+                                             ("rk-roof rk-achieved-roof", lower.peak)]
+    assert roofs[0][2] == "none" and roofs[1][2] != "none"  # the achieved roof is dashed
+    labels = explorer.locator("svg.rk-plot text.rk-achieved-label").all_text_contents()
+    assert labels == [at.strip()]
+    ridge_label = explorer.locator("svg.rk-plot .rk-ridge-label tspan").all_text_contents()
+    assert ridge_label == [f"critical intensity {ridge}", at.strip()]  # two lines
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer-h100-achieved.png"))
+
+    # Back to 100%: the datasheet's roof alone, and the figures as before.
+    share_menu.select_option("1")
+    full = _shown(explorer)
+    assert full["rows"] == fewer["rows"] and explorer.locator(".rk-achieved-roof").count() == 0
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
 

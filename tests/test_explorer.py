@@ -14,6 +14,7 @@ import rooflinekit as rk
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.explorer import WIDGET_VIEW, Explorer, explorer, roofline_png, table_html
 from rooflinekit.explorer.model import (
+    ACHIEVED_SHARES,
     B_VALUES,
     D_VALUES,
     OPERATIONS,
@@ -22,10 +23,11 @@ from rooflinekit.explorer.model import (
     evaluate,
     grid_data,
     operation,
+    plot_axes,
     slider_figure,
 )
 from rooflinekit.explorer.static import explorer_html
-from rooflinekit.fmt import num
+from rooflinekit.fmt import num, pct, seconds
 
 
 def test_slider_positions() -> None:
@@ -100,7 +102,8 @@ def test_static_html_embeds_rooflinekits_numbers() -> None:
     match = re.search(r'<script type="application/json" class="rk-data">(.*?)</script>', html, re.S)
     assert match
     data = json.loads(match.group(1).replace("<\\/", "</"))
-    assert data["initial"] == {"chip": "h100-sxm", "B": 512, "D": 4096, "operations": ["matmul", "dot"]}
+    assert data["initial"] == {"chip": "h100-sxm", "B": 512, "D": 4096, "operations": ["matmul", "dot"],
+                               "achieved": 1.0}
     assert data["grid"] == json.loads(json.dumps(grid_data()))
     # nothing inside the fragment's scripts can close them early
     for body in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
@@ -111,7 +114,8 @@ def test_static_html_embeds_rooflinekits_numbers() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "argument"),
     [({"B": 300}, "B"), ({"D": 1000}, "D"), ({"chip": "h100"}, "chip"),
-     ({"operations": ["conv"]}, "operation")],
+     ({"operations": ["conv"]}, "operation"), ({"achieved": 0.83}, "achieved"),
+     ({"achieved": 80}, "achieved")],
 )
 def test_bad_settings_are_named(kwargs: dict[str, object], argument: str) -> None:
     with pytest.raises(RooflineInputError) as caught:
@@ -132,7 +136,7 @@ def test_live_controls_recompute_with_rooflinekit() -> None:
     e = explorer("tpu-v5e", B=256, D=8192)
     widget = e.widget  # built on first use
     controls = e._controls
-    image, table = widget.children[4], widget.children[5]
+    image, table = widget.children[5], widget.children[6]
     image_before = image.value
     assert image_before[:4] == b"\x89PNG"
 
@@ -153,7 +157,7 @@ def test_live_controls_recompute_with_rooflinekit() -> None:
 
 
 def _caption(e: Explorer) -> str:
-    return str(e.widget.children[2].value)
+    return str(e.widget.children[3].value)
 
 
 @pytest.mark.parametrize("name", list(rk.CHIPS))
@@ -209,3 +213,70 @@ def test_importing_the_explorer_loads_neither_matplotlib_nor_ipywidgets() -> Non
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_the_achieved_control_offers_100_to_50_percent_and_marks_each_chips_typical_share() -> None:
+    assert ACHIEVED_SHARES[0] == 1 and ACHIEVED_SHARES[-1] == 0.5
+    data = grid_data()
+    assert [s["value"] for s in data["shares"]] == list(ACHIEVED_SHARES)
+    assert [s["note"] for s in data["shares"]][:2] == ["", " at 95% of peak"]
+    for c in data["chips"]:
+        typical = rk.catalog.achievable(c["id"])
+        marked = [share for share, label in zip(ACHIEVED_SHARES, c["share_labels"], strict=True)
+                  if label.endswith(f"(typical for {rk.chip(c['id']).name})")]
+        assert marked and all(typical.low <= share <= typical.high for share in marked), c["id"]
+        assert {typical.low, typical.high} <= set(marked)
+
+
+def test_the_live_achieved_share_lowers_the_roof_and_the_figures_under_it() -> None:
+    e = explorer("h100-sxm", B=256, D=8192)
+    controls = e._controls if e.widget else {}
+    image, table = e.widget.children[5], e.widget.children[6]
+    before = image.value
+    share = rk.catalog.achievable("h100-sxm").high
+    menu = controls["achieved"]
+    assert menu.value == 1.0 and menu.label == "100% of peak"
+    assert "(typical for NVIDIA H100 SXM)" in dict((v, k) for k, v in menu.options)[share]
+    menu.value = share
+    # The chip's own figures stay the catalog's; what depends on the peak is taken at the share.
+    peak, bandwidth = chip_figures("h100-sxm")
+    assert e.chip == "h100-sxm" and e.state()[:2] == (peak, bandwidth)
+    lower = rk.hardware("h100-sxm", achieved=share)
+    for point in e.points():
+        r = rk.analyze(operation(point.key)(256, 8192), "h100-sxm", achieved=share)
+        assert (point.attainable, point.t_math, point.t_lower, point.t_upper, point.bound) == (
+            r.attainable, r.t_math, r.t_lower, r.t_upper, r.bound)
+    (matmul, *_rest) = e.points()
+    figures = {"peak": lower.peak, "bandwidth": bandwidth}
+    assert matmul.critical_batch == rk.matmul_critical_batch(8192, 8192, **figures)
+    assert matmul.critical_batch_approx == rk.matmul_critical_batch_approx(**figures)
+    at = f" at {pct(share)} of peak"
+    caption = f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s;{at}: {num(lower.peak, 4)} FLOP/s"
+    assert caption in _caption(e)
+    assert f"critical intensity {num(lower.critical_intensity, 4)} FLOP/B" in _caption(e)
+    assert f"<th>attainable FLOP/s{at}</th>" in table.value and f"<th>T_math{at}</th>" in table.value
+    assert f"<td>{seconds(matmul.t_math, 4)}</td>" in table.value
+    assert image.value != before
+    # Another chip keeps the share chosen, and marks its own typical share.
+    controls["chip"].value = "tpu-v5e"
+    assert e.achieved == share and menu.value == share
+    v5e = rk.analyze(rk.matmul_cost(256, 8192, 8192), "tpu-v5e", achieved=share)
+    assert e.points()[0].t_math == v5e.t_math
+    typical = rk.catalog.achievable("tpu-v5e").high
+    assert dict((v, k) for k, v in menu.options)[typical].endswith("(typical for TPU v5e)")
+    menu.value = 1.0
+    assert "of peak" not in table.value and "of peak" not in _caption(e)
+
+
+def test_the_live_plot_follows_the_share_and_its_axes_hold_the_lower_roof() -> None:
+    import matplotlib.pyplot as plt
+
+    png = roofline_png(*chip_figures("b200"), 256, 8192, ["matmul"], dpi=50, achieved=0.5)
+    assert png[:4] == b"\x89PNG" and png != roofline_png(*chip_figures("b200"), 256, 8192, ["matmul"], dpi=50)
+    plt.close("all")
+    for name in rk.CHIPS:
+        peak, bandwidth = chip_figures(name)
+        fitted = plot_axes(peak, bandwidth, 256, ["dot"], achieved=0.5)
+        lower = rk.hardware(name, achieved=0.5)
+        assert fitted.intensity[0] < lower.critical_intensity < fitted.intensity[1]
+        assert fitted.attainable[0] < lower.peak < peak < fitted.attainable[1]

@@ -9,12 +9,13 @@ rooflinekit.fmt's:
   intensity at every position of the peak slider with every position of the bandwidth slider,
   at every D: 401 x 331 x 8;
 - whole tables (every operation at every D and every B: 5 x 8 x 65 rows) for each catalog chip
-  and for a 21 x 18 lattice of slider positions spanning both sliders, ends included (a table's
-  times and bounds are quotients and comparisons of one peak or one bandwidth with the FLOPs
-  and bytes rooflinekit wrote, so a lattice finds any slip; the slider pairs' full product
-  would be 69 million tables);
-- the plot's axes (rooflinekit.explorer.model.plot_axes) at those chips and slider pairs, at
-  every D, for every set of operations the checkboxes can show (2^5 sets);
+  at every share of the peak on the achieved control, for a 21 x 18 lattice of slider positions
+  spanning both sliders, ends included, at 100%, and for a 3 x 3 lattice at every other share (a
+  table's times and bounds are quotients and comparisons of one peak, taken at a share, or one
+  bandwidth with the FLOPs and bytes rooflinekit wrote, so a lattice finds any slip; the slider
+  pairs' full product would be 69 million tables), with the critical intensity of each;
+- the plot's axes (rooflinekit.explorer.model.plot_axes) at those chips, slider pairs and
+  shares, at every D, for every set of operations the checkboxes can show (2^5 sets);
 - the texts of its formatter for every number in the catalog chips' tables and in the tables at
   the sliders' fastest corner (times below a picosecond), and for ties and powers of ten; and
   how it writes times, pinned with examples.
@@ -35,12 +36,13 @@ import pytest
 
 import rooflinekit as rk
 from rooflinekit.critical import exact_crossover, rule_of_thumb
-from rooflinekit.explorer.model import B_VALUES, D_VALUES, OPERATIONS, grid_data, plot_axes
+from rooflinekit.explorer.model import ACHIEVED_SHARES, B_VALUES, D_VALUES, OPERATIONS, grid_data, plot_axes
 from rooflinekit.fmt import num, sci, seconds
 
 HARNESS = Path(__file__).with_name("explorer_grid.js")
 SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "explorer.js"
 LATTICE = ([*range(0, 400, 20), 400], [*range(0, 330, 20), 330])  # slider positions, ends included
+SHARE_LATTICE = ([0, 200, 400], [0, 165, 330])  # slider positions at the shares below 100%
 SHOWN = [list(keys) for n in range(len(OPERATIONS) + 1)
          for keys in itertools.combinations([op.key for op in OPERATIONS], n)]
 TRICKY = [0.0, 0.5, 1.0625, 2.5, 12.125, 999.95, 9.9995, 0.0009995, 999999.5, 1e6, 1234500.0,
@@ -65,6 +67,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     numbers = TRICKY + sorted(set(tables[np.isfinite(tables)].tolist()))
     (out / "cases.json").write_text(json.dumps(
         {"peak_positions": LATTICE[0], "bandwidth_positions": LATTICE[1], "numbers": numbers,
+         "share_peak_positions": SHARE_LATTICE[0], "share_bandwidth_positions": SHARE_LATTICE[1],
          "shown": SHOWN}
     ))
     done = subprocess.run(
@@ -110,16 +113,18 @@ def test_critical_batches_and_intensity_at_every_slider_position(run: dict[str, 
     assert np.array_equal(shown[:, :, -1], ridge)
 
 
-def _tables(peak: float, bandwidth: float) -> np.ndarray[Any, Any]:
-    """rooflinekit's rows for every D, B and operation: [D][B][operation][field]."""
+def _tables(peak: float, bandwidth: float, share: float = 1.0) -> np.ndarray[Any, Any]:
+    """rooflinekit's rows for every D, B and operation: [D][B][operation][field], at ``share``
+    of the peak (rk.hardware's ``achieved``)."""
     B, D = np.meshgrid(np.array(B_VALUES, dtype=float), np.array(D_VALUES, dtype=float))
     columns = []
+    lower = rk.hardware(peak=peak, bandwidth=bandwidth, achieved=share)
     for op in OPERATIONS:
-        r = rk.analyze(op(B, D), peak=peak, bandwidth=bandwidth)
+        r = rk.analyze(op(B, D), peak=peak, bandwidth=bandwidth, achieved=share)
         exact = approx = np.full(B.shape, np.nan)
         if op.matmul is not None:
             dt = {"x": op.matmul.x, "w": op.matmul.w, "out": op.matmul.out}
-            figures = {"peak": peak, "bandwidth": bandwidth}
+            figures = {"peak": lower.peak, "bandwidth": bandwidth}
             exact = np.broadcast_to(rk.matmul_critical_batch(D, D, **dt, **figures), B.shape)
             approx = np.full(B.shape, rk.matmul_critical_batch_approx(w=op.matmul.w, **figures))
         fields = (r.intensity, r.attainable, r.t_math, r.t_comms, r.t_lower, r.t_upper,
@@ -128,14 +133,19 @@ def _tables(peak: float, bandwidth: float) -> np.ndarray[Any, Any]:
     return np.stack(columns, axis=2)
 
 
-def test_whole_tables_at_every_chip_and_across_both_sliders(run: dict[str, Any]) -> None:
+def test_whole_tables_at_every_chip_and_share_and_across_both_sliders(run: dict[str, Any]) -> None:
     pairs = run["figures"]["pairs"]
-    assert len(pairs) == len(rk.CHIPS) + len(LATTICE[0]) * len(LATTICE[1])
+    shares = len(ACHIEVED_SHARES)
+    assert len(pairs) == (len(rk.CHIPS) * shares + len(LATTICE[0]) * len(LATTICE[1])
+                          + len(SHARE_LATTICE[0]) * len(SHARE_LATTICE[1]) * (shares - 1))
+    assert {share for _, _, share in pairs} == set(ACHIEVED_SHARES)
     assert run["figures"]["fields"][6] == "bound"
     shown = run["rows"].reshape(len(pairs), len(D_VALUES), len(B_VALUES), len(OPERATIONS), -1)
-    for index, (peak, bandwidth) in enumerate(pairs):
-        expected = _tables(peak, bandwidth)
-        assert np.array_equal(shown[index], expected, equal_nan=True), (peak, bandwidth)
+    for index, (peak, bandwidth, share) in enumerate(pairs):
+        expected = _tables(peak, bandwidth, share)
+        assert np.array_equal(shown[index], expected, equal_nan=True), (peak, bandwidth, share)
+        ridge = rk.hardware(peak=peak, bandwidth=bandwidth, achieved=share).critical_intensity
+        assert run["figures"]["ridges"][index] == ridge, (peak, bandwidth, share)
     bounds = shown[..., 6]
     assert 0 < bounds.mean() < 1  # the lattice sees both compute- and memory-bound rows
 
@@ -147,18 +157,21 @@ def test_its_texts_are_rooflinekit_fmts(run: dict[str, Any]) -> None:
         assert text == [num(x, 4), num(x, 3), sci(x, 4), seconds(x, 4), _figure(x)], x
 
 
-def test_plot_axes_are_rooflinekits_for_every_chip_width_and_set_of_operations(run: dict[str, Any]) -> None:
+def test_plot_axes_are_rooflinekits_at_every_chip_share_width_and_set_of_operations(
+    run: dict[str, Any],
+) -> None:
     pairs = run["figures"]["pairs"]
     shown = run["axes"].reshape(len(pairs), len(D_VALUES), len(SHOWN), 4)
-    for index, (peak, bandwidth) in enumerate(pairs):
-        expected = [[(a := plot_axes(peak, bandwidth, D, keys)).intensity + a.attainable for keys in SHOWN]
-                    for D in D_VALUES]
-        assert np.array_equal(shown[index], np.array(expected)), (peak, bandwidth)
+    for index, (peak, bandwidth, share) in enumerate(pairs):
+        expected = [[(a := plot_axes(peak, bandwidth, D, keys, share)).intensity + a.attainable
+                     for keys in SHOWN] for D in D_VALUES]
+        assert np.array_equal(shown[index], np.array(expected)), (peak, bandwidth, share)
     # Fitted: the roof's top, the ridge and every operation lie inside, with no empty decade
     # beyond them (the margin is less than a decade; an axis spans two decades at least).
     low_x, high_x, low_y, high_y = np.moveaxis(shown, -1, 0)
     peaks = np.array(pairs)[:, 0, None, None]
     assert np.all(high_y > peaks) and np.all(high_y < 10 * peaks)
+    assert np.all(low_y < peaks * np.array(pairs)[:, 2, None, None])  # the achieved roof is inside
     assert np.all(high_x / low_x >= 100 * (1 - 1e-12)) and np.all(high_y / low_y >= 100 * (1 - 1e-12))
 
 

@@ -14,7 +14,8 @@ request to another host blocked, then does what a student does:
   chapter computes stand in the text as rooflinekit gives them;
 - uses the live explorer: a catalog chip shows its own figures (rooflinekit's, to the digits
   shown) and stays chosen, another chip too, a dragged slider gives custom figures labelled so,
-  and "back to" returns to the chip.
+  "back to" returns to the chip, and the chip's typical achieved share of the peak (marked in
+  its menu) gives the figures under that lower roof, labelled so.
 
 Every assertion reads what the page shows. Screenshots go to ``_build/screenshots/jupyterlab-*``.
 """
@@ -39,9 +40,10 @@ from browsers import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from slips import SLIPS, answered
 
+import rooflinekit as rk
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import chip_figures, evaluate
-from rooflinekit.fmt import num, si
+from rooflinekit.fmt import num, pct, si
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -328,6 +330,12 @@ def _chosen(menu: Any) -> str:
     return str(menu.evaluate("s => s.options[s.selectedIndex].text")).replace("\xa0", " ")
 
 
+def _select(menu: Any, text: str) -> None:
+    """Choose the option of ``menu`` that reads ``text``."""
+    menu.select_option(value=menu.evaluate(
+        "(s, text) => [...s.options].find(o => o.text.replace(/\\u00a0/g, ' ') === text).value", text))
+
+
 def _table_cell(explorer: Any, row: int, column: int) -> str:
     return str(explorer.locator("table tr").nth(row).locator("td").nth(column).inner_text())
 
@@ -385,7 +393,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
 
     # The chip it starts on shows its own figures, exactly, and stays chosen.
     page.wait_for_timeout(1500)  # the sliders have placed themselves and told the kernel
-    menu = explorer.locator(".widget-dropdown select")
+    menu = explorer.locator(".widget-dropdown select").first  # the chip's; then the achieved share
     assert _chosen(menu) == v5e.name
     assert _caption(explorer).startswith(
         f"{v5e.name} (catalog): peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s"
@@ -412,6 +420,35 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     assert f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s" in _caption(explorer)
     back = explorer.locator("button", has_text="back to")
     assert not back.is_visible()
+
+    # The chip's typical achieved share, marked in the achieved menu: the catalog's figures stay,
+    # and the critical figures are those under the lower roof, labelled with the share.
+    share = rk.catalog.achievable(h100).low
+    shares = explorer.locator(".widget-dropdown select").nth(1)
+    typical = f"{pct(share)} of peak (typical for {h100.name})"
+    _select(shares, typical)
+    at = f" at {pct(share)} of peak"
+    page.wait_for_function(
+        "([e, at]) => e.querySelector('.rk-figures').textContent.includes(at)"
+        " && e.querySelector('table').textContent.includes(at)",  # the table is drawn last
+        arg=[explorer.element_handle(), at],
+        timeout=30_000,
+    )
+    lower = rk.hardware(h100, achieved=share)
+    assert _caption(explorer).startswith(
+        f"{h100.name} (catalog): peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s;{at}: "
+        f"{num(lower.peak, 4)} FLOP/s, critical intensity {num(lower.critical_intensity, 4)} FLOP/B"
+    )
+    (matmul, *_rest) = evaluate(peak, bandwidth, 256, 8192, achieved=share)
+    assert _table_cell(explorer, 1, 9) == num(matmul.critical_batch_approx or 0, 4)
+    assert f"critical batch (B ≪ D rule){at}" in explorer.locator("table tr").first.inner_text()
+    _screenshot(page, "chapter-explorer-achieved")
+    _select(shares, "100% of peak")
+    page.wait_for_function(
+        "e => !e.querySelector('table').textContent.includes('of peak')",
+        arg=explorer.element_handle(),
+        timeout=30_000,
+    )
 
     # A dragged slider makes custom figures, labelled so; "back to" returns to the chip.
     handle = explorer.locator(".widget-slider", has_text="peak FLOP/s").locator(".noUi-handle")

@@ -1,7 +1,8 @@
 """The interactive roofline explorer: ``explorer()`` as the last line of a notebook cell.
 
 Pick a catalog chip or set the peak and bandwidth with sliders, choose operations, a token
-batch ``B`` and a width ``D = F``, and see where each operation lands on the roofline.
+batch ``B`` and a width ``D = F``, and see where each operation lands on the roofline, at the
+datasheet's peak or at the share of it real kernels reach (the achieved control).
 
 One module a job:
 

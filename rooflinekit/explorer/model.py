@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from rooflinekit.analysis import analyze
-from rooflinekit.catalog import CHIPS, Chip, chip
+from rooflinekit.analysis import analyze, hardware
+from rooflinekit.catalog import CHIPS, Chip, achievable, chip
 from rooflinekit.costs import (
     Cost,
     batched_matmul_cost,
@@ -39,6 +39,7 @@ from rooflinekit.costs import (
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.fmt import pct
 from rooflinekit.plot import ROOF_COLORS
 
 COMPUTE = "bf16"
@@ -55,6 +56,9 @@ PEAK_RANGE = (1e12, 1e16)
 
 BANDWIDTH_RANGE = (1e10, 2e13)
 """Bandwidths (B/s) the bandwidth slider spans (log scale)."""
+
+ACHIEVED_SHARES: tuple[float, ...] = tuple(round(1 - k / 20, 2) for k in range(11))
+"""Shares of the peak on the achieved control, 100% (the datasheet) down to 50% in steps of 5%."""
 
 MARGIN = 1.5
 """How far the plot's axes reach past what they show, on each side (a factor: the axes are log)."""
@@ -132,6 +136,9 @@ _BATCHES_ACCEPTED = "a batch on the slider, one of " + ", ".join(map(str, B_VALU
 class ExplorerSettings:
     """Where an explorer starts: a catalog chip, a batch, a width and the operations shown.
 
+    ``achieved`` is the share of the peak the roofline is drawn at, one of
+    :data:`ACHIEVED_SHARES` (1, the datasheet's peak, by default).
+
     >>> ExplorerSettings(B=300)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -142,6 +149,7 @@ class ExplorerSettings:
     B: int = 256
     D: int = 8192
     operations: tuple[str, ...] = field(default_factory=lambda: tuple(op.key for op in OPERATIONS))
+    achieved: float = 1.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "chip", chip(self.chip).id)
@@ -150,19 +158,49 @@ class ExplorerSettings:
         if self.D not in D_VALUES:
             raise RooflineInputError("D", "one of " + ", ".join(map(str, D_VALUES)), self.D)
         object.__setattr__(self, "operations", tuple(operation(k).key for k in self.operations))
+        if self.achieved not in ACHIEVED_SHARES:
+            accepted = "a share on the achieved control, one of " + ", ".join(map(str, ACHIEVED_SHARES))
+            raise RooflineInputError("achieved", accepted, self.achieved)
 
     @classmethod
-    def of(cls, chip: str, B: int, D: int, operations: Sequence[str] | None) -> ExplorerSettings:
+    def of(
+        cls, chip: str, B: int, D: int, operations: Sequence[str] | None, achieved: float = 1.0
+    ) -> ExplorerSettings:
         """Settings with every operation shown when ``operations`` is None.
 
         >>> ExplorerSettings.of("b200", 256, 8192, ["dot"]).operations
         ('dot',)
         """
-        return cls(chip, B, D) if operations is None else cls(chip, B, D, tuple(operations))
+        keys = tuple(op.key for op in OPERATIONS) if operations is None else tuple(operations)
+        return cls(chip, B, D, keys, achieved)
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data (the static page's starting state)."""
-        return {"chip": self.chip, "B": self.B, "D": self.D, "operations": list(self.operations)}
+        return {"chip": self.chip, "B": self.B, "D": self.D, "operations": list(self.operations),
+                "achieved": self.achieved}
+
+
+def share_label(share: float, on: str | Chip | None = None) -> str:
+    """How the achieved control names ``share``, marked when it is in catalog chip ``on``'s
+    typical range (:func:`rooflinekit.catalog.achievable`).
+
+    >>> share_label(1.0), share_label(0.85, "h100-sxm"), share_label(0.9, "h100-sxm")
+    ('100% of peak', '85% of peak (typical for NVIDIA H100 SXM)', '90% of peak')
+    """
+    label = f"{pct(share)} of peak"
+    if on is None or on == "custom":
+        return label
+    typical = achievable(on)
+    return f"{label} (typical for {chip(on).name})" if typical.low <= share <= typical.high else label
+
+
+def achieved_note(share: float) -> str:
+    """What the explorer adds to a figure that is taken at ``share`` of the peak ("" at 100%).
+
+    >>> achieved_note(0.8), achieved_note(1.0)
+    (' at 80% of peak', '')
+    """
+    return "" if share == 1 else f" at {pct(share)} of peak"
 
 
 @dataclass(frozen=True)
@@ -190,12 +228,18 @@ def evaluate(
     B: int,
     D: int,
     keys: Sequence[str] | None = None,
+    achieved: float = 1.0,
 ) -> list[Point]:
-    """Place the chosen operations (all by default) on a chip with this peak and bandwidth.
+    """Place the chosen operations (all by default) on a chip with this peak and bandwidth,
+    reaching ``achieved`` of the peak (see :func:`rooflinekit.analysis.hardware`): the times,
+    the attainable FLOP/s and the critical batches are those under that lower roof.
 
     >>> [p.key for p in evaluate(1e14, 1e12, 1, 256, keys=["dot"])]
     ['dot']
+    >>> evaluate(1e14, 1e12, 4096, 256, ["matmul"], achieved=0.5)[0].attainable
+    50000000000000.0
     """
+    peak = hardware(peak=peak, bandwidth=bandwidth, achieved=achieved).peak
     points = []
     for op in (OPERATIONS if keys is None else [operation(k) for k in keys]):
         r = analyze(op(B, D), peak=peak, bandwidth=bandwidth, compute=COMPUTE)
@@ -242,10 +286,13 @@ class PlotAxes:
     attainable: tuple[float, float]
 
 
-def plot_axes(peak: float, bandwidth: float, D: int, keys: Sequence[str] | None = None) -> PlotAxes:
+def plot_axes(
+    peak: float, bandwidth: float, D: int, keys: Sequence[str] | None = None, achieved: float = 1.0
+) -> PlotAxes:
     """The plot's axes, fitted to what it shows: the ridge and the chosen operations (all by
     default) at every batch on the slider, so that the axes stay put while the batch moves,
-    and the roof over that range, each with a margin of :data:`MARGIN`.
+    and the roof over that range (and the roof at ``achieved`` of the peak, with its ridge),
+    each with a margin of :data:`MARGIN`.
 
     >>> from rooflinekit.fmt import num
     >>> axes = plot_axes(1.97e14, 8.2e11, 8192)  # TPU v5e: the dot product's 0.5 to 3972 (int8 matmul)
@@ -253,9 +300,10 @@ def plot_axes(peak: float, bandwidth: float, D: int, keys: Sequence[str] | None 
     (['0.333', '5958'], ['1.82e11', '2.96e14'])
     """
     shown = [_intensities(op.key, D) for op in (OPERATIONS if keys is None else map(operation, keys))]
-    ridge = peak / bandwidth
-    intensity = _reach(min([ridge] + [low for low, _ in shown]), max([ridge] + [high for _, high in shown]))
-    return PlotAxes(intensity, _reach(min(peak, intensity[0] * bandwidth), peak))
+    lower = hardware(peak=peak, bandwidth=bandwidth, achieved=achieved).peak
+    ridges = [lower / bandwidth, peak / bandwidth]
+    intensity = _reach(min(ridges + [low for low, _ in shown]), max(ridges + [high for _, high in shown]))
+    return PlotAxes(intensity, _reach(min(lower, intensity[0] * bandwidth), peak))
 
 
 def chip_figures(on: str | Chip) -> tuple[float, float]:
@@ -304,7 +352,8 @@ def grid_data() -> dict[str, Any]:
 
     ``flops[key][i][j]`` and ``bytes[key][i][j]`` are the cost of operation ``key`` at
     ``D_VALUES[i]`` and ``B_VALUES[j]``; ``dtype_bytes`` gives the element sizes the
-    critical batch formula needs. The browser places them on the sliders' roofline
+    critical batch formula needs; ``shares`` the achieved control's choices (with each chip's
+    ``share_labels``, its typical shares marked). The browser places them on the sliders' roofline
     (``assets/explorer.js``; ``tests/test_explorer_js.py`` checks it against rooflinekit).
 
     >>> data = grid_data()
@@ -323,7 +372,8 @@ def grid_data() -> dict[str, Any]:
     chips = []
     for c in CHIPS.values():
         peak, bandwidth = chip_figures(c)
-        chips.append({"id": c.id, "name": c.name, "peak": peak, "bandwidth": bandwidth})
+        chips.append({"id": c.id, "name": c.name, "peak": peak, "bandwidth": bandwidth,
+                      "share_labels": [share_label(s, c) for s in ACHIEVED_SHARES]})
     return {
         "compute": COMPUTE,
         "B": list(B_VALUES),
@@ -333,6 +383,9 @@ def grid_data() -> dict[str, Any]:
         "margin": MARGIN,
         "half_span": HALF_SPAN,
         "chips": chips,
+        "shares": [
+            {"value": s, "label": share_label(s), "note": achieved_note(s)} for s in ACHIEVED_SHARES
+        ],
         "operations": [
             {
                 "key": op.key,

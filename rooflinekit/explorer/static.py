@@ -38,16 +38,19 @@ def explorer_html(
     D: int = 8192,
     operations: Sequence[str] | None = None,
     element_id: str | None = None,
+    achieved: float = 1.0,
 ) -> str:
     """The static explorer as HTML, starting on ``chip`` with batch ``B`` and width ``D``.
 
     ``B`` must be on the batch slider (:data:`~rooflinekit.explorer.model.B_VALUES`) and
-    ``D`` on the width slider (:data:`~rooflinekit.explorer.model.D_VALUES`).
+    ``D`` on the width slider (:data:`~rooflinekit.explorer.model.D_VALUES`); ``achieved``, the
+    share of the peak the roofline starts at, on the achieved control
+    (:data:`~rooflinekit.explorer.model.ACHIEVED_SHARES`).
 
     >>> explorer_html(element_id="ex").count('id="ex"')
     1
     """
-    settings = ExplorerSettings.of(chip, B, D, operations)
+    settings = ExplorerSettings.of(chip, B, D, operations, achieved)
     element_id = element_id or _element_id("rk-explorer")
     data = '{"grid":' + _grid_json() + ',"initial":' + json.dumps(settings.to_dict()) + "}"
     return (

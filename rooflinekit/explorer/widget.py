@@ -2,7 +2,8 @@
 
 Pick a catalog chip or set the peak and bandwidth with sliders, choose operations, a token
 batch ``B`` and a width ``D = F``, and see where each operation lands on the roofline and
-whether it is compute- or memory-bound, with its time bounds and critical batch.
+whether it is compute- or memory-bound, with its time bounds and critical batch; the achieved
+control takes all of these at a share of the peak, under a dashed roof.
 
 Call :func:`explorer` as the last line of a notebook cell. The result has two faces:
 
@@ -37,6 +38,7 @@ import numpy as np
 from rooflinekit.analysis import Hardware
 from rooflinekit.catalog import CHIPS
 from rooflinekit.explorer.model import (
+    ACHIEVED_SHARES,
     B_VALUES,
     BANDWIDTH_RANGE,
     COMPUTE,
@@ -46,11 +48,13 @@ from rooflinekit.explorer.model import (
     SLIDER_STEP,
     ExplorerSettings,
     Point,
+    achieved_note,
     chip_figures,
     evaluate,
     off_by_a_step,
     operation,
     plot_axes,
+    share_label,
     slider_figure,
 )
 from rooflinekit.explorer.page import two_faces
@@ -66,16 +70,20 @@ def _figure(x: float | None) -> str:
     return num(x, 4) if math.isfinite(x) else "never"
 
 
-def table_html(points: Sequence[Point]) -> str:
-    """The explorer's table of points, as HTML.
+def table_html(points: Sequence[Point], achieved: float = 1.0) -> str:
+    """The explorer's table of points, as HTML; the headings of the figures that depend on the
+    peak say the share of it they are taken at, when that is not 100%.
 
     >>> "compute" in table_html(evaluate(1.97e14, 8.2e11, B=4096, D=8192, keys=["matmul"]))
     True
+    >>> "<th>T_math at 80% of peak</th>" in table_html([], achieved=0.8)
+    True
     """
+    at = achieved_note(achieved)
     head = (
-        "<tr><th>operation</th><th>intensity (FLOP/B)</th><th>attainable FLOP/s</th>"
-        "<th>T_math</th><th>T_comms</th><th>T_lower</th><th>T_upper</th><th>bound</th>"
-        "<th>critical batch (exact)</th><th>critical batch (B ≪ D rule)</th></tr>"
+        f"<tr><th>operation</th><th>intensity (FLOP/B)</th><th>attainable FLOP/s{at}</th>"
+        f"<th>T_math{at}</th><th>T_comms</th><th>T_lower{at}</th><th>T_upper{at}</th><th>bound</th>"
+        f"<th>critical batch (exact){at}</th><th>critical batch (B ≪ D rule){at}</th></tr>"
     )
     rows = "".join(
         f"<tr><td>{escape(p.label)}</td><td>{_figure(p.intensity)}</td><td>{_figure(p.attainable)}</td>"
@@ -88,10 +96,12 @@ def table_html(points: Sequence[Point]) -> str:
 
 
 def roofline_png(
-    peak: float, bandwidth: float, B: int, D: int, keys: Iterable[str], *, dpi: int = 96
+    peak: float, bandwidth: float, B: int, D: int, keys: Iterable[str], *, dpi: int = 96,
+    achieved: float = 1.0,
 ) -> bytes:
     """A PNG of the roofline with each operation's point, on axes fitted to them
-    (:func:`~rooflinekit.explorer.model.plot_axes`).
+    (:func:`~rooflinekit.explorer.model.plot_axes`); below 100% ``achieved``, with the dashed
+    roof at that share of the peak, under which the points then sit.
 
     Uses matplotlib's Agg canvas directly (no pyplot state).
 
@@ -102,12 +112,13 @@ def roofline_png(
     from matplotlib.figure import Figure
 
     keys = list(keys)
-    fitted = plot_axes(peak, bandwidth, D, keys)
+    fitted = plot_axes(peak, bandwidth, D, keys, achieved)
     fig = Figure(figsize=(7, 4), dpi=dpi, layout="constrained")
     FigureCanvasAgg(fig)
     ax = roofline_axes(Hardware(peak, bandwidth), fig.add_subplot(), compute=COMPUTE, labels=["roofline"],
-                       intensity_range=fitted.intensity, legend=False)
-    for point in evaluate(peak, bandwidth, B, D, keys):
+                       intensity_range=fitted.intensity, legend=False,
+                       achieved=None if achieved == 1 else achieved)
+    for point in evaluate(peak, bandwidth, B, D, keys, achieved):
         ax.plot([point.intensity], [point.attainable], "o", color=operation(point.key).color, ms=8,
                 label=f"{point.label}: {point.bound}-bound")
     ax.set_xlim(*fitted.intensity)
@@ -133,13 +144,17 @@ class Explorer:
     bandwidth: float = field(init=False)
     chip: str = field(init=False)
     """The catalog chip whose figures are shown, or ``"custom"``."""
+    achieved: float = field(init=False)
+    """The share of the peak the roof, the times and the critical figures are taken at."""
     _last_chip: str = field(init=False, repr=False)
     _widget: Any = field(default=None, init=False, repr=False)
     _controls: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _relabelling: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.chip = self._last_chip = self.settings.chip
         self.peak, self.bandwidth = chip_figures(self.chip)
+        self.achieved = self.settings.achieved
 
     def state(self) -> tuple[float, float, int, int, tuple[str, ...]]:
         """(peak, bandwidth, B, D, operations) as the controls currently show them."""
@@ -166,21 +181,28 @@ class Explorer:
         self.chip = "custom"
         self.peak, self.bandwidth = slider_figure(peak), slider_figure(bandwidth)
 
+    def share_options(self) -> list[tuple[str, float]]:
+        """The achieved control's choices, the chip's typical shares marked."""
+        return [(share_label(s, self.chip), s) for s in ACHIEVED_SHARES]
+
     def figures_html(self) -> str:
         """Where the figures come from, and the figures: what the explorer's caption says."""
         source = (
             "custom (sliders)" if self.chip == "custom" else f"{escape(CHIPS[self.chip].name)} (catalog)"
         )
+        peak = self.peak * self.achieved  # as hardware(achieved=...) takes it
+        at = achieved_note(self.achieved)
+        lower = f";{at}: {num(peak, 4)} FLOP/s" if at else ""
         return (
             f'<span class="rk-figures" data-chip="{self.chip}">{source}: peak {num(self.peak)} FLOP/s, '
-            f"HBM {num(self.bandwidth)} B/s, critical intensity {num(self.peak / self.bandwidth, 4)} "
+            f"HBM {num(self.bandwidth)} B/s{lower}, critical intensity {num(peak / self.bandwidth, 4)} "
             "FLOP/B</span>"
         )
 
     def points(self) -> list[Point]:
         """Every shown operation placed on the roofline, as the table lists them."""
         peak, bandwidth, B, D, keys = self.state()
-        return evaluate(peak, bandwidth, B, D, keys)
+        return evaluate(peak, bandwidth, B, D, keys, self.achieved)
 
     @property
     def widget(self) -> Any:
@@ -208,6 +230,8 @@ class Explorer:
             ),
             "back": w.Button(description=f"back to {CHIPS[self._last_chip].name}",
                              layout=w.Layout(visibility="hidden", width="auto")),
+            "achieved": w.Dropdown(options=self.share_options(), value=self.achieved, description="achieved",
+                                   style={"description_width": "initial"}, layout=w.Layout(width="auto")),
             "batch": w.SelectionSlider(options=list(B_VALUES), value=s.B, description="batch B"),
             "width": w.SelectionSlider(options=list(D_VALUES), value=s.D, description="D = F"),
             "ops": {
@@ -215,6 +239,14 @@ class Explorer:
                 for op in OPERATIONS
             },
         }
+
+    def _relabel_shares(self) -> None:
+        """Mark the chosen chip's typical shares in the achieved menu (new options, the choice
+        put back; the menu's passing values are not the reader's)."""
+        self._relabelling = True
+        self._controls["achieved"].options = self.share_options()
+        self._controls["achieved"].value = self.achieved
+        self._relabelling = False
 
     def _build(self) -> Any:
         import ipywidgets as w  # type: ignore[import-untyped]
@@ -231,8 +263,8 @@ class Explorer:
             figures.value = self.figures_html()
             c["back"].description = f"back to {CHIPS[self._last_chip].name}"
             c["back"].layout.visibility = "visible" if self.chip == "custom" else "hidden"
-            image.value = roofline_png(peak, bandwidth, B, D, keys)
-            table.value = table_html(evaluate(peak, bandwidth, B, D, keys))
+            image.value = roofline_png(peak, bandwidth, B, D, keys, achieved=self.achieved)
+            table.value = table_html(self.points(), self.achieved)
 
         def on_chip(change: dict[str, Any]) -> None:
             nonlocal syncing
@@ -241,8 +273,14 @@ class Explorer:
             self.choose(change["new"])
             syncing = True  # the sliders follow the chip; they do not make custom figures
             c["peak"].value, c["bandwidth"].value = self.peak, self.bandwidth
+            self._relabel_shares()
             syncing = False
             redraw()
+
+        def on_achieved(change: dict[str, Any]) -> None:
+            if not (syncing or self._relabelling or change["new"] is None):
+                self.achieved = change["new"]
+                redraw()
 
         def on_figure(_: Any) -> None:
             if syncing:
@@ -250,18 +288,21 @@ class Explorer:
             self.slide(c["peak"].value, c["bandwidth"].value)
             if self.chip == "custom" and c["chip"].value != "custom":
                 c["chip"].value = "custom"
+                self._relabel_shares()
             redraw()
 
         c["chip"].observe(on_chip, names="value")
         c["peak"].observe(on_figure, names="value")
         c["bandwidth"].observe(on_figure, names="value")
         c["back"].on_click(lambda _: setattr(c["chip"], "value", self._last_chip))
+        c["achieved"].observe(on_achieved, names="value")
         for control in (c["batch"], c["width"], *c["ops"].values()):
             control.observe(redraw, names="value")
         redraw()
         return w.VBox([
             w.HBox([c["chip"], c["back"], c["batch"], c["width"]]),
             w.HBox([c["peak"], c["bandwidth"]]),
+            c["achieved"],  # a row of its own: beside the sliders, its long labels squeeze them
             figures,
             w.HBox(list(c["ops"].values()), layout=w.Layout(flex_flow="row wrap")),
             image,
@@ -273,7 +314,7 @@ class Explorer:
     ) -> dict[str, Any]:
         s = self.settings
         text = f"roofline explorer on {s.chip} (B={s.B}, D=F={s.D})"
-        html = explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations)
+        html = explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations, achieved=s.achieved)
         return two_faces(text, html, lambda: self.widget, include, exclude)
 
 
@@ -283,14 +324,18 @@ def explorer(
     B: int = 256,
     D: int = 8192,
     operations: Sequence[str] | None = None,
+    achieved: float = 1.0,
 ) -> Explorer:
     """A roofline explorer starting on ``chip`` with batch ``B`` and width ``D = F``.
 
     ``B`` must be one of :data:`~rooflinekit.explorer.model.B_VALUES` and ``D`` one of
     :data:`~rooflinekit.explorer.model.D_VALUES` (the sliders' positions); ``operations``
-    takes keys of :data:`~rooflinekit.explorer.model.OPERATIONS` (all by default).
+    takes keys of :data:`~rooflinekit.explorer.model.OPERATIONS` (all by default); ``achieved``
+    is the share of the peak the roof starts at, one of
+    :data:`~rooflinekit.explorer.model.ACHIEVED_SHARES` (its menu marks the chip's typical
+    ones, from :func:`rooflinekit.catalog.achievable`).
 
     >>> explorer("tpu-v5p", B=4096, operations=["matmul", "dot"]).settings.operations
     ('matmul', 'dot')
     """
-    return Explorer(ExplorerSettings.of(chip, B, D, operations))
+    return Explorer(ExplorerSettings.of(chip, B, D, operations, achieved))

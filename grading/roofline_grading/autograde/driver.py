@@ -202,6 +202,8 @@ def _grade_all(
                 try:
                     result = future.result()
                 except BrokenProcessPool:
+                    if not broken:
+                        _end_workers()
                     broken = True
                     continue
                 except Exception as error:  # a bug of ours met a submission it did not expect
@@ -218,6 +220,13 @@ def _grade_all(
             )
             done(_not_graded(settings, culprit, why))
         parallel = 1 if broken else parallel
+
+
+def _end_workers() -> None:
+    """End the pool's other workers once one has died: their grading is lost with the pool, and
+    Python 3.11's pool, on leaving, waits for an idle worker that no task will ever wake."""
+    for child in multiprocessing.active_children():
+        child.terminate()
 
 
 def _not_graded(settings: worker.Settings, student: str, why: str) -> StudentResult:

@@ -3,7 +3,9 @@
  * Each explorer is a <div class="rk-explorer"> holding a <script type="application/json">
  * with the data rooflinekit computed at build time: the FLOPs and bytes of every operation at
  * every (D, B) on the sliders, the catalog chips' figures and the element sizes of the
- * matmuls. This script applies the roofline to them for the peak and bandwidth on the sliders:
+ * matmuls. This script applies the roofline to them for the peak and bandwidth on the sliders,
+ * at the share of the peak chosen on the achieved control (the roof's peak is peak * share, as
+ * rooflinekit.analysis.hardware(achieved=...) makes it):
  *   T_math = FLOPs / peak, T_comms = bytes / bandwidth, T_lower = max, T_upper = sum,
  *   intensity = FLOPs / bytes, attainable = min(peak, intensity * bandwidth),
  *   compute-bound when T_math > T_comms,
@@ -147,6 +149,13 @@
   /* The ridge: FLOPs per byte where math and memory take equally long (Hardware.critical_intensity). */
   function criticalIntensity(peak, bw) { return peak / bw; }
 
+  /* The roof the figures use: the peak at the chosen share of it (hardware(achieved=share)),
+   * the bandwidth and their ridge. */
+  function roof(state) {
+    var peak = state.peak * state.share;
+    return { peak: peak, bandwidth: state.bandwidth, ridge: criticalIntensity(peak, state.bandwidth) };
+  }
+
   /* One operation of FLOPs and bytes placed on a roofline (rooflinekit.analysis.Roofline). */
   function place(flops, bytes, peak, bw) {
     var tMath = flops / peak, tComms = bytes / bw, intensity = flops / bytes;
@@ -159,10 +168,10 @@
     };
   }
 
-  /* The table's rows: every shown operation at the state's D, B, peak and bandwidth. */
+  /* The table's rows: every shown operation at the state's D, B, peak, share and bandwidth. */
   function model(grid, state) {
     var iD = state.iD, iB = state.iB, D = grid.D[iD];
-    var peak = state.peak, bw = state.bandwidth;
+    var peak = roof(state).peak, bw = state.bandwidth;
     return grid.operations.filter(function (op) { return state.ops.indexOf(op.key) >= 0; })
       .map(function (op) {
         var row = place(grid.flops[op.key][iD][iB], grid.bytes[op.key][iD][iB], peak, bw);
@@ -185,10 +194,13 @@
     return [low, high];
   }
 
-  /* The plot's axes, fitted to the ridge and to the shown operations at every batch on the
-   * slider, and the roof over that range (rooflinekit.explorer.model.plot_axes). */
+  /* The plot's axes, fitted to the ridges (at the peak and at its share) and to the shown
+   * operations at every batch on the slider, and the roofs over that range
+   * (rooflinekit.explorer.model.plot_axes). */
   function plotAxes(grid, state) {
-    var ridge = criticalIntensity(state.peak, state.bandwidth), low = ridge, high = ridge;
+    var lower = roof(state);
+    var ridge = criticalIntensity(state.peak, state.bandwidth);
+    var low = Math.min(lower.ridge, ridge), high = Math.max(lower.ridge, ridge);
     grid.operations.forEach(function (op) {
       if (state.ops.indexOf(op.key) < 0) { return; }
       var flops = grid.flops[op.key][state.iD], bytes = grid.bytes[op.key][state.iD];
@@ -201,7 +213,7 @@
     var intensity = reach(grid, low, high);
     return {
       intensity: intensity,
-      attainable: reach(grid, Math.min(state.peak, intensity[0] * state.bandwidth), state.peak)
+      attainable: reach(grid, Math.min(lower.peak, intensity[0] * state.bandwidth), state.peak)
     };
   }
 
@@ -281,13 +293,25 @@
     plot.appendChild(axes);
 
     var body = svg("g", { "clip-path": "url(#" + clip + ")" });
-    var ridge = criticalIntensity(state.peak, state.bandwidth);
+    var used = roof(state), ridge = used.ridge, note = shareNote(grid, state.share);
     var lo = fitted.intensity[0], hi = fitted.intensity[1];
-    var roof = [[lo, Math.min(state.peak, lo * state.bandwidth)], [ridge, state.peak], [hi, state.peak]];
-    body.appendChild(svg("polyline", {
-      points: roof.map(function (p) { return X(p[0]) + "," + Y(p[1]); }).join(" "),
-      "class": "rk-roof"
-    }));
+    function roofLine(peak, className) {
+      var knee = criticalIntensity(peak, state.bandwidth);
+      var points = [[lo, Math.min(peak, lo * state.bandwidth)], [knee, peak], [hi, peak]];
+      body.appendChild(svg("polyline", {
+        points: points.map(function (p) { return X(p[0]) + "," + Y(p[1]); }).join(" "),
+        "class": className, "data-peak": String(peak)
+      }));
+    }
+    roofLine(state.peak, "rk-roof");
+    if (note) {
+      /* The roof real kernels live under, dashed, each roof labelled at its right end. */
+      roofLine(used.peak, "rk-roof rk-achieved-roof");
+      plot.appendChild(svg("text", { x: PLOT.left + w - 4, y: Y(state.peak) - 5, "text-anchor": "end",
+        "class": "rk-roof-label" }, "peak"));
+      plot.appendChild(svg("text", { x: PLOT.left + w - 4, y: Y(used.peak) + 15, "text-anchor": "end",
+        "class": "rk-roof-label rk-achieved-label" }, note.trim()));
+    }
     body.appendChild(svg("line", { x1: X(ridge), x2: X(ridge), y1: PLOT.top, y2: PLOT.top + h, "class": "rk-ridge" }));
     rows.forEach(function (row) {
       var dot = svg("circle", { cx: X(row.intensity), cy: Y(row.attainable), r: 6, fill: row.color, "class": "rk-point", "data-op": row.key });
@@ -295,11 +319,16 @@
       body.appendChild(dot);
     });
     plot.appendChild(body);
-    var text = "critical intensity " + figure(ridge);
-    var label = svg("text", { y: PLOT.top + h - 8, "class": "rk-ridge-label" }, text);
+    /* The share, when there is one, on a line of its own below: a phone's plot is narrow. */
+    var lines = ["critical intensity " + figure(ridge)].concat(note ? [note.trim()] : []);
+    var longest = Math.max.apply(null, lines.map(function (line) { return line.length; }));
+    var label = svg("text", { y: PLOT.top + h - 8 - 15 * (lines.length - 1), "class": "rk-ridge-label" });
     /* Right of the ridge when it fits there, else left of it. */
-    var right = X(ridge) + 6 + text.length * 7 <= PLOT.left + w;
-    label.setAttribute("x", right ? X(ridge) + 6 : X(ridge) - 6);
+    var right = X(ridge) + 6 + longest * 7 <= PLOT.left + w;
+    var x = right ? X(ridge) + 6 : X(ridge) - 6;
+    lines.forEach(function (line, i) {
+      label.appendChild(svg("tspan", { x: x, dy: i ? 15 : 0 }, line));
+    });
     label.setAttribute("text-anchor", right ? "start" : "end");
     plot.appendChild(label);
   }
@@ -315,7 +344,16 @@
     ["critical_batch_approx", "critical batch, B ≪ D rule", figure]
   ];
 
-  function drawTable(table, rows) {
+  /* The rows whose figures depend on the peak: labelled with the share they are taken at. */
+  var AT_SHARE = ["attainable", "t_math", "t_lower", "t_upper", "critical_batch", "critical_batch_approx"];
+
+  /* " at 80% of peak" (the library's words, in the data), or "" at 100%. */
+  function shareNote(grid, share) {
+    var found = grid.shares.filter(function (s) { return s.value === share; })[0];
+    return found ? found.note : "";
+  }
+
+  function drawTable(table, rows, note) {
     while (table.firstChild) { table.removeChild(table.firstChild); }
     var thead = el("thead"), head = el("tr");
     head.appendChild(el("th", {}, ""));
@@ -330,7 +368,7 @@
     var tbody = el("tbody");
     QUANTITIES.forEach(function (q) {
       var tr = el("tr", { "data-key": q[0] });
-      tr.appendChild(el("th", { scope: "row" }, q[1]));
+      tr.appendChild(el("th", { scope: "row" }, q[1] + (AT_SHARE.indexOf(q[0]) >= 0 ? note : "")));
       rows.forEach(function (row) {
         var value = row[q[0]];
         var td = el("td", { "data-op": row.key, "data-key": q[0] }, q[2](value));
@@ -355,6 +393,7 @@
      * significant digits), and "back to <chip>" returns to the last chip chosen. */
     var state = {
       chip: start.id, lastChip: start.id, peak: start.peak, bandwidth: start.bandwidth,
+      share: initial.achieved === undefined ? 1 : initial.achieved,
       iB: grid.B.indexOf(initial.B), iD: grid.D.indexOf(initial.D), ops: initial.operations.slice()
     };
     var ui = el("div", { "class": "rk-ui" });
@@ -379,6 +418,21 @@
     batch.input.setAttribute("data-control", "batch");
     width.input.setAttribute("data-control", "width");
     [peak, bw, batch, width].forEach(function (s) { ui.appendChild(s.wrap); });
+
+    /* The share of the peak real kernels reach: the chosen chip's typical shares are marked. */
+    var shareWrap = el("div", { "class": "rk-control" });
+    shareWrap.appendChild(el("label", { "for": id + "-achieved" }, "achieved share of the peak"));
+    var shareSelect = el("select", { id: id + "-achieved", "data-control": "achieved" });
+    grid.shares.forEach(function (s) { shareSelect.appendChild(el("option", { value: String(s.value) }, s.label)); });
+    shareWrap.appendChild(shareSelect);
+    ui.appendChild(shareWrap);
+
+    function labelShares() {
+      var labels = state.chip === "custom" ? grid.shares.map(function (s) { return s.label; })
+        : chips[state.chip].share_labels;
+      for (var i = 0; i < grid.shares.length; i++) { shareSelect.options[i].textContent = labels[i]; }
+      shareSelect.value = String(state.share);
+    }
 
     var opsWrap = el("fieldset", { "class": "rk-ops" });
     opsWrap.appendChild(el("legend", {}, "operations"));
@@ -405,7 +459,8 @@
     }
 
     function update() {
-      var rows = model(grid, state);
+      var rows = model(grid, state), used = roof(state), note = shareNote(grid, state.share);
+      labelShares();
       peak.out.textContent = figure(state.peak);
       bw.out.textContent = figure(state.bandwidth);
       batch.out.textContent = String(grid.B[state.iB]);
@@ -419,18 +474,25 @@
       summary.appendChild(readout("peak", state.peak, figure(state.peak)));
       summary.appendChild(document.createTextNode(" FLOP/s, bandwidth "));
       summary.appendChild(readout("bandwidth", state.bandwidth, figure(state.bandwidth)));
-      summary.appendChild(document.createTextNode(" B/s: critical intensity "));
-      var ridge = criticalIntensity(state.peak, state.bandwidth);
-      summary.appendChild(readout("critical_intensity", ridge, figure(ridge)));
+      summary.appendChild(document.createTextNode(" B/s"));
+      if (note) {
+        summary.appendChild(document.createTextNode(";" + note + ": "));
+        summary.appendChild(readout("achieved_peak", used.peak, figure(used.peak)));
+        summary.appendChild(document.createTextNode(" FLOP/s,"));
+      } else {
+        summary.appendChild(document.createTextNode(":"));
+      }
+      summary.appendChild(document.createTextNode(" critical intensity "));
+      summary.appendChild(readout("critical_intensity", used.ridge, figure(used.ridge)));
       summary.appendChild(document.createTextNode(" FLOP/B. B = "));
       summary.appendChild(readout("B", grid.B[state.iB], String(grid.B[state.iB])));
       summary.appendChild(document.createTextNode(", D = F = "));
       summary.appendChild(readout("D", grid.D[state.iD], String(grid.D[state.iD])));
       summary.appendChild(document.createTextNode("."));
       drawPlot(plot, grid, state, rows);
-      drawTable(table, rows);
+      drawTable(table, rows, note);
       root.setAttribute("data-state", JSON.stringify({
-        chip: state.chip, peak: state.peak, bandwidth: state.bandwidth,
+        chip: state.chip, peak: state.peak, bandwidth: state.bandwidth, achieved: state.share,
         B: grid.B[state.iB], D: grid.D[state.iD], operations: state.ops
       }));
     }
@@ -463,6 +525,7 @@
       if (chips[select.value]) { choose(select.value); } else { select.value = state.chip; }
     });
     back.addEventListener("click", function () { choose(state.lastChip); });
+    shareSelect.addEventListener("change", function () { state.share = parseFloat(shareSelect.value); update(); });
     opsWrap.addEventListener("change", function () {
       state.ops = grid.operations.map(function (op) { return op.key; }).filter(function (key) {
         return root.querySelector("#" + id + "-op-" + key).checked;
@@ -500,7 +563,7 @@
   }
 
   root.RooflineExplorer = {
-    init: init, initAll: initAll, model: model, place: place, plotAxes: plotAxes, criticalBatch: criticalBatch,
+    init: init, initAll: initAll, model: model, roof: roof, place: place, plotAxes: plotAxes, criticalBatch: criticalBatch,
     criticalBatchApprox: criticalBatchApprox, criticalIntensity: criticalIntensity,
     sliderFigure: sliderFigure, sliderFigures: sliderFigures,
     num: num, sci: sci, si: si, seconds: seconds, figure: figure
