@@ -123,8 +123,8 @@ def test_a_number_typed_into_a_translation_is_named(
     catalog = catalog_path(root, "ko", FIRST_CHAPTER)
     with catalog.open("rb") as handle:
         messages = read_po(handle)
-    glued = next(m for m in messages if "{glue:text}`v5e_ratio`" in str(m.id))
-    glued.string = str(glued.string).replace("{glue:text}`v5e_ratio`", "240")
+    glued = next(m for m in messages if "{eval}`glued.v5e_ratio`" in str(m.id))
+    glued.string = str(glued.string).replace("{eval}`glued.v5e_ratio`", "240")
     with catalog.open("wb") as handle:
         write_po(handle, messages)
     done = _run(capsys, "check", "--root", str(root))
