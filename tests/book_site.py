@@ -66,10 +66,12 @@ def toc_docnames(root: Path = ROOT) -> list[str]:
 
 
 def pages_using(site: Path, term: str) -> list[str]:
-    """The pages of a built edition (``site``: _build/html or _build/html/ko) whose article has ``term``."""
+    """The pages of a built edition (``site``: _build/html or _build/html/ko) whose article has ``term``
+    (not the links to the previous and next pages below it, which name other pages)."""
     return [
         docname for docname in toc_docnames()
         if term in (site / f"{docname}.html").read_text(encoding="utf-8").split("<article", 1)[-1]
+        .split("</article>", 1)[0]
     ]
 
 
