@@ -13,6 +13,7 @@ import pytest
 import rooflinekit as rk
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.explorer import WIDGET_VIEW, Explorer, explorer, roofline_png, table_html
+from rooflinekit.explorer.labels import LANGUAGES
 from rooflinekit.explorer.model import (
     ACHIEVED_SHARES,
     B_VALUES,
@@ -21,7 +22,9 @@ from rooflinekit.explorer.model import (
     SLIDER_STEP,
     chip_figures,
     evaluate,
+    every_language_words,
     grid_data,
+    grid_words,
     operation,
     plot_axes,
     slider_figure,
@@ -103,8 +106,9 @@ def test_static_html_embeds_rooflinekits_numbers() -> None:
     assert match
     data = json.loads(match.group(1).replace("<\\/", "</"))
     assert data["initial"] == {"chip": "h100-sxm", "B": 512, "D": 4096, "operations": ["matmul", "dot"],
-                               "achieved": 1.0}
+                               "achieved": 1.0, "language": None}
     assert data["grid"] == json.loads(json.dumps(grid_data()))
+    assert data["words"] == every_language_words() and set(data["words"]) == set(LANGUAGES)
     # nothing inside the fragment's scripts can close them early
     for body in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
         assert "</" not in body
@@ -217,12 +221,12 @@ def test_importing_the_explorer_loads_neither_matplotlib_nor_ipywidgets() -> Non
 
 def test_the_achieved_control_offers_100_to_50_percent_and_marks_each_chips_typical_share() -> None:
     assert ACHIEVED_SHARES[0] == 1 and ACHIEVED_SHARES[-1] == 0.5
-    data = grid_data()
+    data, words = grid_data(), grid_words("en")
     assert [s["value"] for s in data["shares"]] == list(ACHIEVED_SHARES)
-    assert [s["note"] for s in data["shares"]][:2] == ["", " at 95% of peak"]
+    assert [s["note"] for s in words["shares"]][:2] == ["", " at 95% of peak"]
     for c in data["chips"]:
         typical = rk.catalog.achievable(c["id"])
-        marked = [share for share, label in zip(ACHIEVED_SHARES, c["share_labels"], strict=True)
+        marked = [share for share, label in zip(ACHIEVED_SHARES, words["share_labels"][c["id"]], strict=True)
                   if label.endswith(f"(typical for {rk.chip(c['id']).name})")]
         assert marked and all(typical.low <= share <= typical.high for share in marked), c["id"]
         assert {typical.low, typical.high} <= set(marked)
