@@ -19,7 +19,9 @@ labels are found, not only those some run happened to show.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import re
 import string
 import sys
 from pathlib import Path
@@ -78,9 +80,10 @@ def translations(path: Path) -> dict[str, str]:
             if m.id and m.string and not m.fuzzy}
 
 
-def shipped_labels(root: Path) -> dict[str, dict[str, str]]:
-    """What labels.json must hold: each language's translations of the labels the code has."""
-    wanted = {str(m.id) for m in extract(root) if m.id}
+def shipped_labels(root: Path, labels: Catalog | None = None) -> dict[str, dict[str, str]]:
+    """What labels.json must hold: each language's translations of the labels the code has
+    (``labels``, read from the code when not given)."""
+    wanted = {str(m.id) for m in (labels if labels is not None else extract(root)) if m.id}
     shipped = {}
     for language in LANGUAGES:
         path = catalog_path(root, language)
@@ -89,14 +92,21 @@ def shipped_labels(root: Path) -> dict[str, dict[str, str]]:
     return shipped
 
 
-def write_labels(root: Path) -> Path:
+def write_labels(root: Path, labels: Catalog | None = None) -> Path:
     path = root / LABELS
-    path.write_text(json.dumps(shipped_labels(root), ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                    encoding="utf-8")
+    text = json.dumps(shipped_labels(root, labels), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    if not path.exists() or path.read_text(encoding="utf-8") != text:  # unchanged: no rebuild of the book
+        path.write_text(text, encoding="utf-8")
     return path
 
 
 def update(root: Path) -> int:
+    """:func:`sync`, then :func:`check`."""
+    print(f"wrote {sync(root).relative_to(root)}")
+    return check(root)
+
+
+def sync(root: Path) -> Path:
     """Bring every language's catalog up to the code's labels (Babel's merge: new labels empty,
     changed ones fuzzy with the old translation), then write labels.json from them."""
     template = extract(root)
@@ -109,10 +119,16 @@ def update(root: Path) -> int:
             catalog = Catalog(locale=language, domain=DOMAIN, project="roofline course")
         catalog.update(template)
         catalog.fuzzy = False  # the header: Babel marks a new catalog's fuzzy
-        with path.open("wb") as handle:
-            write_po(handle, catalog, width=0, include_lineno=False, ignore_obsolete=True)
-    print(f"wrote {write_labels(root).relative_to(root)}")
-    return check(root)
+        written = io.BytesIO()
+        write_po(written, catalog, width=0, include_lineno=False, ignore_obsolete=True)
+        # Only a change of the labels rewrites the catalog, not a new date in its header.
+        if not path.exists() or _undated(path.read_bytes()) != _undated(written.getvalue()):
+            path.write_bytes(written.getvalue())
+    return write_labels(root, template)
+
+
+def _undated(po: bytes) -> bytes:
+    return re.sub(rb'"POT-Creation-Date: [^"]*"', b"", po)
 
 
 def _gap(message: Message) -> str | None:
@@ -155,7 +171,7 @@ def problems(root: Path) -> list[str]:
                 found.append(f"explorer labels: {gap} in {where}: {wanted.id}")
     shipped_path = root / LABELS
     shipped: Any = json.loads(shipped_path.read_text(encoding="utf-8")) if shipped_path.exists() else None
-    if shipped != shipped_labels(root):
+    if shipped != shipped_labels(root, labels):
         found.append(f"explorer labels: {LABELS} is not what the catalogs say; run "
                      "`python tools/explorer_labels.py update`")
     return found

@@ -15,6 +15,10 @@ from the code. ``done PAGE...`` marks pages translated in locale/<lang>/pages.ym
 SHA-256 of their English source, and refuses a page whose catalog still has gaps. ``check``
 exits 1, naming each page to update, when a page marked translated has an English source that
 changed since, or gaps; pages marked untranslated are shown in English with a notice.
+
+The explorers' labels are translated in a catalog of their own, kept from the code
+(tools/explorer_labels.py): ``update`` brings it up to date too, and ``check`` also names every
+label that is not translated, and a shipped labels file that is not the catalog's.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT / "tests")]
 
+import explorer_labels  # noqa: E402  # tools/explorer_labels.py
 from roofline_book.translations import (  # noqa: E402
     PageStatus,
     catalog_gaps,
@@ -62,6 +67,7 @@ def update(language: str) -> int:
     for docname in order:
         pages.setdefault(docname, PageStatus(docname, None))
     write_manifest(ROOT, language, pages, order)
+    explorer_labels.sync(ROOT)
     return check(ROOT, language)
 
 
@@ -83,12 +89,12 @@ def done(root: Path, language: str, docnames: list[str]) -> int:
 
 def check(root: Path, language: str) -> int:
     pages = book_pages(root)
-    found = problems(root, language, pages)
+    found = problems(root, language, pages) + explorer_labels.problems(root)
     manifest = read_manifest(root, language)
     translated = [d for d in pages if d in manifest and manifest[d].translated]
     print(f"{language}: {len(translated)} of {len(pages)} pages translated")
     if found:
-        print(f"{len(found)} {language} pages to update:")
+        print(f"{len(found)} {language} pages and labels to update:")
         print("\n".join(f"  {line}" for line in found))
         return 1
     return 0
