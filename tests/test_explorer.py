@@ -6,14 +6,22 @@ import json
 import re
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
 
 import rooflinekit as rk
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.explorer import WIDGET_VIEW, Explorer, explorer, roofline_png, table_html
-from rooflinekit.explorer.labels import LANGUAGES
+from rooflinekit.explorer import (
+    WIDGET_VIEW,
+    Explorer,
+    explorer,
+    roofline_png,
+    table_html,
+    transformer_explorer,
+)
+from rooflinekit.explorer.labels import LANGUAGES, translator
 from rooflinekit.explorer.model import (
     ACHIEVED_SHARES,
     B_VALUES,
@@ -284,3 +292,60 @@ def test_the_live_plot_follows_the_share_and_its_axes_hold_the_lower_roof() -> N
         lower = rk.hardware(name, achieved=0.5)
         assert fitted.intensity[0] < lower.critical_intensity < fitted.intensity[1]
         assert fitted.attainable[0] < lower.peak < peak < fitted.attainable[1]
+
+
+def _text(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def _cells(html: str) -> list[str]:
+    return re.findall(r"<td>(.*?)</td>", html)
+
+
+def test_the_live_explorer_speaks_korean_when_asked_with_rooflinekits_numbers() -> None:
+    tr = translator("ko")
+    e = explorer("tpu-v5e", B=256, D=8192, language="ko")
+    controls = e._controls if e.widget else {}
+    labels = [controls[k].description for k in ("chip", "peak", "bandwidth", "achieved", "batch", "width")]
+    assert labels == ["칩", "피크 성능 FLOP/s", "HBM B/s", "달성 비율", "배치 B", "D = F"]
+    assert [box.description for box in controls["ops"].values()] == [tr(op.label) for op in OPERATIONS]
+    assert controls["ops"]["dot"].description == "bf16[D] 두 개의 내적"
+    assert dict((v, k) for k, v in controls["chip"].options)["custom"] == "사용자 지정 (슬라이더)"
+    peak, bandwidth = chip_figures("tpu-v5e")
+    assert _text(_caption(e)) == (f"TPU v5e (카탈로그): 피크 성능 {num(peak)} FLOP/s, "
+                                  f"HBM {num(bandwidth)} B/s, 임계 강도 {num(peak / bandwidth, 4)} FLOP/B")
+    # The table: Korean headings, names and bounds; rooflinekit's numbers, as in English.
+    table = e.widget.children[6].value
+    assert re.findall(r"<th>(.*?)</th>", table)[:3] == ["연산", "강도 (FLOP/B)", "도달 가능 FLOP/s"]
+    english, korean = _cells(table_html(e.points())), _cells(table)
+    words = {i for i, (en, ko) in enumerate(zip(english, korean, strict=True)) if en != ko}
+    assert {i % 10 for i in words} == {0, 7}  # the operation's name and its bound: nothing else
+    assert [korean[i] for i in sorted(words)][:2] == ["행렬 곱셈 bf16[B,D]·bf16[D,F]", "연산"]
+    image = e.widget.children[5].value
+    assert image != roofline_png(peak, bandwidth, 256, 8192, [op.key for op in OPERATIONS])  # its words
+
+    # A moved slider: custom figures, said so in Korean; the way back names the chip.
+    controls["bandwidth"].value = 10 ** 11.93
+    assert _text(_caption(e)).startswith("사용자 지정 (슬라이더): 피크 성능 1.97e14 FLOP/s, HBM 8.51e11 B/s")
+    assert controls["back"].description == "TPU v5e 수치로 돌아가기"
+
+    # The achieved share: the chip's typical share marked, the figures under it labelled so.
+    controls["chip"].value = "h100-sxm"
+    share, menu = rk.catalog.achievable("h100-sxm").high, controls["achieved"]
+    typical = f"피크 성능의 {pct(share)} (NVIDIA H100 SXM의 통상 수준)"
+    assert dict((v, k) for k, v in menu.options)[share] == typical
+    menu.value = share
+    lower = rk.hardware("h100-sxm", achieved=share)
+    assert f"; 피크 성능의 {pct(share)} 기준: {num(lower.peak, 4)} FLOP/s, 임계 강도 " in _caption(e)
+    assert f"<th>T_math (피크 성능의 {pct(share)} 기준)</th>" in e.widget.children[6].value
+    under = rk.analyze(rk.matmul_cost(256, 8192, 8192), "h100-sxm", achieved=share)
+    assert e.points()[0].t_math == under.t_math
+    plain = e._repr_mimebundle_(include=["text/plain"])["text/plain"]
+    assert plain == "tpu-v5e의 루프라인 탐색기 (B=256, D=F=8192)"
+
+
+@pytest.mark.parametrize("make", [explorer, transformer_explorer, explorer_html])
+def test_a_language_the_explorers_do_not_speak_is_named_with_those_they_do(make: Any) -> None:
+    with pytest.raises(RooflineInputError) as caught:
+        make(language="fr")
+    assert str(caught.value) == "language must be one of en, ko (got 'fr')"

@@ -251,3 +251,28 @@ def test_numbers_in_the_live_table_are_the_books() -> None:
     for row in operations_table(step).cells()[1:]:
         assert any(cells[i:i + len(row)] == [str(x) for x in row] for i in range(len(cells))), row[0]
     assert "e+" not in html
+
+
+def test_the_live_view_speaks_korean_when_asked_with_rooflinekits_numbers() -> None:
+    tr = translator("ko")
+    e = transformer_explorer("llama-3.1-8b", "h100-sxm", n_chips=1, batch=16, language="ko")
+    controls, html = e._controls if e.widget else {}, e.widget.children[3].value
+    assert [controls[k].description for k in ("phase", "batch", "context")] == ["단계", "배치", "컨텍스트"]
+    assert controls["phase"].label == "디코드"
+    step = rk.transformer_step("llama-3.1-8b", "h100-sxm", batch=16)
+    assert "<th>들어가는 가장 큰 배치</th>" in html and "<th>연산 (칩 하나)</th>" in html
+    assert all(line.text in html for line in step_summary(step, tr))
+    korean, english = operations_table(step, tr).cells()[1:], operations_table(step).cells()[1:]
+    cells = re.findall(r"<td>(.*?)</td>", html)
+    for ko, en in zip(korean, english, strict=True):  # the same numbers, the words in Korean
+        assert ko[0] == tr(en[0]) != en[0] and ko[5] == tr(en[5]) and ko[1:5] + ko[6:] == en[1:5] + en[6:]
+        assert any(cells[i:i + len(ko)] == [str(x) for x in ko] for i in range(len(cells))), en[0]
+    assert html.startswith(f"<p><b>{step_title(step.model, step.setup, tr)}</b></p>")
+    title = step_title(step.model, step.setup, tr)
+    assert title.startswith("1 x NVIDIA H100 SXM의 llama-3.1-8b: 디코드, 배치 16")
+
+    controls["phase"].value = "prefill"
+    assert controls["phase"].label == "프리필"
+    assert "프리필 전체: 첫 토큰까지의 시간" in e.widget.children[3].value
+    controls["context"].value = CONTEXTS[-1]
+    assert "메모리에 들어가지 않습니다. " in e.widget.children[3].value and e.shown().step is None
