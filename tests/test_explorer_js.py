@@ -63,7 +63,7 @@ LATTICE = ([*range(0, 400, 20), 400], [*range(0, 330, 20), 330])  # slider posit
 SHARE_LATTICE = ([0, 200, 400], [0, 165, 330])  # slider positions at the shares below 100%
 SHOWN = [list(keys) for n in range(len(OPERATIONS) + 1)
          for keys in itertools.combinations([op.key for op in OPERATIONS], n)]
-TRANSFORMER = TransformerSettings("llama-3.1-8b", "h100-sxm", 1)
+TRANSFORMER = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)  # as tests/test_transformer_view.py
 TRICKY = [0.0, 0.5, 1.0625, 2.5, 12.125, 999.95, 9.9995, 0.0009995, 999999.5, 1e6, 1234500.0,
           1.97e14, 8.1e11, 1e-3, 9.99e-4, 0.1, 2.675, 1e21, 3.3e22, 1.2345e-9, 5e-13, 83.16e-12]
 
@@ -287,5 +287,5 @@ def test_the_transformer_view_speaks_the_pages_language(spoken: dict[str, Any]) 
             if language == "ko":
                 _no_english_label_left(shown["texts"], everything_english)
     assert [s["state"]["fits"] for s in korean] == [True, True, False]
-    assert korean[1]["title"].startswith("1 x NVIDIA H100 SXM의 llama-3.1-8b: 프리필, 배치 64")
+    assert korean[1]["title"].startswith("8 x NVIDIA H100 SXM의 llama-3.1-70b: 프리필, 배치 64")
     assert korean[2]["message"].startswith("메모리에 들어가지 않습니다. 배치는 ")
