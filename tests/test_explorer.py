@@ -219,9 +219,11 @@ def test_table_and_plot_helpers() -> None:
 
 
 def test_importing_the_explorer_loads_neither_matplotlib_nor_ipywidgets() -> None:
+    # nor Babel: the Korean labels ship as a JSON file, read with the standard library
     code = (
         "import sys, rooflinekit.explorer as e; e.explorer()._repr_mimebundle_(include=['text/html']);"
-        "print(','.join(m for m in ('matplotlib', 'ipywidgets') if m in sys.modules))"
+        "e.explorer(language='ko').figures_html();"
+        "print(','.join(m for m in ('matplotlib', 'ipywidgets', 'babel') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""

@@ -150,7 +150,9 @@ def _gap(message: Message) -> str | None:
 
 def problems(root: Path) -> list[str]:
     """One line per label of the code that a catalog lacks or does not translate, and one if
-    labels.json is not what the catalogs say."""
+    labels.json is not what the catalogs say (nothing for a copy of the book without the code)."""
+    if not (root / "rooflinekit").is_dir():
+        return []
     found = []
     labels = extract(root)
     for language in LANGUAGES:
