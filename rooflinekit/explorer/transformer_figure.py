@@ -60,15 +60,19 @@ class Canvas:
 
     figure: Figure
     axes: Axes
+    chip: str
 
     @classmethod
     def for_chip(cls, on: str, language: str = ENGLISH) -> Canvas:
         """The chip's canvas, its words in ``language`` (where matplotlib has a font for it)."""
-        laid_out = cls._drawn(on, english, None)
+        return cls._drawn(on, english, None).in_language(language)
+
+    def in_language(self, language: str) -> Canvas:
+        """This canvas with its words in ``language``, laid out as this one (the same axes)."""
         if language == ENGLISH:
-            return laid_out
+            return self
         with plot_words(language) as tr:
-            return laid_out if tr is english else cls._drawn(on, tr, laid_out.axes.get_position())
+            return self if tr is english else self._drawn(self.chip, tr, self.axes.get_position())
 
     @classmethod
     def _drawn(cls, on: str, tr: Translate, position: Bbox | None) -> Canvas:
@@ -94,7 +98,7 @@ class Canvas:
         axes.legend(handles=handles, loc="lower right", fontsize=8, ncol=2)
         figure.canvas.draw()
         figure.set_layout_engine("none")  # the layout stays as drawn: the same for SVG and PNG
-        return cls(figure, axes)
+        return cls(figure, axes, found.id)
 
     @property
     def width(self) -> float:

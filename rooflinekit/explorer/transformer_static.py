@@ -104,8 +104,7 @@ def _grid(model: str, on: str, n_chips: int) -> tuple[dict[str, Any], dict[str, 
         "cells": [[[next(cells) for _ in CONTEXTS] for _ in BATCHES] for _ in PHASES],
         "words": words,
     }
-    svgs = {language: (canvas if language == ENGLISH else Canvas.for_chip(on, language)).svg()
-            for language in LANGUAGES}
+    svgs = {language: canvas.in_language(language).svg() for language in LANGUAGES}
     return grid, svgs
 
 
