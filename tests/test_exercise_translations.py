@@ -60,7 +60,8 @@ def test_the_korean_notebook_has_the_same_cells_points_and_code(kind: str, noteb
             assert _korean(ko.source), ko.source[:200]
         elif not meta_en.get("grade_id", "").endswith("known_mistakes"):
             assert _shape(ko.source) == _shape(en.source), meta_en.get("grade_id")
-    assert read(ROOT / kind / "ko" / ASSIGNMENT / f"{notebook}.ipynb").metadata["roofline"] == {"language": "ko"}
+    metadata = read(ROOT / kind / "ko" / ASSIGNMENT / f"{notebook}.ipynb").metadata
+    assert metadata["roofline"] == {"language": "ko"}
 
 
 def _cell_namespace(notebook: str) -> dict[str, object]:
@@ -108,7 +109,10 @@ def test_markdown_keeps_its_structure_and_code_its_quotes() -> None:
     words = {"Title": "제목", "A paragraph that spans two lines.": "두 줄에 걸친 문단.", "item": "항목"}
     words |= {"figure": "항목", "value": "값", "peak": "피크"}
     missing: list[str] = []
-    source = "# Title\n\nA paragraph that\nspans two lines.\n\n- item\n\n| figure | value |\n|---|---|\n| peak | 3 |\n"
+    source = (
+        "# Title\n\nA paragraph that\nspans two lines.\n\n- item\n\n"
+        "| figure | value |\n|---|---|\n| peak | 3 |\n"
+    )
     translated = tool.translate_markdown(source, lambda m: words.get(m, m if m == "3" else None), missing)
     assert translated == "# 제목\n\n두 줄에 걸친 문단.\n\n- 항목\n\n| 항목 | 값 |\n|---|---|\n| 피크 | 3 |\n"
     assert missing == []

@@ -2,9 +2,10 @@
 
 :class:`RestoreCells` (sanitizing, in place of nbgrader's ``OverwriteCells``) gives every known
 cell its nbgrader metadata back and every locked cell its source (test cells with their hidden
-tests; from the release the student worked in, English or a translation), strips ids that are unknown or duplicated, and puts deleted cells back, as
-:func:`roofline_grading.autograde.structure.plan` decides, from the gradebook's copy of each cell
-the driver read once. nbgrader's ``OverwriteCells`` would give up on a test cell whose flags
+tests; from the release the student worked in, English or a translation), strips ids that
+are unknown or duplicated, and puts deleted cells back, as
+:func:`roofline_grading.autograde.structure.plan` decides, from the gradebook's copy of each
+cell the driver read once. nbgrader's ``OverwriteCells`` would give up on a test cell whose flags
 were changed ("Inconsistent checksums"), query the gradebook cell by cell, and not re-insert a
 deleted test cell next to a deleted answer cell.
 """
