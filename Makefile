@@ -128,8 +128,9 @@ NBGRADER = cd $(COURSE) && $(abspath $(BIN))/nbgrader
 fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
 	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
 
-exercises: fingerprints  ## Regenerate the student version exercises/ from solutions/ (nbgrader generate_assignment)
+exercises: fingerprints  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+	$(BIN)/python tools/exercise_translations.py build --language ko --course '$(COURSE)'
 
 # The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
 # ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).

@@ -7,6 +7,12 @@ The translator's loop, for Korean (the default language):
     python tools/translations.py done book/intro   # record which English version it translates
     python tools/translations.py check         # what is missing or out of date (make test runs it)
 
+``update`` also brings the catalogs of words that code prints up to date: the exercise
+notebooks' checks and docstrings (``locale/<lang>/LC_MESSAGES/exercise-code.po``, see
+tools/exercise_translations.py) and the grading feedback
+(``grading/roofline_grading/locale/<lang>/LC_MESSAGES/roofline_grading.po``, extracted with
+``pybabel``); ``check`` fails while either has gaps.
+
 ``update`` runs Sphinx's gettext builder on the book (the same configuration as
 ``make book``; notebooks come from the execution cache) into _build/gettext and then
 ``sphinx-intl update``: new English sentences arrive as empty entries, changed ones as fuzzy
@@ -62,7 +68,74 @@ def update(language: str) -> int:
     for docname in order:
         pages.setdefault(docname, PageStatus(docname, None))
     write_manifest(ROOT, language, pages, order)
+    update_code_catalogs(language, gettext)
     return check(ROOT, language)
+
+
+def code_catalogs(root: Path, language: str) -> dict[str, Path]:
+    """The catalogs of words that code prints, beside the pages': what each holds -> its file."""
+    return {
+        "the exercise notebooks' code (checks, docstrings)": root
+        / "locale"
+        / language
+        / "LC_MESSAGES"
+        / "exercise-code.po",
+        "the grading feedback and known-mistake messages": root
+        / "grading"
+        / "roofline_grading"
+        / "locale"
+        / language
+        / "LC_MESSAGES"
+        / "roofline_grading.po",
+    }
+
+
+def update_code_catalogs(language: str, scratch: Path) -> None:
+    """Bring the code's catalogs up to date with Babel (new messages empty, changed ones fuzzy)."""
+    import exercise_translations
+
+    exercise_translations.extract(language)
+    pybabel = str(Path(sys.executable).with_name("pybabel"))
+    template = scratch / "roofline_grading.pot"
+    package = ROOT / "grading" / "roofline_grading"
+    subprocess.run(
+        [
+            pybabel,
+            "extract",
+            "--no-default-keywords",
+            "-k",
+            "N_",
+            "-k",
+            "tr",
+            "-w",
+            "0",
+            "-q",
+            "-o",
+            str(template),
+            str(package),
+        ],
+        check=True,
+    )
+    catalog = code_catalogs(ROOT, language)["the grading feedback and known-mistake messages"]
+    command = "update" if catalog.exists() else "init"
+    subprocess.run(
+        [
+            pybabel,
+            command,
+            "-i",
+            str(template),
+            "-d",
+            str(package / "locale"),
+            "-D",
+            "roofline_grading",
+            "-l",
+            language,
+            "-w",
+            "0",
+            *(["--ignore-obsolete"] if command == "update" else []),
+        ],
+        check=True,
+    )
 
 
 def done(root: Path, language: str, docnames: list[str]) -> int:
@@ -87,6 +160,13 @@ def check(root: Path, language: str) -> int:
     manifest = read_manifest(root, language)
     translated = [d for d in pages if d in manifest and manifest[d].translated]
     print(f"{language}: {len(translated)} of {len(pages)} pages translated")
+    for what, catalog in code_catalogs(root, language).items():
+        if not (root / "solutions").is_dir() and not (root / "grading").is_dir():
+            break  # a copy of the book alone: no code to translate
+        gaps = catalog_gaps(catalog) if catalog.exists() else [f"{catalog.name} does not exist"]
+        if gaps:
+            where = catalog.relative_to(root)
+            found.append(f"{where} ({what}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
     if found:
         print(f"{len(found)} {language} pages to update:")
         print("\n".join(f"  {line}" for line in found))
