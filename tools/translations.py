@@ -26,8 +26,10 @@ changed since, or gaps; pages marked untranslated are shown in English with a no
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,75 +70,44 @@ def update(language: str) -> int:
     for docname in order:
         pages.setdefault(docname, PageStatus(docname, None))
     write_manifest(ROOT, language, pages, order)
-    update_code_catalogs(language, gettext)
+    with tempfile.TemporaryDirectory() as scratch:  # not _build/gettext, where sphinx-intl reads every .pot
+        update_code_catalogs(language, Path(scratch))
     return check(ROOT, language)
 
 
 def code_catalogs(root: Path, language: str) -> dict[str, Path]:
     """The catalogs of words that code prints, beside the pages': what each holds -> its file."""
+    messages = root / "locale" / language / "LC_MESSAGES"
+    grading = root / "grading" / "roofline_grading" / "locale" / language / "LC_MESSAGES"
     return {
-        "the exercise notebooks' code (checks, docstrings)": root
-        / "locale"
-        / language
-        / "LC_MESSAGES"
-        / "exercise-code.po",
-        "the grading feedback and known-mistake messages": root
-        / "grading"
-        / "roofline_grading"
-        / "locale"
-        / language
-        / "LC_MESSAGES"
-        / "roofline_grading.po",
+        "the exercise notebooks' code (checks, docstrings)": messages / "exercise-code.po",
+        "the grading feedback and known-mistake messages": grading / "roofline_grading.po",
     }
-
 
 def update_code_catalogs(language: str, scratch: Path) -> None:
     """Bring the code's catalogs up to date with Babel (new messages empty, changed ones fuzzy)."""
     import exercise_translations
 
+    catalogs = list(code_catalogs(ROOT, language).values())
+    before = {path: path.read_bytes() for path in catalogs if path.exists()}
     exercise_translations.extract(language)
     pybabel = str(Path(sys.executable).with_name("pybabel"))
     template = scratch / "roofline_grading.pot"
     package = ROOT / "grading" / "roofline_grading"
-    subprocess.run(
-        [
-            pybabel,
-            "extract",
-            "--no-default-keywords",
-            "-k",
-            "N_",
-            "-k",
-            "tr",
-            "-w",
-            "0",
-            "-q",
-            "-o",
-            str(template),
-            str(package),
-        ],
-        check=True,
-    )
+    keywords = ["--no-default-keywords", "-k", "N_", "-k", "tr", "-w", "0"]
+    extract = [pybabel, "-q", "extract", *keywords, "-o", str(template), str(package.relative_to(ROOT))]
+    subprocess.run(extract, check=True, cwd=ROOT)  # locations relative to the checkout
     catalog = code_catalogs(ROOT, language)["the grading feedback and known-mistake messages"]
-    command = "update" if catalog.exists() else "init"
-    subprocess.run(
-        [
-            pybabel,
-            command,
-            "-i",
-            str(template),
-            "-d",
-            str(package / "locale"),
-            "-D",
-            "roofline_grading",
-            "-l",
-            language,
-            "-w",
-            "0",
-            *(["--ignore-obsolete"] if command == "update" else []),
-        ],
-        check=True,
-    )
+    command = ["update", "--ignore-obsolete"] if catalog.exists() else ["init"]
+    where = ["-i", str(template), "-d", str(package / "locale"), "-D", "roofline_grading", "-l", language]
+    subprocess.run([pybabel, "-q", *command, *where, "-w", "0"], check=True)
+    for path, old in before.items():  # only the dates changed: keep the file as it was
+        if _without_dates(path.read_bytes()) == _without_dates(old):
+            path.write_bytes(old)
 
+
+def _without_dates(catalog: bytes) -> bytes:
+    return re.sub(rb'^"(POT-Creation|PO-Revision)-Date: .*$', b"", catalog, flags=re.MULTILINE)
 
 def done(root: Path, language: str, docnames: list[str]) -> int:
     pages = read_manifest(root, language)
