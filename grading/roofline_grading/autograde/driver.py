@@ -135,7 +135,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
 
         def done(result: StudentResult) -> None:
             try:
-                gradebook.merge(course, options.assignment, result)
+                gradebook.merge(course, options.assignment, result, book)
                 _write_autograded(
                     course.autograded_dir(result.student, options.assignment),
                     result,
@@ -151,7 +151,8 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             line = progress_line(len(outcome.results), len(students), result, **tally)
             print(line, file=out, flush=True)
 
-        _grade_all(settings, students, jobs, done)
+        with gradebook.opened(course) as book:  # once for the run: opening it costs as much as a merge
+            _grade_all(settings, students, jobs, done)
     finally:
         limits.sweep(run_dir.name)  # what a worker that died left running
         shutil.rmtree(run_dir, ignore_errors=True)

@@ -16,6 +16,8 @@ import json
 import re
 import sqlite3
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,7 @@ from roofline_grading.autograde.results import StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, SourceCell
 from roofline_grading.i18n import LANGUAGES
 
-__all__ = ["Course", "CourseError", "make_template", "merge", "open_course", "read_structures"]
+__all__ = ["Course", "CourseError", "make_template", "merge", "open_course", "opened", "read_structures"]
 
 _HIDDEN = re.compile(
     r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.DOTALL | re.MULTILINE
@@ -224,12 +226,31 @@ def make_template(course: Course, destination: Path) -> None:
         vacuum.close()
 
 
-def merge(course: Course, assignment: str, result: StudentResult) -> None:
-    """Write one student's results into the course's gradebook. A manual score a grader gave
-    earlier stays (and the part is marked for review, as nbgrader does when it regrades)."""
+@contextmanager
+def opened(course: Course) -> Iterator[Any]:
+    """The course's gradebook (nbgrader's ``Gradebook``), open for a whole run of :func:`merge`."""
     from nbgrader.api import Gradebook
 
-    with warnings.catch_warnings(), Gradebook(course.db_url, course.course_id) as gb:
+    with Gradebook(course.db_url, course.course_id) as gb:
+        yield gb
+
+
+def merge(course: Course, assignment: str, result: StudentResult, gb: Any = None) -> None:
+    """Write one student's results into the course's gradebook (``gb``, if open already). A manual
+    score a grader gave earlier stays (and the part is marked for review, as nbgrader does when it
+    regrades)."""
+    if gb is None:
+        with opened(course) as fresh:
+            return merge(course, assignment, result, fresh)
+    try:
+        _merge(gb, assignment, result)
+    except Exception:
+        gb.db.rollback()  # this student's changes only; the gradebook stays usable for the next
+        raise
+
+
+def _merge(gb: Any, assignment: str, result: StudentResult) -> None:
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
         gb.update_or_create_student(result.student)
         extra = {"timestamp": result.timestamp} if result.timestamp is not None else {}
