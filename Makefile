@@ -103,7 +103,9 @@ compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with roo
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
 # JupyterLab refuses to run as root unless told --allow-root (containers, CI machines).
+# It writes the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
+	$(BIN)/python tools/chapter_translations.py --language ko
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root)
 
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv

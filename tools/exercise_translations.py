@@ -103,12 +103,15 @@ def translate_code(source: str, tr: Callable[[str], str | None], missing: list[s
     return "\n".join(lines)
 
 
-def translate_markdown(source: str, tr: Callable[[str], str | None], missing: list[str]) -> str:
+def translate_markdown(
+    source: str, tr: Callable[[str], str | None], missing: list[str], parser: Any = None
+) -> str:
     """``source`` with each paragraph, heading, list item and table cell translated (a paragraph
-    becomes one line; list markers, heading marks and table pipes stay)."""
+    becomes one line; list markers, heading marks and table pipes stay). ``parser`` is a
+    markdown-it parser (CommonMark with tables if None; MyST's for the chapters)."""
     from markdown_it import MarkdownIt
 
-    tokens = MarkdownIt("commonmark").enable("table").parse(source)
+    tokens = (parser or MarkdownIt("commonmark").enable("table")).parse(source)
     lines = source.split("\n")
     by_block: dict[tuple[int, int], list[str]] = {}
     for token in tokens:
