@@ -67,10 +67,12 @@ def toc_docnames(root: Path = ROOT) -> list[str]:
 
 def pages_using(site: Path, term: str) -> list[str]:
     """The pages of a built edition (``site``: _build/html or _build/html/ko) whose article has ``term``."""
-    return [
-        docname for docname in toc_docnames()
-        if term in (site / f"{docname}.html").read_text(encoding="utf-8").split("<article", 1)[-1]
-    ]
+
+    def article(docname: str) -> str:
+        page = (site / f"{docname}.html").read_text(encoding="utf-8")
+        return page.split("<article", 1)[-1].split("</article>")[0]
+
+    return [docname for docname in toc_docnames() if term in article(docname)]
 
 
 def source_of(docname: str) -> Path:

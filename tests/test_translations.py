@@ -19,7 +19,14 @@ from babel.messages.pofile import read_po, write_po
 from book_site import ROOT, pages_using, toc_docnames
 from roofline_book.editions import EDITIONS, counterpart
 from roofline_book.search_ko import index_terms
-from roofline_book.translations import catalog_path, problems, read_manifest, source_sha256
+from roofline_book.translations import (
+    PageStatus,
+    catalog_path,
+    problems,
+    read_manifest,
+    source_sha256,
+    write_manifest,
+)
 
 FIRST_CHAPTER = "book/chapters/01-where-the-time-goes"
 
@@ -51,10 +58,9 @@ def test_every_page_is_in_the_korean_manifest_and_translated_pages_are_current()
     assert not found, "Korean pages to update (see tools/translations.py):\n" + "\n".join(found)
 
 
-def test_the_introduction_and_first_chapters_are_translated() -> None:
+def test_every_page_of_the_book_is_translated() -> None:
     manifest = read_manifest(ROOT, "ko")
-    wanted = ["book/intro", FIRST_CHAPTER]
-    assert [d for d in wanted if not (d in manifest and manifest[d].translated)] == []
+    assert [d for d in toc_docnames() if not (d in manifest and manifest[d].translated)] == []
 
 
 def test_an_english_edit_without_its_translation_names_the_korean_page(
@@ -76,7 +82,9 @@ def test_an_edit_to_an_untranslated_page_is_fine_and_a_fuzzy_entry_is_not(
 ) -> None:
     root = _copy_book(tmp_path)
     manifest = read_manifest(root, "ko")
-    untranslated = next(d for d in toc_docnames() if d in manifest and not manifest[d].translated)
+    untranslated = "book/catalog"  # as a page is until its translator marks it done
+    manifest[untranslated] = PageStatus(untranslated, None)
+    write_manifest(root, "ko", manifest, toc_docnames())
     page = root / f"{untranslated}.md"
     page.write_text(page.read_text(encoding="utf-8") + "\nMore English.\n", encoding="utf-8")
     assert _run(capsys, "check", "--root", str(root)).returncode == 0
