@@ -74,7 +74,9 @@ book: $(BOOK_STAMP)  ## Build the site into _build/html (Korean edition in _buil
 
 # The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
 # fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).
-translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and list what is left to translate
+# The explorers' labels too (locale/ko/LC_MESSAGES/explorer-labels.po, from the code; the
+# translations ship in rooflinekit/explorer/assets/labels.json: tools/explorer_labels.py).
+translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and the explorers' code; list what is left to translate
 	$(BIN)/python tools/translations.py update
 
 FORCE:

@@ -21,6 +21,10 @@ from the code. ``done PAGE...`` marks pages translated in locale/<lang>/pages.ym
 SHA-256 of their English source, and refuses a page whose catalog still has gaps. ``check``
 exits 1, naming each page to update, when a page marked translated has an English source that
 changed since, or gaps; pages marked untranslated are shown in English with a notice.
+
+The explorers' labels are translated in a catalog of their own, kept from the code
+(tools/explorer_labels.py): ``update`` brings it up to date too, and ``check`` also names every
+label that is not translated, and a shipped labels file that is not the catalog's.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT / "tests")]
 
+import explorer_labels  # noqa: E402  # tools/explorer_labels.py
 from roofline_book.translations import (  # noqa: E402
     PageStatus,
     catalog_gaps,
@@ -72,6 +77,7 @@ def update(language: str) -> int:
     write_manifest(ROOT, language, pages, order)
     with tempfile.TemporaryDirectory() as scratch:  # not _build/gettext, where sphinx-intl reads every .pot
         update_code_catalogs(language, Path(scratch))
+    explorer_labels.sync(ROOT)
     return check(ROOT, language)
 
 
@@ -127,7 +133,7 @@ def done(root: Path, language: str, docnames: list[str]) -> int:
 
 def check(root: Path, language: str) -> int:
     pages = book_pages(root)
-    found = problems(root, language, pages)
+    found = problems(root, language, pages) + explorer_labels.problems(root)
     manifest = read_manifest(root, language)
     translated = [d for d in pages if d in manifest and manifest[d].translated]
     print(f"{language}: {len(translated)} of {len(pages)} pages translated")
@@ -139,7 +145,7 @@ def check(root: Path, language: str) -> int:
             where = catalog.relative_to(root)
             found.append(f"{where} ({what}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
     if found:
-        print(f"{len(found)} {language} pages to update:")
+        print(f"{len(found)} {language} pages and labels to update:")
         print("\n".join(f"  {line}" for line in found))
         return 1
     return 0
