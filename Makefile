@@ -74,7 +74,9 @@ book: $(BOOK_STAMP)  ## Build the site into _build/html (Korean edition in _buil
 
 # The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
 # fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).
-translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and list what is left to translate
+# The explorers' labels too (locale/ko/LC_MESSAGES/explorer-labels.po, from the code; the
+# translations ship in rooflinekit/explorer/assets/labels.json: tools/explorer_labels.py).
+translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and the explorers' code; list what is left to translate
 	$(BIN)/python tools/translations.py update
 
 FORCE:
@@ -103,7 +105,9 @@ compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with roo
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
 # JupyterLab refuses to run as root unless told --allow-root (containers, CI machines).
+# It writes the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
+	$(BIN)/python tools/chapter_translations.py --language ko
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root)
 
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
@@ -128,8 +132,9 @@ NBGRADER = cd $(COURSE) && $(abspath $(BIN))/nbgrader
 fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
 	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
 
-exercises: fingerprints  ## Regenerate the student version exercises/ from solutions/ (nbgrader generate_assignment)
+exercises: fingerprints  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+	$(BIN)/python tools/exercise_translations.py build --language ko --course '$(COURSE)'
 
 # The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
 # ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).

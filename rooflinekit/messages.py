@@ -7,13 +7,19 @@ the very same values, so a translation never repeats a number. tools/translation
 templates by reading the code (Babel's extractor): write the template as a string literal in the
 call itself, and name every value in it.
 
+:mod:`rooflinekit.words` serves the other case: its ``tr`` translates words where they are shown,
+in the process that shows them (the explorers). A message is translated later, by another
+process (the book's Korean build reads the English chapter's glued messages), so it carries
+its template and values with it.
+
 >>> m = message("{kernel} on {threads} threads", kernel="copy", threads=2)
 >>> m
 'copy on 2 threads'
 >>> m.template, m.values
 ('{kernel} on {threads} threads', {'kernel': 'copy', 'threads': 2})
->>> m.translated({"{kernel} on {threads} threads": "스레드 {threads}개에서 {kernel}"}.get)
-'스레드 2개에서 copy'
+>>> korean = {"{kernel} on {threads} threads": "스레드 {threads}개로 실행한 {kernel}"}
+>>> m.translated(lambda template: korean.get(template, template))
+'스레드 2개로 실행한 copy'
 
 A value is text, an ``int``, a message (translated too) or a list of them, shown one after
 another with ``"; "`` between:
@@ -41,8 +47,9 @@ Value = str | int | Sequence[str]
 SEPARATOR = "; "
 """Between the parts of a list value."""
 
-Translate = Callable[[str], "str | None"]
-"""A template's translation, or None (or an empty string) where there is none: the English is kept."""
+Translate = Callable[[str], str]
+"""A template in another language (the English template itself where there is no translation), as
+rooflinekit.words' ``tr``."""
 
 
 def placeholders(template: str) -> list[str]:
@@ -96,8 +103,8 @@ class Message(str):
         return (Message, (self.template, self.values))
 
     def translated(self, translate: Translate) -> str:
-        """The text with ``translate``'s template (the English where it has none), values translated too."""
-        return _fill(translate(self.template) or self.template, self.values, translate)
+        """The text from ``translate``'s template, with the values (messages among them translated too)."""
+        return _fill(translate(self.template), self.values, translate)
 
     def to_data(self) -> dict[str, Any]:
         """The template and the values as JSON data (a message in the values as such data).

@@ -37,6 +37,7 @@ from rooflinekit.costs import Cost
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import num, pct, si
+from rooflinekit.words import N_, Translate, english
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -55,8 +56,9 @@ green, indigo, rose-purple and olive, each with at least 3:1 contrast on white."
 LINE_STYLES: tuple[Any, ...] = (":", "--", "-.", (0, (1, 1)), (0, (6, 2, 1, 2)), (0, (3, 1, 1, 1, 1, 1)))
 """Dash patterns of successive marker lines, so that lines differ by more than colour."""
 
-INTENSITY_LABEL = "Arithmetic intensity (FLOPs per byte)"
-ATTAINABLE_LABEL = "Attainable FLOP/s"
+INTENSITY_LABEL = N_("Arithmetic intensity (FLOPs per byte)")
+ATTAINABLE_LABEL = N_("Attainable FLOP/s")
+ATTAINABLE_OPS_LABEL = N_("Attainable OP/s")
 BATCH_LABEL = "Token batch B"
 
 
@@ -104,6 +106,7 @@ def roofline_axes(
     mark_ridge: bool = True,
     legend: bool = True,
     achieved: float | None = None,
+    tr: Translate = english,
 ) -> Axes:
     """Draw the roof of each chip (or ``Hardware``) on log-log axes and return the axes.
 
@@ -112,7 +115,8 @@ def roofline_axes(
     highest: slope, knee and flat roof, no empty decades), plus the ridge itself. ``labels``
     replaces the default legend entries, one per roof. With ``achieved`` (a share of the
     peak, see ``rk.catalog.achievable``) each roof gets a dashed twin at that share of its
-    peak: the roof real kernels live under.
+    peak: the roof real kernels live under. ``tr`` gives the plot's words in another language
+    (:mod:`rooflinekit.words`; the explorers' Korean comes from :mod:`rooflinekit.explorer.labels`).
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
@@ -140,15 +144,15 @@ def roofline_axes(
     for i, (hw, default_label) in enumerate(resolved):
         label = labels[i] if labels is not None else default_label
         color = ROOF_COLORS[i % len(ROOF_COLORS)]
-        _draw_roof(ax, hw, grid, color=color, label=label, mark_ridge=mark_ridge)
+        _draw_roof(ax, hw, grid, color=color, label=label, mark_ridge=mark_ridge, tr=tr)
         if share is not None:
             _draw_roof(ax, Hardware(hw.peak * share, hw.bandwidth), grid, color=color,
-                       label=f"{label} at {pct(share)} of peak", mark_ridge=mark_ridge,
-                       achieved=f" at {pct(share)}")
+                       label=tr("{label} at {share} of peak").format(label=label, share=pct(share)),
+                       mark_ridge=mark_ridge, achieved=pct(share), tr=tr)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel(INTENSITY_LABEL)
-    ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else "Attainable OP/s")
+    ax.set_xlabel(tr(INTENSITY_LABEL))
+    ax.set_ylabel(tr(ATTAINABLE_LABEL if not _is_int(compute) else ATTAINABLE_OPS_LABEL))
     ax.grid(True, which="major", alpha=0.3)
     if legend:
         ax.legend(loc="lower right", fontsize=9)
@@ -169,10 +173,11 @@ def _intensity_range(
 
 
 def _draw_roof(
-    ax: Axes, hw: Hardware, grid: np.ndarray, *, color: str, label: str, mark_ridge: bool, achieved: str = ""
+    ax: Axes, hw: Hardware, grid: np.ndarray, *, color: str, label: str, mark_ridge: bool, achieved: str = "",
+    tr: Translate = english,
 ) -> None:
     """One roof over ``grid`` with its ridge as a sample point, so the knee is sharp: solid for a
-    peak, dashed for an ``achieved`` share of it."""
+    peak, dashed for an ``achieved`` share of it (the share as text: "80%")."""
     low, high = float(grid[0]), float(grid[-1])
     ridge = hw.critical_intensity
     inside = low < ridge < high
@@ -181,18 +186,21 @@ def _draw_roof(
             linewidth=1.5 if achieved else 2, linestyle="--" if achieved else "-",
             gid="achieved-roof" if achieved else "roof")
     if mark_ridge and inside:
-        _mark_ridge(ax, hw, color, bottom=low * hw.bandwidth, which=achieved)
+        _mark_ridge(ax, hw, color, bottom=low * hw.bandwidth, share=achieved, tr=tr)
 
 
-def _mark_ridge(ax: Axes, hw: Hardware, color: str, *, bottom: float, which: str = "") -> None:
+def _mark_ridge(
+    ax: Axes, hw: Hardware, color: str, *, bottom: float, share: str = "", tr: Translate = english
+) -> None:
     """A dotted line from ``bottom`` (where the roof starts, at most three decades below the
     peak) up to the knee of the roof, labelled with the critical intensity."""
     ridge = hw.critical_intensity
     bottom = max(bottom, hw.peak / 1e3)
     ax.plot([ridge, ridge], [bottom, hw.peak], color=color, linestyle=":", linewidth=1,
             label="_ridge", gid="ridge")
+    text = tr("ridge {ridge} FLOPs/B at {share}") if share else tr("ridge {ridge} FLOPs/B")
     ax.annotate(
-        f"ridge {num(ridge)} FLOPs/B{which}", (ridge, bottom), xytext=(-3, 2),
+        text.format(ridge=num(ridge), share=share), (ridge, bottom), xytext=(-3, 2),
         textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
     )
 
@@ -329,6 +337,6 @@ def attainable_curve(
                    label=f"peak {si(hw.peak, unit)}")
     if new_axes:
         ax.set_xlabel(BATCH_LABEL)
-        ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else "Attainable OP/s")
+        ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else ATTAINABLE_OPS_LABEL)
         ax.grid(True, alpha=0.3)
     return line

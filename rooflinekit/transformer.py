@@ -34,9 +34,11 @@ from rooflinekit.dtypes import DType, dtype, dtype_bytes
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import Table, num, pct, seconds, si
 from rooflinekit.models import TransformerShape, transformer_shape
+from rooflinekit.words import N_, Translate, english
 
-PHASES = ("decode", "prefill")
-BOUNDS = ("memory", "compute", "network")
+PHASES = (N_("decode"), N_("prefill"))
+# Translators: what bounds an operation or a step, as in "memory-bound"
+BOUNDS = (N_("memory"), N_("compute"), N_("network"))
 
 GLU_FLOPS_PER_ELEMENT = 5.0
 """SiLU(gate) * up: a sigmoid (exponential, add, divide), a multiply by the gate, a multiply
@@ -318,14 +320,15 @@ class TransformerStep:
         }
 
 
-OPERATIONS_HEADER = ("operation (one chip)", "runs", "FLOPs", "bytes", "FLOPs/B", "bound", "time each",
-                     "share of step")
+OPERATIONS_HEADER = (N_("operation (one chip)"), N_("runs"), N_("FLOPs"), N_("bytes"), N_("FLOPs/B"),
+                     N_("bound"), N_("time each"), N_("share of step"))
 """The headings of :func:`operations_table`."""
 
 
-def operations_table(step: TransformerStep) -> Table:
+def operations_table(step: TransformerStep, tr: Translate = english) -> Table:
     """The step's operations as the book shows them: what one run costs one chip, its bound,
     its time and its share of the step. A collective's bytes are those it sends over the link.
+    Headings, names and bounds are in ``tr``'s language (:mod:`rooflinekit.words`).
 
     >>> step = transformer_step("llama-3.1-8b", "h100-sxm", batch=4, context=512)
     >>> table = operations_table(step)
@@ -336,24 +339,28 @@ def operations_table(step: TransformerStep) -> Table:
     for p in step.ops:
         op = p.op
         intensity = "-" if op.collective else num(op.intensity)
-        rows.append([op.name, op.count, num(op.flops), si(op.bytes, "B"), intensity, p.bound,
+        rows.append([tr(op.name), op.count, num(op.flops), si(op.bytes, "B"), intensity, tr(p.bound),
                      si(p.t_lower, "s"), pct(op.count * p.t_lower / total)])
-    return Table(list(OPERATIONS_HEADER), rows, align="lrrrrlrr")
+    return Table([tr(heading) for heading in OPERATIONS_HEADER], rows, align="lrrrrlrr")
 
 
-def step_title(model: TransformerShape, s: Setup) -> str:
-    """What a step runs, in a line (whether or not it fits).
+def step_title(model: TransformerShape, s: Setup, tr: Translate = english) -> str:
+    """What a step runs, in a line (whether or not it fits), in ``tr``'s language.
 
     >>> step = transformer_step("llama-3.1-8b", "h100-sxm", batch=4, context=512)
     >>> print(step_title(step.model, step.setup))  # doctest: +NORMALIZE_WHITESPACE
     llama-3.1-8b on 1 x NVIDIA H100 SXM: decode, batch 4, 512 tokens in the cache
     (bf16 weights, bf16 KV cache, bf16 compute)
     """
-    held = "tokens in the cache" if s.phase == "decode" else "tokens in each prompt"
-    return (
-        f"{model.name} on {s.n_chips} x {s.chip.name}: {s.phase}, batch {s.batch}, {s.context} {held}"
-        f" ({s.weights.name} weights, {s.kv_cache.name} KV cache, {s.compute.name} compute)"
-    )
+    if s.phase == "decode":
+        title = tr("{model} on {n_chips} x {chip}: {phase}, batch {batch}, {context} tokens in the cache "
+                   "({weights} weights, {kv_cache} KV cache, {compute} compute)")
+    else:
+        title = tr("{model} on {n_chips} x {chip}: {phase}, batch {batch}, {context} tokens in each prompt "
+                   "({weights} weights, {kv_cache} KV cache, {compute} compute)")
+    return title.format(model=model.name, n_chips=s.n_chips, chip=s.chip.name, phase=tr(s.phase),
+                        batch=s.batch, context=s.context, weights=s.weights.name,
+                        kv_cache=s.kv_cache.name, compute=s.compute.name)
 
 
 class SummaryLine(NamedTuple):
@@ -364,33 +371,43 @@ class SummaryLine(NamedTuple):
     text: str
 
 
-def step_summary(step: TransformerStep) -> list[SummaryLine]:
-    """The step's totals as the command line and the explorer show them.
+def step_summary(step: TransformerStep, tr: Translate = english) -> list[SummaryLine]:
+    """The step's totals as the command line and the explorer show them, in ``tr``'s language.
 
     >>> lines = step_summary(transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8))
     >>> [(line.key, line.text) for line in lines if line.key in ("t_lower", "max_batch")]
     [('max_batch', '742 sequences of 2049 tokens'), ('t_lower', '5.231 ms (one decode step)')]
     """
     s, m, memory = step.setup, step.model, step.memory
-    time = "one decode step" if s.phase == "decode" else "the whole prefill: the time to the first token"
-    spent = ", ".join(f"{name}-bound {seconds(t)}" for name, t in step.time_by_bound.items())
-    per_request = f" ({num(step.tokens_per_second_per_request)} per request)" if s.batch > 1 else ""
-    used = (
-        f"weights {si(memory.weight_bytes, 'B')} + KV cache {si(memory.kv_cache_bytes, 'B')} + "
-        f"activations {si(memory.activation_bytes, 'B')} = {pct(memory.total_bytes / memory.hbm_bytes)}"
-        f" of {si(memory.hbm_bytes, 'B')}"
+    if s.phase == "decode":
+        time = tr("{time} (one decode step)")
+    else:
+        time = tr("{time} (the whole prefill: the time to the first token)")
+    spent = ", ".join(tr("{bound}-bound {time}").format(bound=tr(name), time=seconds(t))
+                      for name, t in step.time_by_bound.items())
+    rate = num(step.tokens_per_second, 4)
+    if s.batch > 1:
+        each = num(step.tokens_per_second_per_request)
+        rate = tr("{total} ({each} per request)").format(total=rate, each=each)
+    used = tr("weights {weights} + KV cache {kv_cache} + activations {activations} = {share} of {hbm}"
+              ).format(
+        weights=si(memory.weight_bytes, "B"), kv_cache=si(memory.kv_cache_bytes, "B"),
+        activations=si(memory.activation_bytes, "B"), share=pct(memory.total_bytes / memory.hbm_bytes),
+        hbm=si(memory.hbm_bytes, "B"),
     )
     kv = si(m.kv_cache_bytes_per_token(s.kv_cache), "B")
     return [
-        SummaryLine("params", "parameters", num(m.params, 4)),
-        SummaryLine("kv_cache_bytes_per_token", "KV cache per token", f"{kv} (all layers, all chips)"),
-        SummaryLine("memory", "memory of one chip", used),
-        SummaryLine("max_batch", "largest batch that fits",
-                    f"{step.max_batch} sequences of {s.attended} tokens"),
-        SummaryLine("t_lower", "t_lower", f"{seconds(step.t_lower, 4)} ({time})"),
-        SummaryLine("bound", "bound", f"{step.bound} (operations {spent})"),
-        SummaryLine("tokens_per_second", "tokens per second",
-                    f"{num(step.tokens_per_second, 4)}{per_request}"),
+        SummaryLine("params", tr("parameters"), num(m.params, 4)),
+        SummaryLine("kv_cache_bytes_per_token", tr("KV cache per token"),
+                    tr("{size} (all layers, all chips)").format(size=kv)),
+        SummaryLine("memory", tr("memory of one chip"), used),
+        SummaryLine("max_batch", tr("largest batch that fits"),
+                    tr("{sequences} sequences of {tokens} tokens").format(sequences=step.max_batch,
+                                                                          tokens=s.attended)),
+        SummaryLine("t_lower", tr("t_lower"), time.format(time=seconds(step.t_lower, 4))),
+        SummaryLine("bound", tr("bound"), tr("{bound} (operations {spent})").format(bound=tr(step.bound),
+                                                                                      spent=spent)),
+        SummaryLine("tokens_per_second", tr("tokens per second"), rate),
     ]
 
 
@@ -460,7 +477,7 @@ def _attention(model: TransformerShape, s: Setup, q_heads: int, kv_heads: int) -
     causal = (keys + 1) / (2 * keys) if s.phase == "prefill" else 1.0
     copies = s.batch * kv_heads
     ops = []
-    for name, cost in (("attention scores", scores), ("attention values", values)):
+    for name, cost in ((N_("attention scores"), scores), (N_("attention values"), values)):
         part = _scaled(cost, copies, name)
         part = replace(part, flops=part.flops * causal)
         ops.append(Op(name, "attention", part, model.n_layers))
@@ -480,37 +497,38 @@ def layer_ops(model: TransformerShape, s: Setup) -> list[Op]:
     ff = model.d_ff // s.n_chips
     act = s.activations
     ops = [
-        Op("attention norm", "norm", replace(_norm(model, t, act), name="attention norm"), L),
-        _projection("Q projection", t, d, q_heads * hd, s, model),
-        _projection("K projection", t, d, kv_heads * hd, s, model, out=s.kv_cache),
-        _projection("V projection", t, d, kv_heads * hd, s, model, out=s.kv_cache),
+        Op(N_("attention norm"), "norm", replace(_norm(model, t, act), name="attention norm"), L),
+        _projection(N_("Q projection"), t, d, q_heads * hd, s, model),
+        _projection(N_("K projection"), t, d, kv_heads * hd, s, model, out=s.kv_cache),
+        _projection(N_("V projection"), t, d, kv_heads * hd, s, model, out=s.kv_cache),
         *_attention(model, s, q_heads, kv_heads),
-        _projection("output projection", t, q_heads * hd, d, s, model),
+        _projection(N_("output projection"), t, q_heads * hd, d, s, model),
     ]
     if s.n_chips > 1:
-        ops.append(_all_reduce("attention all-reduce", s, t * d, L))
+        ops.append(_all_reduce(N_("attention all-reduce"), s, t * d, L))
     residual = elementwise_cost(t * d, dtype=act, inputs=2)
     ops += [
-        Op("attention residual", "elementwise", replace(residual, name="attention residual"), L),
-        Op("MLP norm", "norm", replace(_norm(model, t, act), name="MLP norm"), L),
+        Op(N_("attention residual"), "elementwise", replace(residual, name="attention residual"), L),
+        Op(N_("MLP norm"), "norm", replace(_norm(model, t, act), name="MLP norm"), L),
     ]
     if model.gated:
         activation = elementwise_cost(t * ff, dtype=act, inputs=2, flops_per_element=GLU_FLOPS_PER_ELEMENT)
         ops += [
-            _projection("MLP gate", t, d, ff, s, model),
-            _projection("MLP up", t, d, ff, s, model),
-            Op("MLP activation (SiLU x up)", "elementwise", replace(activation, name="MLP activation"), L),
+            _projection(N_("MLP gate"), t, d, ff, s, model),
+            _projection(N_("MLP up"), t, d, ff, s, model),
+            Op(N_("MLP activation (SiLU x up)"), "elementwise", replace(activation, name="MLP activation"),
+               L),
         ]
     else:
         activation = elementwise_cost(t * ff, dtype=act, inputs=1, flops_per_element=GELU_FLOPS_PER_ELEMENT)
         ops += [
-            _projection("MLP up", t, d, ff, s, model),
-            Op("MLP activation (GELU)", "elementwise", replace(activation, name="MLP activation"), L),
+            _projection(N_("MLP up"), t, d, ff, s, model),
+            Op(N_("MLP activation (GELU)"), "elementwise", replace(activation, name="MLP activation"), L),
         ]
-    ops.append(_projection("MLP down", t, ff, d, s, model))
+    ops.append(_projection(N_("MLP down"), t, ff, d, s, model))
     if s.n_chips > 1:
-        ops.append(_all_reduce("MLP all-reduce", s, t * d, L))
-    ops.append(Op("MLP residual", "elementwise", replace(residual, name="MLP residual"), L))
+        ops.append(_all_reduce(N_("MLP all-reduce"), s, t * d, L))
+    ops.append(Op(N_("MLP residual"), "elementwise", replace(residual, name="MLP residual"), L))
     return ops
 
 
@@ -524,11 +542,11 @@ def head_ops(model: TransformerShape, s: Setup) -> list[Op]:
     act = s.activations
     head = matmul_cost(rows, model.d_model, vocab, x=act, w=s.weights, out=act)
     ops = [
-        Op("final norm", "norm", replace(_norm(model, rows, act), name="final norm")),
-        Op("LM head", "matmul", replace(head, name="LM head")),
+        Op(N_("final norm"), "norm", replace(_norm(model, rows, act), name="final norm")),
+        Op(N_("LM head"), "matmul", replace(head, name="LM head")),
     ]
     if s.n_chips > 1:
-        ops.append(_all_reduce("logits all-gather", s, rows * model.vocab, 1, kind="all-gather"))
+        ops.append(_all_reduce(N_("logits all-gather"), s, rows * model.vocab, 1, kind="all-gather"))
     return ops
 
 
@@ -644,6 +662,28 @@ def memory_for(model: str | TransformerShape, on: str | Chip, **settings: Any) -
     return memory_check(shape, setup)
 
 
+def memory_refusal(
+    model: TransformerShape, s: Setup, memory: MemoryCheck, tr: Translate = english
+) -> tuple[str, str] | None:
+    """Why a step whose weights fit does not fit, and what would, in ``tr``'s language:
+    ``("context", ...)`` when not one sequence of this length fits, ``("batch", ...)`` when the
+    batch is too large; None when the step fits.
+
+    >>> shape, s = transformer_shape("llama-3.1-70b"), make_setup("h100-sxm", n_chips=8, batch=1024)
+    >>> memory_refusal(shape, s, memory_check(shape, s))
+    ('batch', 'at most 742 sequences of 2049 tokens for llama-3.1-70b on 8 x h100-sxm')
+    """
+    where = {"model": model.name, "n_chips": s.n_chips, "chip": s.chip.id}
+    if memory.max_batch == 0:  # the weights fit, but not one sequence of this length
+        longest = _longest_prompt(model, replace(s, batch=1))
+        accepted = tr("at most {tokens} tokens for one sequence of {model} on {n_chips} x {chip}")
+        return "context", accepted.format(tokens=longest, **where)
+    if not memory.fits:
+        accepted = tr("at most {sequences} sequences of {tokens} tokens for {model} on {n_chips} x {chip}")
+        return "batch", accepted.format(sequences=memory.max_batch, tokens=s.attended, **where)
+    return None
+
+
 def transformer_step(model: str | TransformerShape, on: str | Chip, **settings: Any) -> TransformerStep:
     """Place one step of ``model`` on ``n_chips`` chips ``on`` a catalog chip.
 
@@ -671,20 +711,10 @@ def transformer_step(model: str | TransformerShape, on: str | Chip, **settings: 
             f"{setup.chip.hbm_bytes / 1e9:.0f} GB each",
             setup.n_chips,
         )
-    if memory.max_batch == 0:  # the weights fit, but not one sequence of this length
-        raise RooflineInputError(
-            "context",
-            f"at most {_longest_prompt(shape, replace(setup, batch=1))} tokens for one sequence of "
-            f"{shape.name} on {setup.n_chips} x {setup.chip.id}",
-            setup.context,
-        )
-    if not memory.fits:
-        raise RooflineInputError(
-            "batch",
-            f"at most {memory.max_batch} sequences of {setup.attended} tokens for {shape.name} "
-            f"on {setup.n_chips} x {setup.chip.id}",
-            setup.batch,
-        )
+    refused = memory_refusal(shape, setup, memory)
+    if refused is not None:
+        argument, accepted = refused
+        raise RooflineInputError(argument, accepted, getattr(setup, argument))
     ops = [*layer_ops(shape, setup), *head_ops(shape, setup)]
     return TransformerStep(shape, setup, tuple(_place(op, setup) for op in ops), memory)
 

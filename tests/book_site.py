@@ -66,13 +66,13 @@ def toc_docnames(root: Path = ROOT) -> list[str]:
 
 
 def pages_using(site: Path, term: str) -> list[str]:
-    """The pages of a built edition (``site``: _build/html or _build/html/ko) whose article has ``term``
-    (not the links to the previous and next pages below it, which name other pages)."""
-    return [
-        docname for docname in toc_docnames()
-        if term in (site / f"{docname}.html").read_text(encoding="utf-8").split("<article", 1)[-1]
-        .split("</article>", 1)[0]
-    ]
+    """The pages of a built edition (``site``: _build/html or _build/html/ko) whose article has ``term``."""
+
+    def article(docname: str) -> str:
+        page = (site / f"{docname}.html").read_text(encoding="utf-8")
+        return page.split("<article", 1)[-1].split("</article>")[0]
+
+    return [docname for docname in toc_docnames() if term in article(docname)]
 
 
 def source_of(docname: str) -> Path:

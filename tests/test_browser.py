@@ -26,6 +26,8 @@ from browsers import CHROMIUM, CHROMIUM_ARGS
 import rooflinekit as rk
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate, plot_axes
+from rooflinekit.explorer.transformer_view import TransformerSettings
+from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
 
 pytestmark = pytest.mark.browser
@@ -644,4 +646,124 @@ def test_korean_search_finds_the_chapters_that_use_a_term(
     found_docs = sorted({p.split("/ko/", 1)[1].removesuffix(".html") for p in found})
     assert set(using) <= set(found_docs), (using, found_docs)
     assert page.locator("#search-results .search-summary").inner_text() != ""
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+# --- the explorers on the Korean site ----------------------------------------------------
+# The pages carry the explorers' words in every language; on the Korean site they read Korean
+# (tests/test_explorer_js.py checks every word in node), and stay live with rooflinekit's numbers.
+
+
+def _korean_summary(state: dict[str, Any], source: str) -> str:
+    """The explorer's caption, as a Korean reader should read it at ``state``."""
+    roof = rk.hardware(peak=state["peak"], bandwidth=state["bandwidth"], achieved=state["achieved"])
+    figures = f"{source}: 피크 성능 {num(state['peak'], 4)} FLOP/s, 대역폭 {num(state['bandwidth'], 4)} B/s; "
+    if state["achieved"] != 1:
+        figures += f"피크 성능의 {pct(state['achieved'])} 기준: {num(roof.peak, 4)} FLOP/s, "
+    ridge = num(roof.critical_intensity, 4)
+    return figures + f"임계 강도 {ridge} FLOP/B. B = {state['B']}, D = F = {state['D']}."
+
+
+def test_the_korean_explorer_reads_korean_and_follows_its_controls_with_rooflinekits_numbers(
+    visit: Any,
+) -> None:
+    seen = visit("ko/book/explorer.html")
+    page = seen.page
+    explorer = page.locator(".rk-explorer").first
+    explorer.scroll_into_view_if_needed()
+    first = _shown(explorer)
+    _check_against_rooflinekit(first)
+    assert explorer.get_attribute("lang") == "ko"
+    labels = explorer.locator(".rk-control label").all_inner_texts()
+    assert labels == ["칩", "피크 성능 bf16 FLOP/s", "HBM 대역폭 (B/s)", "배치 B (토큰)", "너비 D = F",
+                      "달성하는 피크 성능 비율"]
+    assert explorer.locator("select[data-control=chip] option").last.inner_text() == "사용자 지정 (슬라이더)"
+    assert explorer.locator(".rk-ops legend").inner_text() == "연산"
+    name = chip(first["state"]["chip"]).name
+    summary = explorer.locator(".rk-summary")
+    assert summary.inner_text() == _korean_summary(first["state"], f"{name} (카탈로그)")
+    headings = explorer.locator(".rk-table tbody th").all_inner_texts()
+    assert headings[:3] == ["FLOPs", "옮긴 바이트", "강도 (FLOP/B)"] and "임계 배치, B ≪ D 규칙" in headings
+    plot = explorer.locator("svg.rk-plot text").all_text_contents()
+    assert "산술 강도 (바이트당 FLOPs)" in plot and "도달 가능 bf16 FLOP/s" in plot
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer-ko.png"))
+
+    # A chip from the menu, then a slider dragged: the caption follows, in Korean.
+    explorer.locator("select[data-control=chip]").select_option("h100-sxm")
+    h100 = _shown(explorer)
+    _check_against_rooflinekit(h100)
+    assert summary.inner_text() == _korean_summary(h100["state"], "NVIDIA H100 SXM (카탈로그)")
+    _drag(page, explorer.locator("input[data-control=peak]"), 0.9)
+    dragged = _shown(explorer)
+    assert dragged["state"]["chip"] == "custom" and dragged["state"]["peak"] > h100["state"]["peak"]
+    _check_against_rooflinekit(dragged)
+    assert summary.inner_text() == _korean_summary(dragged["state"], "사용자 지정 (슬라이더)")
+    back = explorer.locator("button[data-control=back]")
+    assert back.is_visible() and back.inner_text() == "NVIDIA H100 SXM 수치로 돌아가기"
+    back.click()
+
+    # The chip's typical share of the peak, marked in Korean; the figures under it labelled so.
+    share = rk.catalog.achievable("h100-sxm").high
+    menu = explorer.locator("select[data-control=achieved]")
+    options = dict(menu.evaluate("s => [...s.options].map(o => [Number(o.value), o.textContent])"))
+    assert options[share] == f"피크 성능의 {pct(share)} (NVIDIA H100 SXM의 통상 수준)"
+    menu.select_option(str(share))
+    achieved = _shown(explorer)
+    _check_against_rooflinekit(achieved)
+    assert summary.inner_text() == _korean_summary(achieved["state"], "NVIDIA H100 SXM (카탈로그)")
+    headings = explorer.locator(".rk-table tbody th").all_inner_texts()
+    assert f"T_math (피크 성능의 {pct(share)} 기준)" in headings
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer-ko-achieved.png"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+def test_the_korean_transformer_view_shows_the_librarys_korean_texts(visit: Any) -> None:
+    seen = visit("ko/book/explorer.html")
+    page = seen.page
+    view = page.locator(".rk-transformer").first
+    view.scroll_into_view_if_needed()
+    settings = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)
+
+    def check() -> dict[str, Any]:
+        shown = _transformer_shown(view)
+        at = settings.at(**{key: shown["state"][key] for key in ("phase", "batch", "context")})
+        expected = transformer_view(at, "ko")
+        assert shown["title"] == expected.title and shown["message"] == expected.message
+        assert list(shown["summary"].values()) == [line.text for line in expected.summary]
+        assert [row for row in shown["rows"].values()] == [
+            [op.row[0], str(op.row[1]), *op.row[2:]] for op in expected.ops]
+        return shown
+
+    first = check()
+    assert first["title"].startswith("8 x NVIDIA H100 SXM의 llama-3.1-70b: 디코드, 배치 1")
+    assert view.locator("thead th").all_inner_texts()[:2] == ["연산 (칩 하나)", "실행 횟수"]
+    assert view.locator(".rk-tv-phase legend").inner_text() == "단계"
+    phases = [t.strip() for t in view.locator(".rk-tv-phase label").all_inner_texts()]
+    assert phases == ["디코드", "프리필"]
+    plot = view.locator(".rk-tv-plot svg text").all_text_contents()
+    assert "산술 강도 (바이트당 FLOPs)" in plot and "메모리 병목" in plot
+    assert view.locator(".rk-tv-plot").count() == 1 and view.get_attribute("lang") == "ko"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    view.screenshot(path=str(SCREENSHOTS / "transformer-view-ko.png"))
+
+    view.locator("input[data-control=phase][value=prefill]").check()
+    _drag_into_view(page, view.locator("input[data-control=batch]"), 0.6)
+    prefill = check()
+    assert prefill["state"]["phase"] == "prefill" and "연산" in [row[5] for row in prefill["rows"].values()]
+    _drag_into_view(page, view.locator("input[data-control=context]"), 1.0)
+    too_long = check()
+    assert not too_long["state"]["fits"] and too_long["message"].startswith("메모리에 들어가지 않습니다.")
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+def test_chapter_3s_explorer_reads_korean_on_the_korean_site(visit: Any) -> None:
+    seen = visit("ko/book/chapters/03-roofline-plots.html")
+    explorer = seen.page.locator(".rk-explorer").first
+    explorer.scroll_into_view_if_needed()
+    shown = _shown(explorer)
+    _check_against_rooflinekit(shown)
+    assert explorer.locator(".rk-control label").first.inner_text() == "칩"
+    source = f"{chip(shown['state']['chip']).name} (카탈로그)"
+    assert explorer.locator(".rk-summary").inner_text() == _korean_summary(shown["state"], source)
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors

@@ -6,13 +6,22 @@ import json
 import re
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
 
 import rooflinekit as rk
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.explorer import WIDGET_VIEW, Explorer, explorer, roofline_png, table_html
+from rooflinekit.explorer import (
+    WIDGET_VIEW,
+    Explorer,
+    explorer,
+    roofline_png,
+    table_html,
+    transformer_explorer,
+)
+from rooflinekit.explorer.labels import LANGUAGES, translator
 from rooflinekit.explorer.model import (
     ACHIEVED_SHARES,
     B_VALUES,
@@ -21,7 +30,9 @@ from rooflinekit.explorer.model import (
     SLIDER_STEP,
     chip_figures,
     evaluate,
+    every_language_words,
     grid_data,
+    grid_words,
     operation,
     plot_axes,
     slider_figure,
@@ -103,8 +114,9 @@ def test_static_html_embeds_rooflinekits_numbers() -> None:
     assert match
     data = json.loads(match.group(1).replace("<\\/", "</"))
     assert data["initial"] == {"chip": "h100-sxm", "B": 512, "D": 4096, "operations": ["matmul", "dot"],
-                               "achieved": 1.0}
+                               "achieved": 1.0, "language": None}
     assert data["grid"] == json.loads(json.dumps(grid_data()))
+    assert data["words"] == every_language_words() and set(data["words"]) == set(LANGUAGES)
     # nothing inside the fragment's scripts can close them early
     for body in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
         assert "</" not in body
@@ -207,9 +219,11 @@ def test_table_and_plot_helpers() -> None:
 
 
 def test_importing_the_explorer_loads_neither_matplotlib_nor_ipywidgets() -> None:
+    # nor Babel: the Korean labels ship as a JSON file, read with the standard library
     code = (
         "import sys, rooflinekit.explorer as e; e.explorer()._repr_mimebundle_(include=['text/html']);"
-        "print(','.join(m for m in ('matplotlib', 'ipywidgets') if m in sys.modules))"
+        "e.explorer(language='ko').figures_html();"
+        "print(','.join(m for m in ('matplotlib', 'ipywidgets', 'babel') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
@@ -217,12 +231,12 @@ def test_importing_the_explorer_loads_neither_matplotlib_nor_ipywidgets() -> Non
 
 def test_the_achieved_control_offers_100_to_50_percent_and_marks_each_chips_typical_share() -> None:
     assert ACHIEVED_SHARES[0] == 1 and ACHIEVED_SHARES[-1] == 0.5
-    data = grid_data()
+    data, words = grid_data(), grid_words("en")
     assert [s["value"] for s in data["shares"]] == list(ACHIEVED_SHARES)
-    assert [s["note"] for s in data["shares"]][:2] == ["", " at 95% of peak"]
+    assert [s["note"] for s in words["shares"]][:2] == ["", " at 95% of peak"]
     for c in data["chips"]:
         typical = rk.catalog.achievable(c["id"])
-        marked = [share for share, label in zip(ACHIEVED_SHARES, c["share_labels"], strict=True)
+        marked = [share for share, label in zip(ACHIEVED_SHARES, words["share_labels"][c["id"]], strict=True)
                   if label.endswith(f"(typical for {rk.chip(c['id']).name})")]
         assert marked and all(typical.low <= share <= typical.high for share in marked), c["id"]
         assert {typical.low, typical.high} <= set(marked)
@@ -280,3 +294,60 @@ def test_the_live_plot_follows_the_share_and_its_axes_hold_the_lower_roof() -> N
         lower = rk.hardware(name, achieved=0.5)
         assert fitted.intensity[0] < lower.critical_intensity < fitted.intensity[1]
         assert fitted.attainable[0] < lower.peak < peak < fitted.attainable[1]
+
+
+def _text(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+def _cells(html: str) -> list[str]:
+    return re.findall(r"<td>(.*?)</td>", html)
+
+
+def test_the_live_explorer_speaks_korean_when_asked_with_rooflinekits_numbers() -> None:
+    tr = translator("ko")
+    e = explorer("tpu-v5e", B=256, D=8192, language="ko")
+    controls = e._controls if e.widget else {}
+    labels = [controls[k].description for k in ("chip", "peak", "bandwidth", "achieved", "batch", "width")]
+    assert labels == ["칩", "피크 성능 FLOP/s", "HBM B/s", "달성 비율", "배치 B", "D = F"]
+    assert [box.description for box in controls["ops"].values()] == [tr(op.label) for op in OPERATIONS]
+    assert controls["ops"]["dot"].description == "bf16[D] 두 개의 내적"
+    assert dict((v, k) for k, v in controls["chip"].options)["custom"] == "사용자 지정 (슬라이더)"
+    peak, bandwidth = chip_figures("tpu-v5e")
+    assert _text(_caption(e)) == (f"TPU v5e (카탈로그): 피크 성능 {num(peak)} FLOP/s, "
+                                  f"HBM {num(bandwidth)} B/s, 임계 강도 {num(peak / bandwidth, 4)} FLOP/B")
+    # The table: Korean headings, names and bounds; rooflinekit's numbers, as in English.
+    table = e.widget.children[6].value
+    assert re.findall(r"<th>(.*?)</th>", table)[:3] == ["연산", "강도 (FLOP/B)", "도달 가능 FLOP/s"]
+    english, korean = _cells(table_html(e.points())), _cells(table)
+    words = {i for i, (en, ko) in enumerate(zip(english, korean, strict=True)) if en != ko}
+    assert {i % 10 for i in words} == {0, 7}  # the operation's name and its bound: nothing else
+    assert [korean[i] for i in sorted(words)][:2] == ["행렬 곱셈 bf16[B,D]·bf16[D,F]", "연산"]
+    image = e.widget.children[5].value
+    assert image != roofline_png(peak, bandwidth, 256, 8192, [op.key for op in OPERATIONS])  # its words
+
+    # A moved slider: custom figures, said so in Korean; the way back names the chip.
+    controls["bandwidth"].value = 10 ** 11.93
+    assert _text(_caption(e)).startswith("사용자 지정 (슬라이더): 피크 성능 1.97e14 FLOP/s, HBM 8.51e11 B/s")
+    assert controls["back"].description == "TPU v5e 수치로 돌아가기"
+
+    # The achieved share: the chip's typical share marked, the figures under it labelled so.
+    controls["chip"].value = "h100-sxm"
+    share, menu = rk.catalog.achievable("h100-sxm").high, controls["achieved"]
+    typical = f"피크 성능의 {pct(share)} (NVIDIA H100 SXM의 통상 수준)"
+    assert dict((v, k) for k, v in menu.options)[share] == typical
+    menu.value = share
+    lower = rk.hardware("h100-sxm", achieved=share)
+    assert f"; 피크 성능의 {pct(share)} 기준: {num(lower.peak, 4)} FLOP/s, 임계 강도 " in _caption(e)
+    assert f"<th>T_math (피크 성능의 {pct(share)} 기준)</th>" in e.widget.children[6].value
+    under = rk.analyze(rk.matmul_cost(256, 8192, 8192), "h100-sxm", achieved=share)
+    assert e.points()[0].t_math == under.t_math
+    plain = e._repr_mimebundle_(include=["text/plain"])["text/plain"]
+    assert plain == "tpu-v5e의 루프라인 탐색기 (B=256, D=F=8192)"
+
+
+@pytest.mark.parametrize("make", [explorer, transformer_explorer, explorer_html])
+def test_a_language_the_explorers_do_not_speak_is_named_with_those_they_do(make: Any) -> None:
+    with pytest.raises(RooflineInputError) as caught:
+        make(language="fr")
+    assert str(caught.value) == "language must be one of en, ko (got 'fr')"

@@ -18,7 +18,11 @@ rooflinekit.fmt's:
   shares, at every D, for every set of operations the checkboxes can show (2^5 sets);
 - the texts of its formatter for every number in the catalog chips' tables and in the tables at
   the sliders' fastest corner (times below a picosecond), and for ties and powers of ten; and
-  how it writes times, pinned with examples.
+  how it writes times, pinned with examples;
+- its words, and the transformer view's (assets/transformer.js): tests/explorer_words.js builds
+  both views on a stand-in document (tests/fake_dom.js) as an English and as a Korean page, and
+  does what a reader does; on the Korean page every label, menu entry, caption and heading is
+  Korean, with rooflinekit's numbers, and the transformer view shows the library's Korean texts.
 """
 
 from __future__ import annotations
@@ -36,7 +40,21 @@ import pytest
 
 import rooflinekit as rk
 from rooflinekit.critical import exact_crossover, rule_of_thumb
-from rooflinekit.explorer.model import ACHIEVED_SHARES, B_VALUES, D_VALUES, OPERATIONS, grid_data, plot_axes
+from rooflinekit.explorer.labels import LANGUAGES, tables
+from rooflinekit.explorer.model import (
+    ACHIEVED_SHARES,
+    B_VALUES,
+    D_VALUES,
+    OPERATIONS,
+    ExplorerSettings,
+    chip_figures,
+    every_language_words,
+    grid_data,
+    grid_words,
+    plot_axes,
+)
+from rooflinekit.explorer.transformer_static import view_data
+from rooflinekit.explorer.transformer_view import TransformerSettings, view
 from rooflinekit.fmt import num, sci, seconds
 
 HARNESS = Path(__file__).with_name("explorer_grid.js")
@@ -45,6 +63,7 @@ LATTICE = ([*range(0, 400, 20), 400], [*range(0, 330, 20), 330])  # slider posit
 SHARE_LATTICE = ([0, 200, 400], [0, 165, 330])  # slider positions at the shares below 100%
 SHOWN = [list(keys) for n in range(len(OPERATIONS) + 1)
          for keys in itertools.combinations([op.key for op in OPERATIONS], n)]
+TRANSFORMER = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)  # as tests/test_transformer_view.py
 TRICKY = [0.0, 0.5, 1.0625, 2.5, 12.125, 999.95, 9.9995, 0.0009995, 999999.5, 1e6, 1234500.0,
           1.97e14, 8.1e11, 1e-3, 9.99e-4, 0.1, 2.675, 1e21, 3.3e22, 1.2345e-9, 5e-13, 83.16e-12]
 
@@ -190,3 +209,83 @@ def test_times_read_with_si_prefixes_in_both_explorers(run: dict[str, Any]) -> N
     in_node = json.loads(subprocess.run([node, "-e", probe], capture_output=True, text=True,
                                         check=True).stdout)
     assert in_node == [seconds(x, 4) for x in examples] == list(examples.values())
+
+
+# --- their words: the page's language ------------------------------------------------------
+
+WORDS_HARNESS = Path(__file__).with_name("explorer_words.js")
+TRANSFORMER_SCRIPT = SCRIPT.with_name("transformer.js")
+HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
+@pytest.fixture(scope="module")
+def spoken(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What both explorers show in node, on an English page and on a Korean one, step by step
+    (tests/explorer_words.js), from the data the pages embed."""
+    node = shutil.which("node")
+    assert node, "node is not installed (apt-get install nodejs)"
+    out = tmp_path_factory.mktemp("explorer-words")
+    roofline = {"grid": grid_data(), "initial": ExplorerSettings().to_dict(), "words": every_language_words()}
+    (out / "explorer.json").write_text(json.dumps(roofline))
+    (out / "transformer.json").write_text(json.dumps(view_data(TRANSFORMER)))
+    done = subprocess.run(
+        [node, str(WORDS_HARNESS), str(SCRIPT), str(TRANSFORMER_SCRIPT), str(out / "explorer.json"),
+         str(out / "transformer.json"), ",".join(LANGUAGES), str(out / "seen.json")],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen: dict[str, Any] = json.loads((out / "seen.json").read_text())
+    return seen
+
+
+def _no_english_label_left(texts: list[str], english: list[str]) -> None:
+    """Every text a Korean page shows is Korean, or what the English page shows too and is no
+    word of the catalog's (a number, a unit, a chip's name, a symbol such as T_math)."""
+    labels = {text for text, korean in tables()["ko"].items() if korean != text}
+    left = [t for t in texts if not HANGUL.search(t) and (t in labels or t not in english)]
+    assert not left, left
+
+
+def test_the_roofline_explorer_speaks_the_pages_language(spoken: dict[str, Any]) -> None:
+    english, korean = spoken["en"]["explorer"], spoken["ko"]["explorer"]
+    assert [s["lang"] for s in english + korean] == ["en"] * 5 + ["ko"] * 5
+    assert not any(HANGUL.search(t) for s in english for t in s["texts"])
+    everything_english = [t for s in english for t in s["texts"]]
+    for shown in korean:
+        _no_english_label_left(shown["texts"], everything_english)
+    # The same state, step by step, in both languages: the reader's moves did the same.
+    assert [s["state"] for s in korean] == [s["state"] for s in english]
+    start, h100, achieved, custom, back = korean
+    peak, bandwidth = chip_figures("tpu-v5e")
+    ridge = num(rk.chip("tpu-v5e").critical_intensity("bf16"), 4)
+    assert start["summary"] == (f"TPU v5e (카탈로그): 피크 성능 {num(peak)} FLOP/s, 대역폭 {num(bandwidth)} "
+                                f"B/s; 임계 강도 {ridge} FLOP/B. B = 256, D = F = 8192.")
+    assert "칩" in start["texts"] and "사용자 지정 (슬라이더)" in start["texts"]
+    assert h100["shares"] == grid_words("ko")["share_labels"]["h100-sxm"]
+    assert "피크 성능의 85% (NVIDIA H100 SXM의 통상 수준)" in h100["shares"]
+    lower = rk.hardware("h100-sxm", achieved=0.85)
+    under = f"{num(lower.peak, 4)} FLOP/s, 임계 강도 {num(lower.critical_intensity, 4)} FLOP/B"
+    assert f"; 피크 성능의 85% 기준: {under}" in achieved["summary"]
+    assert "T_math (피크 성능의 85% 기준)" in achieved["rows"] and "T_comms" in achieved["rows"]
+    assert custom["summary"].startswith("사용자 지정 (슬라이더): 피크 성능 1e15 FLOP/s")
+    assert "NVIDIA H100 SXM 수치로 돌아가기" in custom["texts"]
+    assert back["summary"] == achieved["summary"]
+
+
+def test_the_transformer_view_speaks_the_pages_language(spoken: dict[str, Any]) -> None:
+    english, korean = spoken["en"]["transformer"], spoken["ko"]["transformer"]
+    everything_english = [t for s in english for t in s["texts"]]
+    for language, seen in (("en", english), ("ko", korean)):
+        assert all(s["lang"] == language and s["plots"] == [language] for s in seen)  # its own roof alone
+        for shown in seen:
+            at = TRANSFORMER.at(**{k: shown["state"][k] for k in ("phase", "batch", "context")})
+            expected = view(at, language)
+            assert shown["title"] == expected.title and shown["message"] == expected.message
+            assert shown["header"] == list(expected.header)
+            assert shown["summary"] == [line.text for line in expected.summary]
+            assert shown["rows"] == [[op.row[0], str(op.row[1]), *op.row[2:]] for op in expected.ops]
+            if language == "ko":
+                _no_english_label_left(shown["texts"], everything_english)
+    assert [s["state"]["fits"] for s in korean] == [True, True, False]
+    assert korean[1]["title"].startswith("8 x NVIDIA H100 SXM의 llama-3.1-70b: 프리필, 배치 64")
+    assert korean[2]["message"].startswith("메모리에 들어가지 않습니다. 배치는 ")

@@ -49,6 +49,8 @@ class Student:
     file_prefix: str
     slips: dict[str, str] = field(default_factory=dict)  # notebook -> key of SLIPS
     blank: bool = False
+    language: str = "en"
+    """The release the student works in (``ko``: the Korean notebooks of exercises/ko/)."""
 
 
 STUDENTS = (
@@ -82,8 +84,26 @@ STUDENTS = (
         {"ex1_int8_matmul": "ex1-no-factor-two", "ex5_h100_threshold": "ex5-halved-twice"},
     ),
     Student("bytes", "bytes_", {"ex5_h100_threshold": "ex5-binary-terabytes"}),
+    # The Korean release: the same answers as "model" and "slip1", graded the same, told in Korean.
+    Student("model-ko", "model-ko_", language="ko"),
+    Student(
+        "slip1-ko",
+        "slip1-ko_",
+        {
+            "ex1_int8_matmul": "ex1-two-bytes",
+            "ex2_int8_weights": "ex2-int8-peak",
+            "ex3_roofline_plot": "ex3-approximate-bytes",
+            "ex4_batched_matmul": "ex4-shared-weights",
+            "ex5_h100_threshold": "ex5-sparse-peak",
+        },
+        language="ko",
+    ),
 )
+TWINS = (("model-ko", "model"), ("slip1-ko", "slip1"))
+"""A Korean student and the English one who submitted the same answers."""
+KNOWN_MISTAKE_SAYS = {"en": "makes a known mistake", "ko": "알려진 실수가 있습니다"}
 SLIPPED = [(s.id, notebook, slip) for s in STUDENTS for notebook, slip in s.slips.items()]
+LANGUAGE = {s.id: s.language for s in STUDENTS}
 ABSENT = ("absent1", "absent2")
 """Students on the class list who submit nothing."""
 
@@ -116,7 +136,7 @@ def student_notebook(student: Student, notebook: str) -> nbformat.NotebookNode:
     """The student version with each answer cell holding the model answer, slip applied."""
     if student.blank:
         return read(ROOT / "exercises" / ASSIGNMENT / f"{notebook}.ipynb")
-    return answered(notebook, student.slips.get(notebook))
+    return answered(notebook, student.slips.get(notebook), student.language)
 
 
 def lms_zip(path: Path) -> Path:
@@ -303,15 +323,44 @@ def feedback_text(course: Path, student: str, notebook: str) -> str:
 
 @pytest.mark.parametrize(("student", "notebook", "slip"), SLIPPED)
 def test_feedback_names_the_misconception(graded: Path, student: str, notebook: str, slip: str) -> None:
-    message = SLIPS[slip].misconception.message
+    """In the language of the notebook the student submitted."""
+    language = LANGUAGE[student]
+    message = " ".join(SLIPS[slip].misconception.text(language).split())
     outputs = cell_outputs(graded, student, notebook)
     for part in SLIPS[slip].named:
         # the known-mistake check under the answer names it first, or else the judge does
-        assert "AnswerError" in outputs[part] or "makes a known mistake" in outputs[part], part
+        assert "AnswerError" in outputs[part] or KNOWN_MISTAKE_SAYS[language] in outputs[part], part
         assert message in outputs[part], f"{part}: {outputs[part]}"
     for part in SLIPS[slip].may_fail:
         assert not outputs[part] or message in outputs[part], f"{part}: {outputs[part]}"
-    assert message in feedback_text(graded, student, notebook)
+    feedback = feedback_text(graded, student, notebook)
+    assert message in feedback
+    if language != "en":
+        assert SLIPS[slip].misconception.message not in feedback
+
+
+@pytest.mark.parametrize(("korean", "english"), TWINS)
+def test_the_same_answers_in_the_korean_release_get_the_same_points(
+    graded: Path, korean: str, english: str
+) -> None:
+    for notebook in NOTEBOOKS:
+        slip = next(s for s in STUDENTS if s.id == english).slips.get(notebook)
+        chance = SLIPS[slip].may_fail if slip else frozenset()  # word answers, at each one's random inputs
+        got, want = scores(graded, korean, notebook), scores(graded, english, notebook)
+        assert {k: v for k, v in got.items() if k not in chance} == {
+            k: v for k, v in want.items() if k not in chance
+        }, notebook
+
+
+def test_korean_feedback_is_in_korean_and_restores_the_korean_notebook(graded: Path) -> None:
+    """The feedback page shows the Korean release's text (locked cells restored from it, not from
+    the English one), the judge's own sentences in Korean, and no "was edited" note for the student."""
+    text = feedback_text(graded, "slip1-ko", "ex1_int8_matmul")
+    assert "연습 문제 1" in text and "Exercise 1: an int8 matmul" not in text
+    assert "반환했으며, 이는 맞지 않습니다" in text or "알려진 실수가 있습니다" in text
+    report = (graded / "autograded" / f"{ASSIGNMENT}-report.txt").read_text()
+    lines = [line for line in report.splitlines() if "model-ko" in line or "slip1-ko" in line]
+    assert lines and not any("edited" in line for line in lines), lines
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)

@@ -116,7 +116,7 @@ def test_the_check_names_each_listed_mistake_and_never_a_right_answer(
             assert cell["known_mistake"](question.name, answer) is None, question.id
             assert cell["no_known_mistake"](question.name, answer) is True
             assert "the hidden tests decide" in capsys.readouterr().out
-        listed = {m for _, m in entries[question.name]["mistakes"]}
+        listed = {m.message for _, m in entries[question.name]["mistakes"]}
         for mistake in question.mistakes:
             message = mistake.misconception.message
             if message not in listed:
@@ -131,7 +131,7 @@ def test_the_check_names_each_listed_mistake_and_never_a_right_answer(
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_every_listed_misconception_of_the_exercise_is_checked_somewhere(name: str) -> None:
-    listed = {m for e in table(key.EXERCISES[name]).values() for _, m in e["mistakes"]}
+    listed = {m.message for e in table(key.EXERCISES[name]).values() for _, m in e["mistakes"]}
     for misconception in key.EXERCISES[name].misconceptions:
         assert misconception.message in listed, misconception.name
 

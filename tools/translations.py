@@ -7,6 +7,12 @@ The translator's loop, for Korean (the default language):
     python tools/translations.py done book/intro   # record which English version it translates
     python tools/translations.py check         # what is missing or out of date (make test runs it)
 
+``update`` also brings the catalogs of words that code prints up to date: the exercise
+notebooks' checks and docstrings (``locale/<lang>/LC_MESSAGES/exercise-code.po``, see
+tools/exercise_translations.py) and the grading feedback
+(``grading/roofline_grading/locale/<lang>/LC_MESSAGES/roofline_grading.po``, extracted with
+``pybabel``); ``check`` fails while either has gaps.
+
 ``update`` runs Sphinx's gettext builder on the book (the same configuration as
 ``make book``; notebooks come from the execution cache) into _build/gettext, adds the words and
 sentences the code composes (``computed.pot``: every template passed to
@@ -20,18 +26,25 @@ exits 1, naming each page to update, when a page marked translated has an Englis
 changed since, or gaps; pages marked untranslated are shown in English with a notice. It also
 names every message of the code that ``locale/<lang>/LC_MESSAGES/computed.po`` lacks or leaves
 untranslated (the code's words serve every page, so they are checked whatever the manifest says).
+
+The explorers' labels are translated in a catalog of their own, kept from the code
+(tools/explorer_labels.py): ``update`` brings it up to date too, and ``check`` also names every
+label that is not translated, and a shipped labels file that is not the catalog's.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT / "tests")]
 
+import explorer_labels  # noqa: E402  # tools/explorer_labels.py
 from roofline_book import computed  # noqa: E402
 from roofline_book.translations import (  # noqa: E402
     PageStatus,
@@ -69,8 +82,45 @@ def update(language: str) -> int:
     for docname in order:
         pages.setdefault(docname, PageStatus(docname, None))
     write_manifest(ROOT, language, pages, order)
+    with tempfile.TemporaryDirectory() as scratch:  # not _build/gettext, where sphinx-intl reads every .pot
+        update_code_catalogs(language, Path(scratch))
+    explorer_labels.sync(ROOT)
     return check(ROOT, language)
 
+
+def code_catalogs(root: Path, language: str) -> dict[str, Path]:
+    """The catalogs of words that code prints, beside the pages': what each holds -> its file."""
+    messages = root / "locale" / language / "LC_MESSAGES"
+    grading = root / "grading" / "roofline_grading" / "locale" / language / "LC_MESSAGES"
+    return {
+        "the exercise notebooks' code (checks, docstrings)": messages / "exercise-code.po",
+        "the grading feedback and known-mistake messages": grading / "roofline_grading.po",
+    }
+
+def update_code_catalogs(language: str, scratch: Path) -> None:
+    """Bring the code's catalogs up to date with Babel (new messages empty, changed ones fuzzy)."""
+    import exercise_translations
+
+    catalogs = list(code_catalogs(ROOT, language).values())
+    before = {path: path.read_bytes() for path in catalogs if path.exists()}
+    exercise_translations.extract(language)
+    pybabel = str(Path(sys.executable).with_name("pybabel"))
+    template = scratch / "roofline_grading.pot"
+    package = ROOT / "grading" / "roofline_grading"
+    keywords = ["--no-default-keywords", "-k", "N_", "-k", "tr", "-w", "0"]
+    extract = [pybabel, "-q", "extract", *keywords, "-o", str(template), str(package.relative_to(ROOT))]
+    subprocess.run(extract, check=True, cwd=ROOT)  # locations relative to the checkout
+    catalog = code_catalogs(ROOT, language)["the grading feedback and known-mistake messages"]
+    command = ["update", "--ignore-obsolete"] if catalog.exists() else ["init"]
+    where = ["-i", str(template), "-d", str(package / "locale"), "-D", "roofline_grading", "-l", language]
+    subprocess.run([pybabel, "-q", *command, *where, "-w", "0"], check=True)
+    for path, old in before.items():  # only the dates changed: keep the file as it was
+        if _without_dates(path.read_bytes()) == _without_dates(old):
+            path.write_bytes(old)
+
+
+def _without_dates(catalog: bytes) -> bytes:
+    return re.sub(rb'^"(POT-Creation|PO-Revision)-Date: .*$', b"", catalog, flags=re.MULTILINE)
 
 def done(root: Path, language: str, docnames: list[str]) -> int:
     pages = read_manifest(root, language)
@@ -90,12 +140,20 @@ def done(root: Path, language: str, docnames: list[str]) -> int:
 
 def check(root: Path, language: str) -> int:
     pages = book_pages(root)
-    found = problems(root, language, pages) + computed.problems(root, language)
+    found = problems(root, language, pages) + explorer_labels.problems(root)
+    found += computed.problems(root, language)
     manifest = read_manifest(root, language)
     translated = [d for d in pages if d in manifest and manifest[d].translated]
     print(f"{language}: {len(translated)} of {len(pages)} pages translated")
+    for what, catalog in code_catalogs(root, language).items():
+        if not (root / "solutions").is_dir() and not (root / "grading").is_dir():
+            break  # a copy of the book alone: no code to translate
+        gaps = catalog_gaps(catalog) if catalog.exists() else [f"{catalog.name} does not exist"]
+        if gaps:
+            where = catalog.relative_to(root)
+            found.append(f"{where} ({what}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
     if found:
-        print(f"{len(found)} {language} pages and messages to update:")
+        print(f"{len(found)} {language} pages, labels and messages to update:")
         print("\n".join(f"  {line}" for line in found))
         return 1
     return 0

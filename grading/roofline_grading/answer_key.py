@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from roofline_grading.i18n import N_
 from roofline_grading.questions import (
     Curve,
     FigureQuestion,
@@ -144,96 +145,131 @@ def _sizes(
 
 INT8_TWO_BYTES = Misconception(
     "int8-two-bytes",
-    "This matches counting 2 bytes per int8 element. An int8 number takes 1 byte; "
-    "2 bytes is the size of a bf16 number.",
+    N_(
+        "This matches counting 2 bytes per int8 element. An int8 number takes 1 byte; 2 bytes is the size"
+        " of a bf16 number."
+    ),
 )
 BF16_PEAK_FOR_INT8 = Misconception(
     "bf16-peak-for-int8",
-    f"This matches using the bf16 peak ({num(ref.EX1_CHIP.peak('bf16'))} FLOP/s in the exercise). "
-    "This matmul "
-    "runs in int8, on the int8 units, whose peak is the int8 figure.",
+    N_(
+        "This matches using the bf16 peak ({bf16_peak} FLOP/s in the exercise). This matmul runs in int8,"
+        " on the int8 units, whose peak is the int8 figure."
+    ),
+    (("bf16_peak", num(ref.EX1_CHIP.peak("bf16"))),),
 )
 NO_FACTOR_TWO = Misconception(
     "no-factor-two",
-    "This matches counting one operation per multiply-add. Each of the B*D*F products is a multiply "
-    "and an add, so the matmul does 2*B*D*F operations.",
+    N_(
+        "This matches counting one operation per multiply-add. Each of the B*D*F products is a multiply "
+        "and an add, so the matmul does 2*B*D*F operations."
+    ),
 )
 TEXT_BANDWIDTH = Misconception(
     "text-bandwidth",
-    f"This matches using {num(TEXT_CHIP.hbm_bandwidth)} B/s, the bandwidth the text uses; this exercise "
-    f"gives {num(ref.EXERCISE_1_HBM_BANDWIDTH)} B/s.",
+    N_(
+        "This matches using {text_bandwidth} B/s, the bandwidth the text uses; this exercise gives "
+        "{bandwidth} B/s."
+    ),
+    (("text_bandwidth", num(TEXT_CHIP.hbm_bandwidth)), ("bandwidth", num(ref.EXERCISE_1_HBM_BANDWIDTH))),
 )
 APPROXIMATE_INTENSITY = Misconception(
     "approximate-intensity",
-    "This matches the B << D, F approximation (an intensity of about 2B). The question asks for the "
-    "exact intensity: count every byte read and written, activations and output included.",
+    N_(
+        "This matches the B << D, F approximation (an intensity of about 2B). The question asks for the "
+        "exact intensity: count every byte read and written, activations and output included."
+    ),
 )
 LOWER_BOUND_IS_MIN = Misconception(
     "lower-bound-is-min",
-    "This matches taking the smaller of T_math and T_comms. Even with perfect overlap the operation "
-    "waits for the slower of the two: the lower bound is max(T_math, T_comms).",
+    N_(
+        "This matches taking the smaller of T_math and T_comms. Even with perfect overlap the operation "
+        "waits for the slower of the two: the lower bound is max(T_math, T_comms)."
+    ),
 )
 LOWER_BOUND_IS_SUM = Misconception(
     "lower-bound-is-sum",
-    "This matches adding T_math and T_comms: that is the upper bound, with no overlap. The lower bound "
-    "assumes perfect overlap: max(T_math, T_comms).",
+    N_(
+        "This matches adding T_math and T_comms: that is the upper bound, with no overlap. The lower "
+        "bound assumes perfect overlap: max(T_math, T_comms)."
+    ),
 )
 UPPER_BOUND_IS_MAX = Misconception(
     "upper-bound-is-max",
-    "This matches taking the larger of T_math and T_comms: that is the lower bound, with perfect "
-    "overlap. With no overlap at all the two times add up: T_math + T_comms.",
+    N_(
+        "This matches taking the larger of T_math and T_comms: that is the lower bound, with perfect "
+        "overlap. With no overlap at all the two times add up: T_math + T_comms."
+    ),
 )
 INT8_PEAK_FOR_BF16 = Misconception(
     "int8-peak-for-bf16",
-    "This matches using the int8 peak. The weights are stored in int8, but the math is done in bf16, "
-    "so the bf16 peak applies.",
+    N_(
+        "This matches using the int8 peak. The weights are stored in int8, but the math is done in bf16, "
+        "so the bf16 peak applies."
+    ),
 )
 TWO_BYTE_WEIGHTS = Misconception(
     "two-byte-weights",
-    "This matches counting 2 bytes per weight. The weights are int8, 1 byte each; only the "
-    "activations and the output are bf16, 2 bytes each.",
+    N_(
+        "This matches counting 2 bytes per weight. The weights are int8, 1 byte each; only the "
+        "activations and the output are bf16, 2 bytes each."
+    ),
 )
 ONE_BYTE_OUTPUT = Misconception(
     "one-byte-output",
-    "This matches counting 1 byte per output element. The output is bf16: 2 bytes each.",
+    N_("This matches counting 1 byte per output element. The output is bf16: 2 bytes each."),
 )
 EXERCISE_1_BANDWIDTH = Misconception(
     "exercise-1-bandwidth",
-    f"This matches using exercise 1's bandwidth ({num(ref.EXERCISE_1_HBM_BANDWIDTH)} B/s) instead of the "
-    "bandwidth given.",
+    N_("This matches using exercise 1's bandwidth ({bandwidth} B/s) instead of the bandwidth given."),
+    (("bandwidth", num(ref.EXERCISE_1_HBM_BANDWIDTH)),),
 )
 APPROXIMATE_BYTES = Misconception(
     "approximate-bytes",
-    "This matches the B << D, F approximation: counting only the weights' bytes, so the intensity is "
-    f"about 2B and every curve reaches the peak near B = {ref.ex2_critical_batch():.0f}. The exercise asks "
-    "for exact bytes: the activations (2BD) and the output (2BF) count too, and they matter once B is "
-    "not small next to D and F.",
+    N_(
+        "This matches the B << D, F approximation: counting only the weights' bytes, so the intensity is "
+        "about 2B and every curve reaches the peak near B = {batch}. The exercise asks for exact bytes: "
+        "the activations (2BD) and the output (2BF) count too, and they matter once B is not small next "
+        "to D and F."
+    ),
+    (("batch", f"{ref.ex2_critical_batch():.0f}"),),
 )
 SHARED_WEIGHTS = Misconception(
     "shared-weights",
-    "This matches treating the weights as one matrix shared by the whole batch, as in an ordinary "
-    "matmul (an intensity of about 2B). Here every example has its own D x F weight matrix, so the "
-    "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is.",
+    N_(
+        "This matches treating the weights as one matrix shared by the whole batch, as in an ordinary "
+        "matmul (an intensity of about 2B). Here every example has its own D x F weight matrix, so the "
+        "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is."
+    ),
 )
 SPARSE_PEAK = Misconception(
     "sparse-peak",
-    "This matches using the datasheet's figure as it is. That figure assumes 2:4 structured sparsity; "
-    "dense bf16 math runs at half of it.",
+    N_(
+        "This matches using the datasheet's figure as it is. That figure assumes 2:4 structured sparsity;"
+        " dense bf16 math runs at half of it."
+    ),
 )
 BINARY_TERABYTES = Misconception(
     "binary-terabytes",
-    "This matches taking a terabyte as 2**40 bytes. Datasheets count in powers of ten: 1 TB/s is "
-    "10**12 bytes per second.",
+    N_(
+        "This matches taking a terabyte as 2**40 bytes. Datasheets count in powers of ten: 1 TB/s is "
+        "10**12 bytes per second."
+    ),
 )
 HALVED_TWICE = Misconception(
     "halved-twice",
-    "This matches dividing by 2 x the bandwidth. For a bf16 matmul the 2 FLOPs per multiply-add and "
-    "the 2 bytes per weight cancel: the critical batch is the dense peak over the bandwidth.",
+    N_(
+        "This matches dividing by 2 x the bandwidth. For a bf16 matmul the 2 FLOPs per multiply-add and "
+        "the 2 bytes per weight cancel: the critical batch is the dense peak over the bandwidth."
+    ),
 )
 PER_REPLICA = Misconception(
     "per-replica",
-    "This matches the critical batch of a single replica. The threshold holds per replica: each "
-    "replica needs that many tokens of its own, so the total is that many times the number of replicas.",
+    N_(
+        "This matches the critical batch of a single replica. The threshold holds per replica: each "
+        "replica needs that many tokens of its own, so the total is that many times the number of "
+        "replicas."
+    ),
 )
 
 
@@ -486,7 +522,7 @@ def _figure(aspect: str) -> FigureQuestion:
         aspect,
         curves=tuple(_curve(size) for size in ref.EX3_SIZES),
         tolerance=MODEL,
-        x_label_words=("batch", "B", "tokens"),
+        x_label_words=("batch", "B", "tokens", "배치", "토큰"),  # a Korean label may say it in Korean
         y_label_words=("FLOP",),
     )
 

@@ -27,6 +27,7 @@ import argparse
 import inspect
 import math
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ import nbformat
 
 from roofline_grading import mistake_check
 from roofline_grading.answer_key import EXERCISES, Exercise
+from roofline_grading.i18n import LANGUAGES, N_, translator
 from roofline_grading.questions import FunctionQuestion, Tolerance
 
 __all__ = ["CELL_ID_SUFFIX", "cell_source", "main", "scale_of", "table", "update"]
@@ -43,13 +45,19 @@ CELL_ID_SUFFIX = "known_mistakes"
 """The cell's grade id is ``<exercise prefix>_known_mistakes``, e.g. ``ex1_known_mistakes``."""
 SPREAD = 2
 """Grid steps either side of an answer that the check compares (see mistake_check.fingerprints)."""
-HEADER = """\
-# Known mistakes. The check at the end of each test cell, no_known_mistake(name, function), calls
-# your function at this exercise's figures (and a few other sizes) and tells you, before you submit,
-# when its results match one of the course's known mistakes. This cell holds only fingerprints of
-# those wrong results (salted hashes of where they fall on a grid as fine as the tolerance), never
-# the right answers. Written by `make exercises` from the course's answer key: do not edit.
-"""
+HEADER = N_(
+    "Known mistakes. The check at the end of each test cell, no_known_mistake(name, function), calls "
+    "your function at this exercise's figures (and a few other sizes) and tells you, before you submit, "
+    "when its results match one of the course's known mistakes. This cell holds only fingerprints of "
+    "those wrong results (salted hashes of where they fall on a grid as fine as the tolerance), never "
+    "the right answers. Written by `make exercises` from the course's answer key: do not edit."
+)
+"""The comment that opens the cell."""
+SAYS = {
+    "mistake": N_("{name} makes a known mistake. {mistake}"),
+    "none": N_("{name}: no known mistake found. That does not make it right: the hidden tests decide."),
+}
+"""What the check says, filled with the function's name (and the misconception's message)."""
 
 
 def scale_of(tolerance: Tolerance) -> tuple[str, float]:
@@ -109,7 +117,7 @@ def _entry(question: FunctionQuestion) -> dict[str, Any] | None:
             next(iter(mistake_check.fingerprints(question.id, i, v, scale, spread=0)))
             for i, v in enumerate(values)
         ]
-        mistakes.append((prints, mistake.misconception.message))
+        mistakes.append((prints, mistake.misconception))
     if not mistakes:
         return None
     return {
@@ -131,14 +139,20 @@ def table(exercise: Exercise) -> dict[str, dict[str, Any]]:
     return entries
 
 
-def cell_source(exercise: Exercise) -> str:
-    """The whole source of the exercise's known-mistakes cell."""
+def cell_source(exercise: Exercise, language: str = "en") -> str:
+    """The whole source of the exercise's known-mistakes cell, its words in ``language``."""
+    tr = translator(language)
+    header = textwrap.fill(
+        tr(HEADER), width=98, initial_indent="# ", subsequent_indent="# ", break_on_hyphens=False
+    )
     code = inspect.getsource(mistake_check).split("# --- copied into the exercises ---\n", 1)[1]
-    code = code.replace("KNOWN_MISTAKES = {}\n\n\n", "\n")
-    return f"{HEADER}{code}\n\nKNOWN_MISTAKES = {_listing(table(exercise))}\n"
+    code = code.replace("KNOWN_MISTAKES = {}\nSAYS = {}\n\n\n", "\n")
+    says = "{\n" + "".join(f"    {key!r}: {tr(text)!r},\n" for key, text in SAYS.items()) + "}"
+    listing = _listing(table(exercise), language)
+    return f"{header}\n{code}\n\nSAYS = {says}\n\nKNOWN_MISTAKES = {listing}\n"
 
 
-def _listing(entries: dict[str, dict[str, Any]]) -> str:
+def _listing(entries: dict[str, dict[str, Any]], language: str) -> str:
     """The table as Python a student can read: one line per case list, grid and mistake."""
     lines = ["{"]
     for name, entry in entries.items():
@@ -147,7 +161,7 @@ def _listing(entries: dict[str, dict[str, Any]]) -> str:
         lines.append(f"        'cases': {entry['cases']!r},")
         lines.append(f"        'scale': {entry['scale']!r},")
         lines.append("        'mistakes': [")
-        lines += [f"            ({prints!r}, {message!r})," for prints, message in entry["mistakes"]]
+        lines += [f"            ({prints!r}, {m.text(language)!r})," for prints, m in entry["mistakes"]]
         lines.append("        ],")
         lines.append("    },")
     lines.append("}")
@@ -158,13 +172,13 @@ def _cell_id(notebook: str) -> str:
     return f"{notebook.split('_')[0]}_{CELL_ID_SUFFIX}"
 
 
-def update(path: Path, *, write: bool = True) -> bool:
+def update(path: Path, *, write: bool = True, language: str = "en") -> bool:
     """Put the known-mistakes cell of the notebook at ``path`` right (after its setup cell, with
-    its input collapsed in JupyterLab); True if it was stale."""
+    its input collapsed in JupyterLab), in ``language``; True if it was stale."""
     exercise = EXERCISES[path.stem]
     notebook = nbformat.read(path, as_version=4)
     grade_id = _cell_id(path.stem)
-    source = cell_source(exercise)
+    source = cell_source(exercise, language)
     found = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
     if found and found[0].source == source:
         return False
@@ -195,11 +209,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m roofline_grading.fingerprints", description=__doc__)
     parser.add_argument("directory", type=Path, help="the solution notebooks, e.g. solutions/roofline")
     parser.add_argument("--check", action="store_true", help="only report stale notebooks (exit 1 if any)")
+    parser.add_argument(
+        "--language", default="en", choices=LANGUAGES, help="the language of the notebooks (default: en)"
+    )
     options = parser.parse_args(argv)
     paths = sorted(p for p in options.directory.glob("*.ipynb") if p.stem in EXERCISES)
     if not paths:
         parser.error(f"{options.directory} holds none of the notebooks {', '.join(sorted(EXERCISES))}")
-    stale = [p for p in paths if update(p, write=not options.check)]
+    stale = [p for p in paths if update(p, write=not options.check, language=options.language)]
     for path in stale:
         print(f"{path}: known mistakes {'are stale' if options.check else 'rewritten'}")
     return 1 if options.check and stale else 0

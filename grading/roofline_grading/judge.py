@@ -22,12 +22,13 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from roofline_grading.i18n import translator
 from roofline_grading.questions import (
     FigureQuestion,
     FunctionQuestion,
@@ -39,6 +40,9 @@ from roofline_grading.questions import (
 
 __all__ = ["Verdict", "assess", "judge"]
 
+Tr = Callable[[str], str]
+"""A translator: an English message in the reader's language (:func:`roofline_grading.i18n.translator`)."""
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -49,19 +53,25 @@ class Verdict:
     misconceptions: tuple[str, ...] = ()
 
 
-def judge(question: Question, cases: Sequence[tuple[Any, ...]], payload: Any) -> str | None:
-    """None if the recorded answer is right, otherwise the feedback (see the module's docstring)."""
-    verdict = assess(question, cases, payload)
+def judge(
+    question: Question, cases: Sequence[tuple[Any, ...]], payload: Any, language: str = "en"
+) -> str | None:
+    """None if the recorded answer is right, otherwise the feedback (see the module's docstring),
+    in ``language``."""
+    verdict = assess(question, cases, payload, language)
     return None if verdict is None else verdict.feedback
 
 
-def assess(question: Question, cases: Sequence[tuple[Any, ...]], payload: Any) -> Verdict | None:
-    """None if the recorded answer is right, otherwise its :class:`Verdict`."""
+def assess(
+    question: Question, cases: Sequence[tuple[Any, ...]], payload: Any, language: str = "en"
+) -> Verdict | None:
+    """None if the recorded answer is right, otherwise its :class:`Verdict`, in ``language``."""
+    tr = translator(language)
     if not isinstance(payload, dict):
-        return Verdict("The answer could not be read.")
+        return Verdict(tr("The answer could not be read."))
     if isinstance(question, FigureQuestion):
-        return _judge_figure(question, payload)
-    return _judge_function(question, list(cases), payload)
+        return _judge_figure(question, payload, tr, language)
+    return _judge_function(question, list(cases), payload, tr, language)
 
 
 def _named(found: Sequence[Misconception]) -> tuple[str, ...]:
@@ -72,24 +82,28 @@ def _named(found: Sequence[Misconception]) -> tuple[str, ...]:
 
 
 def _judge_function(
-    question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any]
+    question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any], tr: Tr, language: str
 ) -> Verdict | None:
     call = f"{question.name}{question.parameters}"
     if "not_callable" in payload:
-        return Verdict(f"{question.name} should be a function {call}, not {payload['not_callable']}.")
+        return Verdict(
+            tr("{name} should be a function {call}, not {what}.").format(
+                name=question.name, call=call, what=payload["not_callable"]
+            )
+        )
     results = payload.get("results")
     if not isinstance(results, list) or len(results) != len(cases):
-        return Verdict(f"{question.name}: the answer could not be read at every case.")
+        return Verdict(tr("{name}: the answer could not be read at every case.").format(name=question.name))
     expected = [question.reference(*case) for case in cases]
     answers: list[Any] = []
     for case, result in zip(cases, results, strict=True):
-        where = f"{question.name}({_format_case(case)})"
-        problem = _unusable(question, where, result)
+        where = f"{question.name}({_format_case(case, tr)})"
+        problem = _unusable(question, where, result, tr)
         if problem:
             return Verdict(problem)
         answers.append(result.get("value", result.get("word")))
     if question.returns == "word":
-        return _judge_words(question, cases, answers, expected)
+        return _judge_words(question, cases, answers, expected, tr, language)
     wrong = [
         (index < len(question.cases), case, got, want)
         for index, (case, got, want) in enumerate(zip(cases, answers, expected, strict=True))
@@ -100,11 +114,13 @@ def _judge_function(
     # The first wrong case the question states, if any: the feedback may tell how far off it is
     # there, but never at the inputs drawn in secret (a regrade draws them again).
     fixed, case, got, want = max(wrong, key=lambda w: w[0])
-    where = f"{question.name}({_format_case(case)})"
+    where = f"{question.name}({_format_case(case, tr)})"
     if np.shape(got) != np.shape(want):
         return Verdict(
-            f"{where} returned an array of shape {np.shape(got)}; it should have shape {np.shape(want)} "
-            "(one value per batch size)."
+            tr(
+                "{where} returned an array of shape {shape}; it should have shape {wanted} "
+                "(one value per batch size)."
+            ).format(where=where, shape=np.shape(got), wanted=np.shape(want))
         )
     found = [
         m.misconception
@@ -113,51 +129,69 @@ def _judge_function(
     ]
     if not found and _ignores_its_arguments(answers, expected):
         return Verdict(
-            f"{question.name}{question.parameters} returned {_format(got)} whatever its arguments. "
-            "Compute the answer from the arguments: the tests call it with other figures and sizes too."
+            tr(
+                "{call} returned {got} whatever its arguments. Compute the answer from the arguments: "
+                "the tests call it with other figures and sizes too."
+            ).format(call=call, got=_format(got))
         )
-    named = [m.message for m in found]
-    feedback = f"{where} returned {_format(got)}, which is not right. " + _explain(
-        named, got, want, ratio=fixed
+    named = [m.text(language) for m in found]
+    feedback = (
+        tr("{where} returned {got}, which is not right.").format(where=where, got=_format(got))
+        + " "
+        + _explain(named, got, want, tr, ratio=fixed)
     )
     return Verdict(feedback, _named(found))
 
 
-def _unusable(question: FunctionQuestion, where: str, result: Any) -> str | None:
+def _unusable(question: FunctionQuestion, where: str, result: Any, tr: Tr) -> str | None:
     if not isinstance(result, dict):
-        return f"{where}: the answer could not be read."
+        return tr("{where}: the answer could not be read.").format(where=where)
     if "raised" in result:
-        return f"{where} raised {result['raised']}"
+        return tr("{where} raised {error}").format(where=where, error=result["raised"])
     if "too_big" in result:
-        return f"{where} returned an array of shape {tuple(result['too_big'])}, far more values than asked."
+        return tr("{where} returned an array of shape {shape}, far more values than asked.").format(
+            where=where, shape=tuple(result["too_big"])
+        )
     wanted = (
-        "a string, " + " or ".join(repr(c) for c in question.choices)
+        tr("a string, {choices}").format(choices=_or(question.choices, tr))
         if question.returns == "word"
-        else ("a number (or a numpy array of numbers)")
+        else tr("a number (or a numpy array of numbers)")
     )
+    should = tr("{where} should return {wanted}.").format(where=where, wanted=wanted)
     if "wrong_type" in result:
-        return f"{where} should return {wanted}, not {result['wrong_type']}."
+        return tr("{where} should return {wanted}, not {what}.").format(
+            where=where, wanted=wanted, what=result["wrong_type"]
+        )
     key = "word" if question.returns == "word" else "value"
     if key not in result:
-        return f"{where} should return {wanted}."
+        return should
     value = result[key]
     if question.returns == "word":
-        return None if isinstance(value, str) else f"{where} should return {wanted}."
+        return None if isinstance(value, str) else should
     if not isinstance(value, float | np.ndarray):
-        return f"{where} should return {wanted}."
+        return should
     if np.any(np.isnan(value)):
-        return f"{where} returned NaN, not a number."
+        return tr("{where} returned NaN, not a number.").format(where=where)
     return None
 
 
 def _judge_words(
-    question: FunctionQuestion, cases: list[tuple[Any, ...]], answers: list[Any], expected: list[Any]
+    question: FunctionQuestion,
+    cases: list[tuple[Any, ...]],
+    answers: list[Any],
+    expected: list[Any],
+    tr: Tr,
+    language: str,
 ) -> Verdict | None:
     words = [_first_word(a) for a in answers]
-    options = " or ".join(repr(c) for c in question.choices)
+    options = _or(question.choices, tr)
     for case, word, answer in zip(cases, words, answers, strict=True):
         if word not in question.choices:
-            return Verdict(f"{question.name}({_format_case(case)}) should return {options}, not {answer!r}.")
+            return Verdict(
+                tr("{where} should return {wanted}, not {what}.").format(
+                    where=f"{question.name}({_format_case(case, tr)})", wanted=options, what=repr(answer)
+                )
+            )
     wrong = [(c, w, e) for c, w, e in zip(cases, words, expected, strict=True) if w != e]
     if not wrong:
         return None
@@ -168,9 +202,14 @@ def _judge_words(
         if all(str(m.answer(*c)) == w for c, w in zip(cases, words, strict=True))
         and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
     ]
-    named = [m.message for m in found]
-    message = " ".join(dict.fromkeys(named)) if named else "Compare the two times (or the intensities) again."
-    feedback = f"{question.name}({_format_case(case)}) returned {word!r}, which is not right. {message}"
+    named = [m.text(language) for m in found]
+    message = (
+        " ".join(dict.fromkeys(named)) if named else tr("Compare the two times (or the intensities) again.")
+    )
+    wrong_word = tr("{where} returned {got}, which is not right.").format(
+        where=f"{question.name}({_format_case(case, tr)})", got=repr(word)
+    )
+    feedback = f"{wrong_word} {message}"
     return Verdict(feedback, _named(found))
 
 
@@ -196,35 +235,44 @@ def _ignores_its_arguments(answers: list[Any], expected: list[Any]) -> bool:
     return len(answers) > 1 and same and varies
 
 
-def _explain(named: list[str], got: Any, expected: Any, *, ratio: bool = True) -> str:
+def _explain(named: list[str], got: Any, expected: Any, tr: Tr, *, ratio: bool = True) -> str:
     named = list(dict.fromkeys(named))
     if len(named) > 1:
-        return "More than one known mistake gives this value. " + " ".join(named)
+        return tr("More than one known mistake gives this value.") + " " + " ".join(named)
     if named:
         return named[0]
+    no_match = tr("It does not match the model; check each term of the formula.")
     if not ratio:
-        return "It does not match the model; check each term of the formula."
+        return no_match
     got_a, want_a = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     if not np.all(np.isfinite(want_a)):
-        return "In this model no finite value is right here; look at how the quantity depends on the sizes."
+        return tr(
+            "In this model no finite value is right here; look at how the quantity depends on the sizes."
+        )
     with np.errstate(all="ignore"):
         times = got_a / want_a
     if times.size and np.all(np.isfinite(times)) and np.allclose(times, times.flat[0]):
-        return f"It is {float(times.flat[0]):.4g} times the model's value; check each factor of the formula."
-    return "It does not match the model; check each term of the formula."
+        return tr("It is {times} times the model's value; check each factor of the formula.").format(
+            times=f"{float(times.flat[0]):.4g}"
+        )
+    return no_match
 
 
 # --- Figures --------------------------------------------------------------------------
 
 
-def _judge_figure(question: FigureQuestion, payload: dict[str, Any]) -> Verdict | None:
+def _judge_figure(question: FigureQuestion, payload: dict[str, Any], tr: Tr, language: str) -> Verdict | None:
     figure = payload.get("figure")
     name = question.variable
+    unreadable = Verdict(tr("{name}: the figure could not be read.").format(name=name))
     if not isinstance(figure, dict):
-        return Verdict(f"{name}: the figure could not be read.")
+        return unreadable
     if "not_a_figure" in figure:
-        made = "from fig, ax = plt.subplots()"
-        return Verdict(f"{name} should be a matplotlib Figure ({made}), not {figure['not_a_figure']}.")
+        return Verdict(
+            tr("{name} should be a matplotlib Figure (from fig, ax = plt.subplots()), not {what}.").format(
+                name=name, what=figure["not_a_figure"]
+            )
+        )
     try:
         lines = [(_array(d["x"]), _array(d["y"]), str(d["label"])) for d in figure["lines"]]
         axes = [
@@ -232,20 +280,22 @@ def _judge_figure(question: FigureQuestion, payload: dict[str, Any]) -> Verdict 
         ]
         legends = int(figure["figure_legends"])
     except (KeyError, TypeError, ValueError):
-        return Verdict(f"{name}: the figure could not be read.")
+        return unreadable
     if not lines:
-        return Verdict(f"{name} has no lines: draw the curves with ax.plot(...).")
+        return Verdict(tr("{name} has no lines: draw the curves with ax.plot(...).").format(name=name))
     if question.aspect == "curves":
-        return _judge_curves(question, lines)
+        return _judge_curves(question, lines, tr, language)
     problem = (
-        _judge_curve_labels(question, lines, axes, legends)
+        _judge_curve_labels(question, lines, axes, legends, tr)
         if question.aspect == "curve_labels"
-        else _judge_axis_labels(question, axes)
+        else _judge_axis_labels(question, axes, tr)
     )
     return None if problem is None else Verdict(problem)
 
 
-def _judge_curves(question: FigureQuestion, lines: list[tuple[Any, Any, str]]) -> Verdict | None:
+def _judge_curves(
+    question: FigureQuestion, lines: list[tuple[Any, Any, str]], tr: Tr, language: str
+) -> Verdict | None:
     for curve in question.curves:
         x, y = np.asarray(curve.x(), dtype=np.float64), np.asarray(curve.y(), dtype=np.float64)
         if any(_shows(question, line, x, y) for line in lines):
@@ -256,11 +306,14 @@ def _judge_curves(question: FigureQuestion, lines: list[tuple[Any, Any, str]]) -
             if any(_shows(question, line, x, np.asarray(m.answer(), dtype=np.float64)) for line in lines)
         ]
         message = (
-            " ".join(m.message for m in found)
+            " ".join(m.text(language) for m in found)
             if found
-            else ("No line has these values: plot your function's values against B, one line per size.")
+            else tr("No line has these values: plot your function's values against B, one line per size.")
         )
-        feedback = f"{question.variable}: the curve for {curve.description} is missing or wrong. {message}"
+        missing = tr("{name}: the curve for {curve} is missing or wrong.").format(
+            name=question.variable, curve=curve.description
+        )
+        feedback = f"{missing} {message}"
         return Verdict(feedback, _named(found))
     return None
 
@@ -270,20 +323,31 @@ def _judge_curve_labels(
     lines: list[tuple[Any, Any, str]],
     axes: list[tuple[str, str, int, bool]],
     legends: int,
+    tr: Tr,
 ) -> str | None:
     labels = [label for _, _, label in lines if not label.startswith("_")]
     for curve in question.curves:
         if not any(curve.label in label for label in labels):
-            return (
-                f"{question.variable}: no line is labelled with {curve.label!r} ({curve.description}); "
-                f"labels found: {labels}. Pass label=... to plot, e.g. label='D = F = {curve.label}'."
+            return tr(
+                "{name}: no line is labelled with {label} ({curve}); labels found: {labels}. "
+                "Pass label=... to plot, e.g. label='D = F = {size}'."
+            ).format(
+                name=question.variable,
+                label=repr(curve.label),
+                curve=curve.description,
+                labels=labels,
+                size=curve.label,
             )
     if not any(legend for *_, legend in axes) and not legends:
-        return f"{question.variable}: add a legend (ax.legend()) so a reader can tell the curves apart."
+        return tr("{name}: add a legend (ax.legend()) so a reader can tell the curves apart.").format(
+            name=question.variable
+        )
     return None
 
 
-def _judge_axis_labels(question: FigureQuestion, axes: list[tuple[str, str, int, bool]]) -> str | None:
+def _judge_axis_labels(
+    question: FigureQuestion, axes: list[tuple[str, str, int, bool]], tr: Tr
+) -> str | None:
     for xlabel, ylabel, count, _ in axes:
         if not count:
             continue
@@ -292,11 +356,10 @@ def _judge_axis_labels(question: FigureQuestion, axes: list[tuple[str, str, int,
             ("y", ylabel, question.y_label_words),
         ):
             if not any(_mentions(text, word) for word in words):
-                wanted = " or ".join(repr(w) for w in words)
-                return (
-                    f"{question.variable}: the {axis} axis label {text!r} should say what is plotted "
-                    f"(mention {wanted}); use ax.set_{axis}label(...)."
-                )
+                return tr(
+                    "{name}: the {axis} axis label {text} should say what is plotted (mention {wanted}); "
+                    "use ax.set_{axis}label(...)."
+                ).format(name=question.variable, axis=axis, text=repr(text), wanted=_or(words, tr))
     return None
 
 
@@ -333,12 +396,19 @@ def _format(value: Any) -> str:
     return np.array2string(array, precision=4, threshold=6)
 
 
-def _format_case(case: tuple[Any, ...]) -> str:
-    return ", ".join(_describe_argument(a) for a in case)
+def _format_case(case: tuple[Any, ...], tr: Tr) -> str:
+    return ", ".join(_describe_argument(a, tr) for a in case)
 
 
-def _describe_argument(value: Any) -> str:
+def _describe_argument(value: Any, tr: Tr) -> str:
     array = np.asarray(value)
     if array.ndim == 0:
         return f"{value:g}" if isinstance(value, float) else repr(value)
-    return f"array of {array.size} sizes from {array.min():g} to {array.max():g}"
+    return tr("array of {count} sizes from {low} to {high}").format(
+        count=array.size, low=f"{array.min():g}", high=f"{array.max():g}"
+    )
+
+
+def _or(options: Sequence[str], tr: Tr) -> str:
+    """``'a' or 'b'`` in the reader's language."""
+    return tr(" or ").join(repr(option) for option in options)

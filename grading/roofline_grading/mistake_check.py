@@ -2,7 +2,8 @@
 
 Everything below the line ``# --- copied into the exercises ---`` is copied, as it is, into each
 exercise's locked *known mistakes* cell by :mod:`roofline_grading.fingerprints`, followed by the
-table ``KNOWN_MISTAKES`` it computes from the answer key. The cell runs in the student's kernel
+table ``KNOWN_MISTAKES`` it computes from the answer key and the sentences ``SAYS`` in the
+notebook's language. The cell runs in the student's kernel
 and, at grading time, in the sandboxed kernel, so it uses only the standard library and holds
 no right answer and no formula: only fingerprints of the known *wrong* answers, each a salted,
 slow hash of where a mistaken value falls on a grid as fine as the question's tolerance.
@@ -26,6 +27,7 @@ import math
 import textwrap
 
 KNOWN_MISTAKES = {}
+SAYS = {}
 
 
 def fingerprints(question, case, value, scale, spread=2):
@@ -67,7 +69,10 @@ def no_known_mistake(name, answer):
     mistake = known_mistake(name, answer)
     if mistake:
         raise AssertionError(
-            "\n" + textwrap.fill(f"{name} makes a known mistake. {mistake}", width=76, break_on_hyphens=False)
+            "\n"
+            + textwrap.fill(
+                SAYS["mistake"].format(name=name, mistake=mistake), width=76, break_on_hyphens=False
+            )
         )
-    print(f"{name}: no known mistake found. That does not make it right: the hidden tests decide.")
+    print(SAYS["none"].format(name=name))
     return True

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from roofline_grading.i18n import translator
+
 __all__ = [
     "UNIT_SCALES",
     "Curve",
@@ -64,10 +66,28 @@ class Tolerance:
 
 @dataclass(frozen=True)
 class Misconception:
-    """A known wrong idea, with the plain-words message a student sees when it shows."""
+    """A known wrong idea, with the plain-words message a student sees when it shows.
+
+    ``template`` is the English message, marked for translation; figures in it are placeholders
+    filled from ``values``, so that a translation carries no number of its own.
+
+    >>> m = Misconception("text-bandwidth", "This matches {bw} B/s.", (("bw", "8.2e11"),))
+    >>> m.message, m.text("ko") == m.message or "8.2e11" in m.text("ko")
+    ('This matches 8.2e11 B/s.', True)
+    """
 
     name: str
-    message: str
+    template: str
+    values: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return self.text("en")
+
+    def text(self, language: str = "en") -> str:
+        """The message in ``language`` (English where it has no translation)."""
+        return translator(language)(self.template).format(**dict(self.values))
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,9 @@ One module a job:
   the roofline, with a phase toggle and batch and context sliders, in the same three parts
   (:mod:`~rooflinekit.explorer.transformer_view`, :mod:`~rooflinekit.explorer.transformer_static`
   with :mod:`~rooflinekit.explorer.transformer_figure`, :mod:`~rooflinekit.explorer.transformer_widget`);
+- :mod:`~rooflinekit.explorer.labels`: their words in every language of the course
+  (``explorer(language="ko")``, ``transformer_explorer(language="ko")``; a kernel-free page
+  speaks the page's language);
 - :mod:`~rooflinekit.explorer.page`: what every kernel-free view's HTML needs.
 
 Importing it loads neither matplotlib nor ipywidgets; the live face loads them when shown.

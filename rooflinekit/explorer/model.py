@@ -39,8 +39,10 @@ from rooflinekit.costs import (
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.explorer.labels import LANGUAGES, check_language, tables, translator
 from rooflinekit.fmt import pct
 from rooflinekit.plot import ROOF_COLORS
+from rooflinekit.words import N_, Translate, english
 
 COMPUTE = "bf16"
 """The dtype every explorer operation computes in (its peak is the one on the slider)."""
@@ -81,7 +83,7 @@ class Operation:
     """An operation the explorer can place on the roofline, as a function of ``B`` and ``D``."""
 
     key: str
-    label: str
+    label: str  # in English (N_): shown through a translator
     short: str  # a column heading
     color: str
     cost: Callable[[Any, Any], Cost]
@@ -93,24 +95,24 @@ class Operation:
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
-        "matmul", "matmul bf16[B,D]·bf16[D,F]", "matmul", ROOF_COLORS[1],
+        "matmul", N_("matmul bf16[B,D]·bf16[D,F]"), N_("matmul"), ROOF_COLORS[1],
         lambda B, D: matmul_cost(B, D, D), MatmulDTypes(),
     ),
     Operation(
-        "matmul-int8w", "matmul bf16[B,D]·int8[D,F] (int8 weights)", "int8-weight matmul",
+        "matmul-int8w", N_("matmul bf16[B,D]·int8[D,F] (int8 weights)"), N_("int8-weight matmul"),
         ROOF_COLORS[2],
         lambda B, D: matmul_cost(B, D, D, w="int8"), MatmulDTypes(w="int8"),
     ),
     Operation(
-        "batched-matmul", "batched matmul bf16[B,D]·bf16[B,D,F]", "batched matmul", ROOF_COLORS[3],
+        "batched-matmul", N_("batched matmul bf16[B,D]·bf16[B,D,F]"), N_("batched matmul"), ROOF_COLORS[3],
         lambda B, D: batched_matmul_cost(B, D, D),
     ),
     Operation(
-        "layer-norm", "layer norm of bf16[B,D]", "layer norm", ROOF_COLORS[4],
+        "layer-norm", N_("layer norm of bf16[B,D]"), N_("layer norm"), ROOF_COLORS[4],
         lambda B, D: layer_norm_cost(B, D),
     ),
     Operation(
-        "dot", "dot product of two bf16[D]", "dot product", ROOF_COLORS[5],
+        "dot", N_("dot product of two bf16[D]"), N_("dot product"), ROOF_COLORS[5],
         lambda B, D: dot_cost(D if np.ndim(B) == 0 else np.full(np.shape(B), D)),
     ),
 )
@@ -137,7 +139,9 @@ class ExplorerSettings:
     """Where an explorer starts: a catalog chip, a batch, a width and the operations shown.
 
     ``achieved`` is the share of the peak the roofline is drawn at, one of
-    :data:`ACHIEVED_SHARES` (1, the datasheet's peak, by default).
+    :data:`ACHIEVED_SHARES` (1, the datasheet's peak, by default). ``language``, one of
+    :data:`~rooflinekit.explorer.labels.LANGUAGES`, is the language of its labels; None (the
+    default) is English in JupyterLab and the page's language on a kernel-free page.
 
     >>> ExplorerSettings(B=300)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -150,9 +154,12 @@ class ExplorerSettings:
     D: int = 8192
     operations: tuple[str, ...] = field(default_factory=lambda: tuple(op.key for op in OPERATIONS))
     achieved: float = 1.0
+    language: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "chip", chip(self.chip).id)
+        if self.language is not None:
+            check_language(self.language)
         if self.B not in B_VALUES:
             raise RooflineInputError("B", _BATCHES_ACCEPTED, self.B)
         if self.D not in D_VALUES:
@@ -164,7 +171,8 @@ class ExplorerSettings:
 
     @classmethod
     def of(
-        cls, chip: str, B: int, D: int, operations: Sequence[str] | None, achieved: float = 1.0
+        cls, chip: str, B: int, D: int, operations: Sequence[str] | None, achieved: float = 1.0,
+        language: str | None = None,
     ) -> ExplorerSettings:
         """Settings with every operation shown when ``operations`` is None.
 
@@ -172,35 +180,35 @@ class ExplorerSettings:
         ('dot',)
         """
         keys = tuple(op.key for op in OPERATIONS) if operations is None else tuple(operations)
-        return cls(chip, B, D, keys, achieved)
+        return cls(chip, B, D, keys, achieved, language)
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data (the static page's starting state)."""
         return {"chip": self.chip, "B": self.B, "D": self.D, "operations": list(self.operations),
-                "achieved": self.achieved}
+                "achieved": self.achieved, "language": self.language}
 
 
-def share_label(share: float, on: str | Chip | None = None) -> str:
+def share_label(share: float, on: str | Chip | None = None, tr: Translate = english) -> str:
     """How the achieved control names ``share``, marked when it is in catalog chip ``on``'s
-    typical range (:func:`rooflinekit.catalog.achievable`).
+    typical range (:func:`rooflinekit.catalog.achievable`), in ``tr``'s language.
 
     >>> share_label(1.0), share_label(0.85, "h100-sxm"), share_label(0.9, "h100-sxm")
     ('100% of peak', '85% of peak (typical for NVIDIA H100 SXM)', '90% of peak')
     """
-    label = f"{pct(share)} of peak"
-    if on is None or on == "custom":
-        return label
-    typical = achievable(on)
-    return f"{label} (typical for {chip(on).name})" if typical.low <= share <= typical.high else label
+    if on is not None and on != "custom":
+        typical = achievable(on)
+        if typical.low <= share <= typical.high:
+            return tr("{share} of peak (typical for {chip})").format(share=pct(share), chip=chip(on).name)
+    return tr("{share} of peak").format(share=pct(share))
 
 
-def achieved_note(share: float) -> str:
+def achieved_note(share: float, tr: Translate = english) -> str:
     """What the explorer adds to a figure that is taken at ``share`` of the peak ("" at 100%).
 
     >>> achieved_note(0.8), achieved_note(1.0)
     (' at 80% of peak', '')
     """
-    return "" if share == 1 else f" at {pct(share)} of peak"
+    return "" if share == 1 else tr(" at {share} of peak").format(share=pct(share))
 
 
 @dataclass(frozen=True)
@@ -352,9 +360,9 @@ def grid_data() -> dict[str, Any]:
 
     ``flops[key][i][j]`` and ``bytes[key][i][j]`` are the cost of operation ``key`` at
     ``D_VALUES[i]`` and ``B_VALUES[j]``; ``dtype_bytes`` gives the element sizes the
-    critical batch formula needs; ``shares`` the achieved control's choices (with each chip's
-    ``share_labels``, its typical shares marked). The browser places them on the sliders' roofline
-    (``assets/explorer.js``; ``tests/test_explorer_js.py`` checks it against rooflinekit).
+    critical batch formula needs; ``shares`` the achieved control's choices. The browser places
+    them on the sliders' roofline (``assets/explorer.js``; ``tests/test_explorer_js.py`` checks it
+    against rooflinekit). The words it shows are in :func:`grid_words`, one set a language.
 
     >>> data = grid_data()
     >>> data["flops"]["matmul"][0][0] == 2 * 1 * 256 * 256
@@ -372,8 +380,7 @@ def grid_data() -> dict[str, Any]:
     chips = []
     for c in CHIPS.values():
         peak, bandwidth = chip_figures(c)
-        chips.append({"id": c.id, "name": c.name, "peak": peak, "bandwidth": bandwidth,
-                      "share_labels": [share_label(s, c) for s in ACHIEVED_SHARES]})
+        chips.append({"id": c.id, "name": c.name, "peak": peak, "bandwidth": bandwidth})
     return {
         "compute": COMPUTE,
         "B": list(B_VALUES),
@@ -383,14 +390,10 @@ def grid_data() -> dict[str, Any]:
         "margin": MARGIN,
         "half_span": HALF_SPAN,
         "chips": chips,
-        "shares": [
-            {"value": s, "label": share_label(s), "note": achieved_note(s)} for s in ACHIEVED_SHARES
-        ],
+        "shares": [{"value": s, "percent": pct(s)} for s in ACHIEVED_SHARES],
         "operations": [
             {
                 "key": op.key,
-                "label": op.label,
-                "short": op.short,
                 "color": op.color,
                 "matmul": None if op.matmul is None else {
                     "x": dtype_bytes(op.matmul.x),
@@ -403,3 +406,26 @@ def grid_data() -> dict[str, Any]:
         "flops": flops,
         "bytes": moved,
     }
+
+
+def grid_words(language: str) -> dict[str, Any]:
+    """The words the static explorer shows in ``language``: the operations' names, the achieved
+    control's choices (each chip's ``share_labels`` marking its typical shares) and the notes of
+    the figures taken at a share, and ``labels``, the translations of its script's own words.
+
+    >>> words = grid_words("ko")
+    >>> words["operations"]["dot"]["short"], words["shares"][2]["note"]
+    ('내적', ' (피크 성능의 90% 기준)')
+    """
+    tr = translator(language)
+    return {
+        "operations": {op.key: {"label": tr(op.label), "short": tr(op.short)} for op in OPERATIONS},
+        "shares": [{"label": share_label(s, tr=tr), "note": achieved_note(s, tr)} for s in ACHIEVED_SHARES],
+        "share_labels": {c.id: [share_label(s, c, tr) for s in ACHIEVED_SHARES] for c in CHIPS.values()},
+        "labels": tables().get(language, {}),
+    }
+
+
+def every_language_words() -> dict[str, dict[str, Any]]:
+    """:func:`grid_words` in every language of the course: what a static page carries."""
+    return {language: grid_words(language) for language in LANGUAGES}

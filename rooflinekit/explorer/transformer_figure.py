@@ -6,7 +6,9 @@ and places the points itself, at the coordinates :meth:`Canvas.places` computes 
 matplotlib's own transform, so the browser draws each point where matplotlib would.
 
 A point's colour says what bounds the operation (:data:`rooflinekit.plot.BOUND_COLORS`), its
-shape what kind of operation it is (:data:`MARKERS`).
+shape what kind of operation it is (:data:`MARKERS`). A canvas in another language
+(:mod:`rooflinekit.explorer.labels`) keeps the English one's layout, so a point lands on the same
+spot whatever the language of the words around it.
 
 >>> from rooflinekit.explorer.transformer_view import TransformerSettings, view
 >>> canvas = Canvas.for_chip("h100-sxm")
@@ -25,12 +27,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rooflinekit.catalog import chip
+from rooflinekit.explorer.labels import ENGLISH, plot_words
 from rooflinekit.explorer.transformer_view import COMPUTE, INTENSITY_RANGE, KINDS, View
 from rooflinekit.plot import BOUND_COLORS, roofline_axes
+from rooflinekit.words import Translate, english
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.transforms import Bbox
 
 SIZE = (7.0, 4.2)
 """The figure's width and height in inches (the SVG's viewBox is 72 points an inch)."""
@@ -55,28 +60,45 @@ class Canvas:
 
     figure: Figure
     axes: Axes
+    chip: str
 
     @classmethod
-    def for_chip(cls, on: str) -> Canvas:
+    def for_chip(cls, on: str, language: str = ENGLISH) -> Canvas:
+        """The chip's canvas, its words in ``language`` (where matplotlib has a font for it)."""
+        return cls._drawn(on, english, None).in_language(language)
+
+    def in_language(self, language: str) -> Canvas:
+        """This canvas with its words in ``language``, laid out as this one (the same axes)."""
+        if language == ENGLISH:
+            return self
+        with plot_words(language) as tr:
+            return self if tr is english else self._drawn(self.chip, tr, self.axes.get_position())
+
+    @classmethod
+    def _drawn(cls, on: str, tr: Translate, position: Bbox | None) -> Canvas:
+        """The canvas with ``tr``'s words, laid out by matplotlib, or with its axes at ``position``."""
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
         from matplotlib.lines import Line2D
 
         found = chip(on)
-        figure = Figure(figsize=SIZE, dpi=72, layout="constrained")
+        figure = Figure(figsize=SIZE, dpi=72, layout="constrained" if position is None else None)
         FigureCanvasAgg(figure)
         axes = roofline_axes(found, figure.add_subplot(), compute=COMPUTE, intensity_range=INTENSITY_RANGE,
-                             legend=False)
+                             legend=False, tr=tr)
+        if position is not None:
+            axes.set_position(position)
         peak, bandwidth = found.peak(COMPUTE), found.hbm_bandwidth
         axes.set_xlim(*INTENSITY_RANGE)
         axes.set_ylim(INTENSITY_RANGE[0] * bandwidth / 2, peak * 3)
-        handles = [Line2D([], [], color="0.35", marker=MARKERS[k], linestyle="none", label=k) for k in KINDS]
-        handles += [Line2D([], [], color=BOUND_COLORS[b], marker="o", linestyle="none", label=f"{b}-bound")
-                    for b in ("memory", "compute")]
+        handles = [Line2D([], [], color="0.35", marker=MARKERS[k], linestyle="none", label=tr(k))
+                   for k in KINDS]
+        handles += [Line2D([], [], color=BOUND_COLORS[b], marker="o", linestyle="none",
+                           label=tr("{bound}-bound").format(bound=tr(b))) for b in ("memory", "compute")]
         axes.legend(handles=handles, loc="lower right", fontsize=8, ncol=2)
         figure.canvas.draw()
         figure.set_layout_engine("none")  # the layout stays as drawn: the same for SVG and PNG
-        return cls(figure, axes)
+        return cls(figure, axes, found.id)
 
     @property
     def width(self) -> float:

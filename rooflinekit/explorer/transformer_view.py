@@ -3,7 +3,8 @@
 The view shows one decode step, or one prefill, of a model split over ``n_chips`` chips, at
 the batch and context on its sliders: the step's totals, a table of its operations and each
 operation on the chip's roofline. Every text it shows comes from
-:mod:`rooflinekit.transformer` (the same tables the command line and chapter 9 print).
+:mod:`rooflinekit.transformer` (the same tables the command line and chapter 9 print), in the
+language asked for (:mod:`rooflinekit.explorer.labels`).
 
 Both faces use this module: the live one in JupyterLab
 (:mod:`rooflinekit.explorer.transformer_widget`) calls :func:`view` on every move, and the
@@ -19,7 +20,7 @@ position of the sliders, so the browser only looks texts up.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -27,18 +28,23 @@ from rooflinekit._validate import check_count
 from rooflinekit.analysis import attainable_flops
 from rooflinekit.catalog import chip
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.models import transformer_shape
+from rooflinekit.explorer.labels import ENGLISH, check_language, translator
+from rooflinekit.models import TransformerShape, transformer_shape
 from rooflinekit.transformer import (
     OPERATIONS_HEADER,
     PHASES,
+    Setup,
     SummaryLine,
     TransformerStep,
     make_setup,
+    memory_check,
+    memory_refusal,
     operations_table,
     step_summary,
     step_title,
     transformer_step,
 )
+from rooflinekit.words import N_, Translate
 
 COMPUTE = "bf16"
 """The dtype of the weights, the cache and the math in this view (its roof is the bf16 peak)."""
@@ -52,7 +58,7 @@ CONTEXTS: tuple[int, ...] = tuple(2**k for k in range(7, 18))
 INTENSITY_RANGE = (0.1, 1e4)
 """FLOPs per byte on the plot's horizontal axis: a norm's 0.17 to a prefill matmul's thousands."""
 
-KINDS = ("matmul", "attention", "norm", "elementwise")
+KINDS = (N_("matmul"), N_("attention"), N_("norm"), N_("elementwise"))
 """Kinds of operation placed on the roofline; collectives are not (they use the link, not HBM)."""
 
 
@@ -61,6 +67,8 @@ class TransformerSettings:
     """What the view shows: a model on ``n_chips`` catalog chips, a phase, a batch and a context.
 
     The batch and the context must be on the sliders; the model must fit on the chips.
+    ``language`` (one of :data:`~rooflinekit.explorer.labels.LANGUAGES`) is the language of its
+    words; None, the default, is English in JupyterLab and the page's on a kernel-free page.
 
     >>> TransformerSettings(context=3000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -78,9 +86,12 @@ class TransformerSettings:
     phase: str = "decode"
     batch: int = 1
     context: int = 2048
+    language: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "model", transformer_shape(self.model).name)
+        if self.language is not None:
+            check_language(self.language)
         object.__setattr__(self, "chip", chip(self.chip).id)
         check_count("n_chips", self.n_chips)
         if self.phase not in PHASES:
@@ -107,8 +118,9 @@ class TransformerSettings:
 
 @dataclass(frozen=True)
 class Placed:
-    """An operation as the view shows it: its row of the operations table and, unless it is a
-    collective, its place on the roofline."""
+    """An operation as the view shows it: its row of the operations table (in the view's
+    language; ``name`` and ``bound`` stay the library's keys) and, unless it is a collective, its
+    place on the roofline."""
 
     name: str
     kind: str
@@ -135,23 +147,46 @@ class View:
         return self.step is not None
 
 
-def view(settings: TransformerSettings) -> View:
-    """The step at ``settings``, with the texts the view shows, or why it does not fit.
+def view(settings: TransformerSettings, language: str | None = None) -> View:
+    """The step at ``settings``, with the texts the view shows in ``language`` (by default the
+    settings', else English), or why it does not fit.
 
     >>> [p.name for p in view(TransformerSettings()).ops][:3]
     ['attention norm', 'Q projection', 'K projection']
+    >>> [p.row[0] for p in view(TransformerSettings(), "ko").ops][:2]
+    ['어텐션 정규화', 'Q 프로젝션']
     """
+    return views(settings, [language or settings.language or ENGLISH])[0]
+
+
+def views(settings: TransformerSettings, languages: Sequence[str]) -> list[View]:
+    """The view at ``settings`` in each of ``languages``: one step, its texts in each language."""
     s = settings
     options: dict[str, Any] = {"n_chips": s.n_chips, "phase": s.phase, "batch": s.batch,
                                "context": s.context, "weights": COMPUTE, "compute": COMPUTE}
     shape = transformer_shape(s.model)
-    title = step_title(shape, make_setup(s.chip, **options))
+    setup = make_setup(s.chip, **options)
     try:
-        step = transformer_step(shape, s.chip, **options)
-    except RooflineInputError as error:  # the batch or the context does not fit beside the weights
-        message = f"Does not fit in memory: the {error.argument} must be {error.accepted}."
-        return View(s, title, OPERATIONS_HEADER, None, message)
-    table = operations_table(step)
+        step: TransformerStep | None = transformer_step(shape, s.chip, **options)
+    except RooflineInputError:  # the batch or the context does not fit beside the weights
+        step = None
+    return [_shown(s, shape, setup, step, translator(language)) for language in languages]
+
+
+def _shown(s: TransformerSettings, shape: TransformerShape, setup: Setup, step: TransformerStep | None,
+           tr: Translate) -> View:
+    title = step_title(shape, setup, tr)
+    if step is None:
+        refused = memory_refusal(shape, setup, memory_check(shape, setup), tr)
+        assert refused is not None, "a step that is refused fits in memory"  # the settings check the rest
+        argument, accepted = refused
+        if argument == "batch":
+            message = tr("Does not fit in memory: the batch must be {accepted}.")
+        else:
+            message = tr("Does not fit in memory: the context must be {accepted}.")
+        header = tuple(tr(h) for h in OPERATIONS_HEADER)
+        return View(s, title, header, None, message.format(accepted=accepted))
+    table = operations_table(step, tr)
     on = step.setup.chip
     peak, bandwidth = on.peak(COMPUTE), on.hbm_bandwidth
     ops = []
@@ -160,11 +195,12 @@ def view(settings: TransformerSettings) -> View:
         intensity = None if op.collective else op.intensity
         attainable = None if intensity is None else float(attainable_flops(intensity, peak, bandwidth))
         ops.append(Placed(op.name, op.kind, tuple(row), placed.bound, intensity, attainable))
-    return View(s, title, tuple(table.header), step, summary=tuple(step_summary(step)), ops=tuple(ops))
+    return View(s, title, tuple(table.header), step, summary=tuple(step_summary(step, tr)), ops=tuple(ops))
 
 
-def every_view(settings: TransformerSettings) -> Iterator[View]:
-    """The view at every phase, batch and context on the controls, in that nesting order.
+def every_view(settings: TransformerSettings, languages: Sequence[str] = (ENGLISH,)) -> Iterator[list[View]]:
+    """The view in each of ``languages`` at every phase, batch and context on the controls, in
+    that nesting order.
 
     >>> sum(1 for _ in every_view(TransformerSettings())) == 2 * len(BATCHES) * len(CONTEXTS)
     True
@@ -172,4 +208,4 @@ def every_view(settings: TransformerSettings) -> Iterator[View]:
     for phase in PHASES:
         for batch in BATCHES:
             for context in CONTEXTS:
-                yield view(settings.at(phase=phase, batch=batch, context=context))
+                yield views(settings.at(phase=phase, batch=batch, context=context), languages)

@@ -3,6 +3,7 @@
 Call :func:`transformer_explorer` as the last line of a cell: one decode step, or one prefill,
 of a model split over chips, with a phase toggle and batch and context sliders; the step's
 totals, its operations' table and each operation on the chip's roofline follow the controls.
+``language="ko"`` gives its words in Korean (:mod:`rooflinekit.explorer.labels`).
 
 - In JupyterLab (a live kernel): ipywidgets, every text from
   :func:`rooflinekit.explorer.transformer_view.view`, the plot drawn by matplotlib.
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from rooflinekit.explorer.labels import ENGLISH, translator
 from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.transformer_figure import Canvas
 from rooflinekit.explorer.transformer_static import transformer_html
@@ -70,9 +72,14 @@ class TransformerExplorer:
             return self.settings
         return self.settings.at(phase=c["phase"].value, batch=c["batch"].value, context=c["context"].value)
 
+    @property
+    def language(self) -> str:
+        """The language of the live view's words (English unless it was asked for another)."""
+        return self.settings.language or ENGLISH
+
     def shown(self) -> View:
         """What the view shows now: the step's texts and operations, or why it does not fit."""
-        return view(self.current())
+        return view(self.current(), self.language)
 
     @property
     def widget(self) -> Any:
@@ -84,14 +91,15 @@ class TransformerExplorer:
     def _build(self) -> Any:
         import ipywidgets as w  # type: ignore[import-untyped]
 
-        s = self.settings
+        s, tr = self.settings, translator(self.language)
         c = {
-            "phase": w.ToggleButtons(options=list(PHASES), value=s.phase, description="phase"),
-            "batch": w.SelectionSlider(options=list(BATCHES), value=s.batch, description="batch"),
-            "context": w.SelectionSlider(options=list(CONTEXTS), value=s.context, description="context"),
+            "phase": w.ToggleButtons(options=[(tr(p), p) for p in PHASES], value=s.phase,
+                                     description=tr("phase")),
+            "batch": w.SelectionSlider(options=list(BATCHES), value=s.batch, description=tr("batch")),
+            "context": w.SelectionSlider(options=list(CONTEXTS), value=s.context, description=tr("context")),
         }
         self._controls = c
-        canvas = Canvas.for_chip(s.chip)
+        canvas = Canvas.for_chip(s.chip, self.language)
         image = w.Image(format="png")
         text = w.HTML()
 
@@ -108,9 +116,10 @@ class TransformerExplorer:
     def _repr_mimebundle_(
         self, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
     ) -> dict[str, Any]:
-        s = self.settings
-        text = (f"transformer view of {s.model} on {s.n_chips} x {s.chip}"
-                f" ({s.phase}, batch {s.batch}, context {s.context})")
+        s, tr = self.settings, translator(self.language)
+        text = tr("transformer view of {model} on {n_chips} x {chip} ({phase}, batch {batch}, "
+                  "context {context})").format(model=s.model, n_chips=s.n_chips, chip=s.chip,
+                                               phase=tr(s.phase), batch=s.batch, context=s.context)
         return two_faces(text, transformer_html(s), lambda: self.widget, include, exclude)
 
 
@@ -122,14 +131,17 @@ def transformer_explorer(
     phase: str = "decode",
     batch: int = 1,
     context: int = 2048,
+    language: str | None = None,
 ) -> TransformerExplorer:
     """A transformer view of ``model`` on ``n_chips`` catalog chips, starting at ``phase``,
     ``batch`` (one of :data:`~rooflinekit.explorer.transformer_view.BATCHES`) and ``context``
-    (one of :data:`~rooflinekit.explorer.transformer_view.CONTEXTS`).
+    (one of :data:`~rooflinekit.explorer.transformer_view.CONTEXTS`); ``language``, one of
+    :data:`~rooflinekit.explorer.labels.LANGUAGES`, is the language of its words (by default
+    English in JupyterLab, the page's on a kernel-free page).
 
     >>> transformer_explorer("llama-3.1-70b", n_chips=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     rooflinekit.errors.RooflineInputError: n_chips must be enough h100-sxm chips for llama-3.1-70b's ...
     """
-    return TransformerExplorer(TransformerSettings(model, chip, n_chips, phase, batch, context))
+    return TransformerExplorer(TransformerSettings(model, chip, n_chips, phase, batch, context, language))

@@ -5,7 +5,8 @@ batch ``B`` and a width ``D = F``, and see where each operation lands on the roo
 whether it is compute- or memory-bound, with its time bounds and critical batch; the achieved
 control takes all of these at a share of the peak, under a dashed roof.
 
-Call :func:`explorer` as the last line of a notebook cell. The result has two faces:
+Call :func:`explorer` as the last line of a notebook cell (``language="ko"`` for its labels in
+Korean: :mod:`rooflinekit.explorer.labels`). The result has two faces:
 
 - in JupyterLab (a live kernel), ipywidgets sliders driven by the kernel, every number from
   :func:`rooflinekit.explorer.model.evaluate`;
@@ -37,6 +38,7 @@ import numpy as np
 
 from rooflinekit.analysis import Hardware
 from rooflinekit.catalog import CHIPS
+from rooflinekit.explorer.labels import ENGLISH, plot_words, translator
 from rooflinekit.explorer.model import (
     ACHIEVED_SHARES,
     B_VALUES,
@@ -59,37 +61,37 @@ from rooflinekit.explorer.model import (
 )
 from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.static import explorer_html
-from rooflinekit.fmt import num, seconds
+from rooflinekit.fmt import num, pct, seconds
 from rooflinekit.plot import roofline_axes
+from rooflinekit.words import Translate, english
 
 
-def _figure(x: float | None) -> str:
+def _figure(x: float | None, tr: Translate = english) -> str:
     """A table cell: ``-`` where a figure does not apply, ``never`` where no batch is enough."""
     if x is None:
         return "-"
-    return num(x, 4) if math.isfinite(x) else "never"
+    return num(x, 4) if math.isfinite(x) else tr("never")
 
 
-def table_html(points: Sequence[Point], achieved: float = 1.0) -> str:
-    """The explorer's table of points, as HTML; the headings of the figures that depend on the
-    peak say the share of it they are taken at, when that is not 100%.
+def table_html(points: Sequence[Point], achieved: float = 1.0, tr: Translate = english) -> str:
+    """The explorer's table of points, as HTML, in ``tr``'s language; the headings of the figures
+    that depend on the peak say the share of it they are taken at, when that is not 100%.
 
     >>> "compute" in table_html(evaluate(1.97e14, 8.2e11, B=4096, D=8192, keys=["matmul"]))
     True
     >>> "<th>T_math at 80% of peak</th>" in table_html([], achieved=0.8)
     True
     """
-    at = achieved_note(achieved)
-    head = (
-        f"<tr><th>operation</th><th>intensity (FLOP/B)</th><th>attainable FLOP/s{at}</th>"
-        f"<th>T_math{at}</th><th>T_comms</th><th>T_lower{at}</th><th>T_upper{at}</th><th>bound</th>"
-        f"<th>critical batch (exact){at}</th><th>critical batch (B ≪ D rule){at}</th></tr>"
-    )
+    at = achieved_note(achieved, tr)
+    headings = [tr("operation"), tr("intensity (FLOP/B)"), tr("attainable FLOP/s") + at, tr("T_math") + at,
+                tr("T_comms"), tr("T_lower") + at, tr("T_upper") + at, tr("bound"),
+                tr("critical batch (exact)") + at, tr("critical batch (B ≪ D rule)") + at]
+    head = "<tr>" + "".join(f"<th>{escape(h)}</th>" for h in headings) + "</tr>"
     rows = "".join(
-        f"<tr><td>{escape(p.label)}</td><td>{_figure(p.intensity)}</td><td>{_figure(p.attainable)}</td>"
+        f"<tr><td>{escape(tr(p.label))}</td><td>{_figure(p.intensity)}</td><td>{_figure(p.attainable)}</td>"
         f"<td>{seconds(p.t_math, 4)}</td><td>{seconds(p.t_comms, 4)}</td>"
-        f"<td>{seconds(p.t_lower, 4)}</td><td>{seconds(p.t_upper, 4)}</td><td>{p.bound}</td>"
-        f"<td>{_figure(p.critical_batch)}</td><td>{_figure(p.critical_batch_approx)}</td></tr>"
+        f"<td>{seconds(p.t_lower, 4)}</td><td>{seconds(p.t_upper, 4)}</td><td>{escape(tr(p.bound))}</td>"
+        f"<td>{_figure(p.critical_batch, tr)}</td><td>{_figure(p.critical_batch_approx, tr)}</td></tr>"
         for p in points
     )
     return f'<table style="font-variant-numeric: tabular-nums">{head}{rows}</table>'
@@ -97,11 +99,12 @@ def table_html(points: Sequence[Point], achieved: float = 1.0) -> str:
 
 def roofline_png(
     peak: float, bandwidth: float, B: int, D: int, keys: Iterable[str], *, dpi: int = 96,
-    achieved: float = 1.0,
+    achieved: float = 1.0, language: str = ENGLISH,
 ) -> bytes:
     """A PNG of the roofline with each operation's point, on axes fitted to them
     (:func:`~rooflinekit.explorer.model.plot_axes`); below 100% ``achieved``, with the dashed
-    roof at that share of the peak, under which the points then sit.
+    roof at that share of the peak, under which the points then sit. Its words are in
+    ``language`` where matplotlib has a font for it (:func:`~rooflinekit.explorer.labels.plot_words`).
 
     Uses matplotlib's Agg canvas directly (no pyplot state).
 
@@ -113,19 +116,21 @@ def roofline_png(
 
     keys = list(keys)
     fitted = plot_axes(peak, bandwidth, D, keys, achieved)
-    fig = Figure(figsize=(7, 4), dpi=dpi, layout="constrained")
-    FigureCanvasAgg(fig)
-    ax = roofline_axes(Hardware(peak, bandwidth), fig.add_subplot(), compute=COMPUTE, labels=["roofline"],
-                       intensity_range=fitted.intensity, legend=False,
-                       achieved=None if achieved == 1 else achieved)
-    for point in evaluate(peak, bandwidth, B, D, keys, achieved):
-        ax.plot([point.intensity], [point.attainable], "o", color=operation(point.key).color, ms=8,
-                label=f"{point.label}: {point.bound}-bound")
-    ax.set_xlim(*fitted.intensity)
-    ax.set_ylim(*fitted.attainable)
-    ax.legend(fontsize=7, loc="upper left")  # above the slope, where the plot is empty
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    with plot_words(language) as tr:
+        fig = Figure(figsize=(7, 4), dpi=dpi, layout="constrained")
+        FigureCanvasAgg(fig)
+        ax = roofline_axes(Hardware(peak, bandwidth), fig.add_subplot(), compute=COMPUTE,
+                           labels=[tr("roofline")], intensity_range=fitted.intensity, legend=False,
+                           achieved=None if achieved == 1 else achieved, tr=tr)
+        for point in evaluate(peak, bandwidth, B, D, keys, achieved):
+            label = tr("{operation}: {bound}-bound").format(operation=tr(point.label), bound=tr(point.bound))
+            ax.plot([point.intensity], [point.attainable], "o", color=operation(point.key).color, ms=8,
+                    label=label)
+        ax.set_xlim(*fitted.intensity)
+        ax.set_ylim(*fitted.attainable)
+        ax.legend(fontsize=7, loc="upper left")  # above the slope, where the plot is empty
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png")
     return buffer.getvalue()
 
 
@@ -156,6 +161,15 @@ class Explorer:
         self.peak, self.bandwidth = chip_figures(self.chip)
         self.achieved = self.settings.achieved
 
+    @property
+    def language(self) -> str:
+        """The language of the live explorer's labels (English unless it was asked for another)."""
+        return self.settings.language or ENGLISH
+
+    def tr(self, text: str) -> str:
+        """A label in the explorer's language."""
+        return translator(self.language)(text)
+
     def state(self) -> tuple[float, float, int, int, tuple[str, ...]]:
         """(peak, bandwidth, B, D, operations) as the controls currently show them."""
         c = self._controls
@@ -183,21 +197,25 @@ class Explorer:
 
     def share_options(self) -> list[tuple[str, float]]:
         """The achieved control's choices, the chip's typical shares marked."""
-        return [(share_label(s, self.chip), s) for s in ACHIEVED_SHARES]
+        return [(share_label(s, self.chip, self.tr), s) for s in ACHIEVED_SHARES]
 
     def figures_html(self) -> str:
         """Where the figures come from, and the figures: what the explorer's caption says."""
-        source = (
-            "custom (sliders)" if self.chip == "custom" else f"{escape(CHIPS[self.chip].name)} (catalog)"
-        )
+        tr = self.tr
+        source = tr("custom (sliders)") if self.chip == "custom" else tr("{chip} (catalog)").format(
+            chip=CHIPS[self.chip].name)
         peak = self.peak * self.achieved  # as hardware(achieved=...) takes it
-        at = achieved_note(self.achieved)
-        lower = f";{at}: {num(peak, 4)} FLOP/s" if at else ""
-        return (
-            f'<span class="rk-figures" data-chip="{self.chip}">{source}: peak {num(self.peak)} FLOP/s, '
-            f"HBM {num(self.bandwidth)} B/s{lower}, critical intensity {num(peak / self.bandwidth, 4)} "
-            "FLOP/B</span>"
-        )
+        if self.achieved == 1:
+            caption = tr("{source}: peak {peak} FLOP/s, HBM {bandwidth} B/s, critical intensity {ridge} "
+                         "FLOP/B")
+        else:
+            caption = tr("{source}: peak {peak} FLOP/s, HBM {bandwidth} B/s; at {share} of peak: {achieved} "
+                         "FLOP/s, critical intensity {ridge} FLOP/B")
+        text = caption.format(source=source, peak=num(self.peak), bandwidth=num(self.bandwidth),
+                              share=pct(self.achieved), achieved=num(peak, 4),
+                              ridge=num(peak / self.bandwidth, 4))
+        return f'<span class="rk-figures" data-chip="{self.chip}">{escape(text)}</span>'
+
 
     def points(self) -> list[Point]:
         """Every shown operation placed on the roofline, as the table lists them."""
@@ -213,32 +231,37 @@ class Explorer:
 
     def _make_controls(self, w: Any) -> dict[str, Any]:
         """The chip menu, the four sliders and a checkbox per operation, at the settings."""
-        s = self.settings
-        chip_options = [(c.name, c.id) for c in CHIPS.values()] + [("custom (sliders)", "custom")]
+        s, tr = self.settings, self.tr
+        chip_options = [(c.name, c.id) for c in CHIPS.values()] + [(tr("custom (sliders)"), "custom")]
         log = np.log10
         return {
-            "chip": w.Dropdown(options=chip_options, value=s.chip, description="chip"),
+            "chip": w.Dropdown(options=chip_options, value=s.chip, description=tr("chip")),
             # No readout: a slider shows its nearest step, which need not be the chip's figure;
             # the caption (figures_html) says which figures are in use.
             "peak": w.FloatLogSlider(
                 value=self.peak, base=10, min=log(PEAK_RANGE[0]), max=log(PEAK_RANGE[1]),
-                step=SLIDER_STEP, description="peak FLOP/s", readout=False,
+                step=SLIDER_STEP, description=tr("peak FLOP/s"), readout=False,
             ),
             "bandwidth": w.FloatLogSlider(
                 value=self.bandwidth, base=10, min=log(BANDWIDTH_RANGE[0]),
-                max=log(BANDWIDTH_RANGE[1]), step=SLIDER_STEP, description="HBM B/s", readout=False,
+                max=log(BANDWIDTH_RANGE[1]), step=SLIDER_STEP, description=tr("HBM B/s"), readout=False,
             ),
-            "back": w.Button(description=f"back to {CHIPS[self._last_chip].name}",
+            "back": w.Button(description=self.back_label(),
                              layout=w.Layout(visibility="hidden", width="auto")),
-            "achieved": w.Dropdown(options=self.share_options(), value=self.achieved, description="achieved",
+            "achieved": w.Dropdown(options=self.share_options(), value=self.achieved,
+                                   description=tr("achieved"),
                                    style={"description_width": "initial"}, layout=w.Layout(width="auto")),
-            "batch": w.SelectionSlider(options=list(B_VALUES), value=s.B, description="batch B"),
-            "width": w.SelectionSlider(options=list(D_VALUES), value=s.D, description="D = F"),
+            "batch": w.SelectionSlider(options=list(B_VALUES), value=s.B, description=tr("batch B")),
+            "width": w.SelectionSlider(options=list(D_VALUES), value=s.D, description=tr("D = F")),
             "ops": {
-                op.key: w.Checkbox(value=op.key in s.operations, description=op.label, indent=False)
+                op.key: w.Checkbox(value=op.key in s.operations, description=tr(op.label), indent=False)
                 for op in OPERATIONS
             },
         }
+
+    def back_label(self) -> str:
+        """The button that returns to the last chip chosen."""
+        return self.tr("back to {chip}").format(chip=CHIPS[self._last_chip].name)
 
     def _relabel_shares(self) -> None:
         """Mark the chosen chip's typical shares in the achieved menu (new options, the choice
@@ -261,10 +284,11 @@ class Explorer:
         def redraw(_: Any = None) -> None:
             peak, bandwidth, B, D, keys = self.state()
             figures.value = self.figures_html()
-            c["back"].description = f"back to {CHIPS[self._last_chip].name}"
+            c["back"].description = self.back_label()
             c["back"].layout.visibility = "visible" if self.chip == "custom" else "hidden"
-            image.value = roofline_png(peak, bandwidth, B, D, keys, achieved=self.achieved)
-            table.value = table_html(self.points(), self.achieved)
+            image.value = roofline_png(peak, bandwidth, B, D, keys, achieved=self.achieved,
+                                       language=self.language)
+            table.value = table_html(self.points(), self.achieved, self.tr)
 
         def on_chip(change: dict[str, Any]) -> None:
             nonlocal syncing
@@ -313,8 +337,9 @@ class Explorer:
         self, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None
     ) -> dict[str, Any]:
         s = self.settings
-        text = f"roofline explorer on {s.chip} (B={s.B}, D=F={s.D})"
-        html = explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations, achieved=s.achieved)
+        text = self.tr("roofline explorer on {chip} (B={B}, D=F={D})").format(chip=s.chip, B=s.B, D=s.D)
+        html = explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations, achieved=s.achieved,
+                             language=s.language)
         return two_faces(text, html, lambda: self.widget, include, exclude)
 
 
@@ -325,6 +350,7 @@ def explorer(
     D: int = 8192,
     operations: Sequence[str] | None = None,
     achieved: float = 1.0,
+    language: str | None = None,
 ) -> Explorer:
     """A roofline explorer starting on ``chip`` with batch ``B`` and width ``D = F``.
 
@@ -333,9 +359,13 @@ def explorer(
     takes keys of :data:`~rooflinekit.explorer.model.OPERATIONS` (all by default); ``achieved``
     is the share of the peak the roof starts at, one of
     :data:`~rooflinekit.explorer.model.ACHIEVED_SHARES` (its menu marks the chip's typical
-    ones, from :func:`rooflinekit.catalog.achievable`).
+    ones, from :func:`rooflinekit.catalog.achievable`). ``language`` is the language of its labels,
+    one of :data:`~rooflinekit.explorer.labels.LANGUAGES`: by default English in JupyterLab, and
+    on a kernel-free page the page's.
 
     >>> explorer("tpu-v5p", B=4096, operations=["matmul", "dot"]).settings.operations
     ('matmul', 'dot')
+    >>> explorer(language="ko").figures_html()  # doctest: +ELLIPSIS
+    '<span class="rk-figures" data-chip="tpu-v5e">TPU v5e (카탈로그): 피크 성능 1.97e14 FLOP/s, ...'
     """
-    return Explorer(ExplorerSettings.of(chip, B, D, operations, achieved))
+    return Explorer(ExplorerSettings.of(chip, B, D, operations, achieved, language))

@@ -47,7 +47,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
 from roofline_book import computed, editions
-from roofline_book.exercises import find_exercises, listing_markdown
+from roofline_book.exercises import find_exercises, in_language, listing_markdown
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.glue import MESSAGE_MIME
 from rooflinekit.messages import Message
@@ -56,15 +56,16 @@ VENDORED = ("vendor/require.js", "vendor/html-manager/embed-amd.js", "vendor/mat
 
 
 class ExerciseList(SphinxDirective):
-    """Lists ``exercises/*/*.ipynb`` (the nbgrader release directory) as a table."""
+    """Lists ``exercises/*/*.ipynb`` (the nbgrader release directory) as a table; a translated
+    edition links the notebooks of its own language's release."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
         root = Path(self.env.srcdir)
-        exercises = find_exercises(root)
+        exercises = in_language(root, find_exercises(root), self.env.config.language or "en")
         for ex in exercises:
-            self.env.note_dependency(str(root / ex.path))
+            self.env.note_dependency(str(root / (ex.download or ex.path)))
         _listing_docs(self.env).add(self.env.docname)
         container = nodes.container(classes=["exercise-list"])
         lines = StringList(listing_markdown(exercises).splitlines(), source=self.env.docname)

@@ -24,20 +24,17 @@ from pathlib import Path
 from typing import IO, Any
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_file, extract_python
-from babel.messages.pofile import read_po, write_po
+from babel.messages.extract import extract_python
+from babel.messages.pofile import write_po
 
-from roofline_book.translations import NUMBER, locale_dir
-from rooflinekit.errors import RooflineInputError
-from rooflinekit.messages import Translate, placeholders
+from roofline_book import code_catalogs
+from roofline_book.translations import locale_dir
+from rooflinekit.messages import Translate
 
 DOMAIN = "computed"
 KEYWORDS = {"message": None}
 """The call whose first argument is a template (rooflinekit.messages.message)."""
-COMMENT_TAGS = ["Translators:"]
-"""A comment so tagged, on the lines just above a call, reaches the translator."""
-SOURCES = ("rooflinekit/**/*.py", "book/**/*.md")
-"""Where the templates are written, relative to the book's root."""
+UPDATE = "python tools/translations.py update"
 
 
 def catalog_path(root: Path, language: str) -> Path:
@@ -60,25 +57,13 @@ def extract_myst(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: 
             yield from extract_python(code, keywords, comment_tags, options)
 
 
-def source_files(root: Path) -> list[Path]:
-    """The files read for templates, outside directories whose name starts with ``_`` or ``.``."""
-    found = {path for pattern in SOURCES for path in root.glob(pattern)}
-    return sorted(p for p in found if not any(part[0] in "_." for part in p.relative_to(root).parts[:-1]))
+SOURCES = {"rooflinekit/**/*.py": "python", "book/**/*.md": extract_myst}
+"""Where the templates are written, relative to the book's root."""
 
 
 def extract(root: Path) -> Catalog:
     """Every template of the code, with where it is written and the translators' comments."""
-    catalog = Catalog(domain=DOMAIN, project="roofline course", fuzzy=False)
-    for path in source_files(root):
-        method = extract_myst if path.suffix == ".md" else "python"
-        for _, msgid, comments, _ in extract_from_file(
-            method, str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True
-        ):
-            flags = ["python-brace-format"] if placeholders(msgid) else []
-            # a template written twice is one message, with both places (Babel merges them)
-            catalog.add(msgid, locations=[(path.relative_to(root).as_posix(), None)], flags=flags,
-                        auto_comments=comments)
-    return catalog
+    return code_catalogs.extract(root, SOURCES, KEYWORDS, DOMAIN)
 
 
 def write_template(root: Path, path: Path) -> Path:
@@ -88,65 +73,22 @@ def write_template(root: Path, path: Path) -> Path:
     return path
 
 
-def read_catalog(path: Path) -> Catalog:
-    with path.open("rb") as handle:
-        return read_po(handle)
-
-
-def _usable(message: Any) -> bool:
-    return bool(message.id and message.string and not message.fuzzy)
-
-
-def translations(path: Path) -> dict[str, str]:
-    """A catalog's translated templates (fuzzy and empty entries left out: the English is kept)."""
-    return {str(m.id): str(m.string) for m in read_catalog(path) if _usable(m)}
-
-
 _CACHE: dict[Path, tuple[int, dict[str, str]]] = {}
 
 
 def translator(root: Path, language: str) -> Translate:
-    """The template's translation in ``language``, or None (read once per change of the catalog)."""
+    """A template in ``language``, or the English template where the catalog has no translation
+    (the catalog read again only when it changed)."""
     path = catalog_path(root, language)
     if not path.exists():
-        return lambda template: None
+        return lambda template: template
     stamp = path.stat().st_mtime_ns
     if path not in _CACHE or _CACHE[path][0] != stamp:
-        _CACHE[path] = (stamp, translations(path))
-    return _CACHE[path][1].get
-
-
-def _gap(message: Any) -> str | None:
-    english, translated = str(message.id), str(message.string)
-    if message.fuzzy:
-        return "fuzzy"
-    if not translated:
-        return "untranslated"
-    try:
-        if sorted(placeholders(translated)) != sorted(placeholders(english)):
-            return "placeholders differ from the English ones in the translation of"
-    except RooflineInputError:
-        return "a placeholder that is not {name} in the translation of"
-    typed = sorted(set(NUMBER.findall(translated)) - set(NUMBER.findall(english)))
-    if typed:
-        return f"number {', '.join(typed)} typed into the translation of"
-    return None
+        _CACHE[path] = (stamp, code_catalogs.translations(path))
+    done = _CACHE[path][1]
+    return lambda template: done.get(template, template)
 
 
 def problems(root: Path, language: str) -> list[str]:
     """One line per message of the code that ``language``'s catalog lacks or does not translate."""
-    path = catalog_path(root, language)
-    where = path.relative_to(root).as_posix()
-    if not path.exists():
-        return [f"computed: {where} is missing; run `python tools/translations.py update`"]
-    catalog = read_catalog(path)
-    found = []
-    for wanted in extract(root):
-        if not wanted.id:
-            continue
-        entry = catalog.get(wanted.id)
-        if entry is None:
-            found.append(f"computed: not in {where} (run `python tools/translations.py update`): {wanted.id}")
-        elif (gap := _gap(entry)) is not None:
-            found.append(f"computed: {gap} in {where}: {wanted.id}")
-    return found
+    return code_catalogs.problems("computed", root, catalog_path(root, language), extract(root), UPDATE)

@@ -38,6 +38,8 @@ class ExerciseNotebook:
     title: str
     graded_parts: int
     points: float
+    download: Path | None = None
+    """The notebook a reader downloads, if not ``path`` (the release in the page's language)."""
 
     @property
     def docname(self) -> str:
@@ -82,6 +84,27 @@ def find_exercises(root: Path) -> list[ExerciseNotebook]:
     return [describe(root, p) for p in paths]
 
 
+def in_language(root: Path, exercises: list[ExerciseNotebook], language: str) -> list[ExerciseNotebook]:
+    """The exercises as a ``language`` edition lists them: each page as before, its title and
+    download from the release in that language (``exercises/<language>/<assignment>/``, which
+    ``make exercises`` writes) where there is one, with the same graded parts and points.
+
+    >>> in_language(Path("."), [], "ko")
+    []
+    """
+    found = []
+    for ex in exercises:
+        translated = ex.path.parent.parent / language / ex.path.parent.name / ex.path.name
+        if language == "en" or not (root / translated).is_file():
+            found.append(ex)
+            continue
+        other = describe(root, translated)
+        if (other.graded_parts, other.points) != (ex.graded_parts, ex.points):
+            raise ValueError(f"{translated} grades other parts than {ex.path}: run `make exercises`")
+        found.append(ExerciseNotebook(ex.path, other.title, ex.graded_parts, ex.points, download=translated))
+    return found
+
+
 def listing_markdown(exercises: list[ExerciseNotebook]) -> str:
     """A MyST table of the exercises with links to their pages and downloads.
 
@@ -98,6 +121,6 @@ def listing_markdown(exercises: list[ExerciseNotebook]) -> str:
         title = ex.title.replace("|", "\\|").replace("<", "\\<")
         rows.append(
             f"| {{doc}}`{title} </{ex.docname}>` | {ex.graded_parts} | {ex.points:g} "
-            f"| {{download}}`{ex.path.name} </{ex.path.as_posix()}>` |"
+            f"| {{download}}`{ex.path.name} </{(ex.download or ex.path).as_posix()}>` |"
         )
     return "\n".join(rows) + "\n"

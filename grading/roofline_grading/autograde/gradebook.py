@@ -16,7 +16,9 @@ import json
 import re
 import sqlite3
 import warnings
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +26,9 @@ from sqlalchemy.exc import SAWarning
 
 from roofline_grading.autograde.results import StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, SourceCell
+from roofline_grading.i18n import LANGUAGES
 
-__all__ = ["Course", "CourseError", "make_template", "merge", "open_course", "read_structures"]
+__all__ = ["Course", "CourseError", "make_template", "merge", "open_course", "opened", "read_structures"]
 
 _HIDDEN = re.compile(
     r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.DOTALL | re.MULTILINE
@@ -47,6 +50,8 @@ class Course:
     autograded: Path
     release: Path
     gradebook: Path
+    source: Path | None = None
+    """Where the instructor's versions are (``solutions/``); translated ones in ``<source>/<language>/``."""
 
     @property
     def db_url(self) -> str:
@@ -101,6 +106,7 @@ def open_course(root: Path) -> Course:
         autograded=path("autograded"),
         release=path("release"),
         gradebook=Path(db_url.removeprefix("sqlite:///")),
+        source=path("source"),
     )
 
 
@@ -147,10 +153,41 @@ def read_structures(course: Course, assignment: str) -> dict[str, NotebookStruct
             order = {grade_id: i for i, grade_id in enumerate(released)}
             cells.sort(key=lambda c: order.get(c.grade_id, len(order)))
             kernelspec = json.loads(notebook.kernelspec) if notebook.kernelspec else None
+            cells = [_with_translations(course, assignment, notebook.name, cell) for cell in cells]
             structures[notebook.name] = NotebookStructure(notebook.name, tuple(cells), kernelspec)
     if not structures:
         raise CourseError(f"assignment {assignment!r} has no notebooks in the gradebook")
     return dict(sorted(structures.items()))
+
+
+def _with_translations(course: Course, assignment: str, notebook: str, cell: SourceCell) -> SourceCell:
+    """``cell`` with its sources in each translated release of the course (``<source>/<language>/``
+    and ``<release>/<language>/``, as ``make exercises`` writes them), where they have it."""
+    translations: dict[str, dict[str, Any]] = {}
+    for language in LANGUAGES[1:]:
+        if course.source is None:
+            break
+        sources = _cells(course.source / language / assignment / f"{notebook}.ipynb")
+        released = _cells(course.release / language / assignment / f"{notebook}.ipynb")
+        if cell.grade_id in sources and cell.grade_id in released:
+            source, _ = sources[cell.grade_id]
+            text, checksum = released[cell.grade_id]
+            translations[language] = {"source": source, "released": text, "checksum": checksum}
+    return replace(cell, translations=translations) if translations else cell
+
+
+def _cells(path: Path) -> dict[str, tuple[str, str | None]]:
+    """grade id -> (source, checksum) of each nbgrader cell of the notebook at ``path`` (none if absent)."""
+    import nbformat
+
+    if not path.is_file():
+        return {}
+    found = {}
+    for cell in nbformat.read(path, as_version=4).cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade_id"):
+            found[meta["grade_id"]] = (cell.source, meta.get("checksum"))
+    return found
 
 
 def _released_sources(path: Path) -> dict[str, str]:
@@ -189,12 +226,31 @@ def make_template(course: Course, destination: Path) -> None:
         vacuum.close()
 
 
-def merge(course: Course, assignment: str, result: StudentResult) -> None:
-    """Write one student's results into the course's gradebook. A manual score a grader gave
-    earlier stays (and the part is marked for review, as nbgrader does when it regrades)."""
+@contextmanager
+def opened(course: Course) -> Iterator[Any]:
+    """The course's gradebook (nbgrader's ``Gradebook``), open for a whole run of :func:`merge`."""
     from nbgrader.api import Gradebook
 
-    with warnings.catch_warnings(), Gradebook(course.db_url, course.course_id) as gb:
+    with Gradebook(course.db_url, course.course_id) as gb:
+        yield gb
+
+
+def merge(course: Course, assignment: str, result: StudentResult, gb: Any = None) -> None:
+    """Write one student's results into the course's gradebook (``gb``, if open already). A manual
+    score a grader gave earlier stays (and the part is marked for review, as nbgrader does when it
+    regrades)."""
+    if gb is None:
+        with opened(course) as fresh:
+            return merge(course, assignment, result, fresh)
+    try:
+        _merge(gb, assignment, result)
+    except Exception:
+        gb.db.rollback()  # this student's changes only; the gradebook stays usable for the next
+        raise
+
+
+def _merge(gb: Any, assignment: str, result: StudentResult) -> None:
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
         gb.update_or_create_student(result.student)
         extra = {"timestamp": result.timestamp} if result.timestamp is not None else {}

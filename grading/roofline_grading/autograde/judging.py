@@ -2,10 +2,11 @@
 
 - :class:`JudgeAnswers` reads the records each test cell's hidden test left
   (:mod:`roofline_recorder`), judges them with the answer key (:mod:`roofline_grading.judge`)
-  and writes the verdict into the cell: nothing for a right answer, an ``AnswerError`` with the
-  feedback for a wrong one. nbgrader then scores the cell as usual (0 with an error, full
-  points without). Records are removed from every cell, wherever they came from: only a test
-  cell's own records count, and only for the questions its hidden test names.
+  and writes the verdict into the cell, in the language of the notebook's release: nothing for a
+  right answer, an ``AnswerError`` with the feedback for a wrong one. nbgrader then scores the
+  cell as usual (0 with an error, full points without). Records are removed from every cell,
+  wherever they came from: only a test cell's own records count, and only for the questions its
+  hidden test names.
 - :class:`PlainOutputs` keeps only inert content in the graded notebook: outputs as text and
   PNG/JPEG images, and the student's own Markdown cells as plain text. HTML, JavaScript, SVG
   and widgets a notebook displays, or a ``<script>`` in a Markdown cell, never reach the
@@ -25,6 +26,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Dict, Unicode
 
 from roofline_grading.autograde.structure import NotebookStructure
+from roofline_grading.i18n import language_of, translator
 from roofline_grading.judge import Verdict, assess
 from roofline_recorder import MIMETYPE
 from roofline_recorder.encode import RecordError, decode
@@ -76,7 +78,8 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
 
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         name = resources["nbgrader"]["notebook"]
-        structure = NotebookStructure.from_json(self.structures[name])
+        language = language_of(nb.metadata)
+        structure = NotebookStructure.from_json(self.structures[name]).in_language(language)
         issued = resources.get("roofline_issued", {})
         found: dict[str, list[str]] = {}
         for cell in nb.cells:
@@ -92,7 +95,7 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                     output["output_type"] = "display_data"
                     output.pop("execution_count", None)
             asked = recorded_questions(structure.cell(grade_id).source)
-            verdicts = {qid: self._verdict(qid, issued.get(qid), records) for qid in asked}
+            verdicts = {qid: self._verdict(qid, issued.get(qid), records, language) for qid in asked}
             found |= {qid: list(v.misconceptions) for qid, v in verdicts.items() if v and v.misconceptions}
             if not asked or any(o.get("output_type") == "error" for o in cell.outputs):
                 continue  # nothing to judge, or the cell failed already: nbgrader scores it 0
@@ -114,7 +117,7 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
         return nb, resources
 
     @staticmethod
-    def _verdict(qid: str, issued: Any, records: list[Any]) -> Verdict | None:
+    def _verdict(qid: str, issued: Any, records: list[Any], language: str) -> Verdict | None:
         mine = []
         for output in records:
             try:  # as plain JSON first: nbformat hands it over as its own dict and list types
@@ -124,12 +127,17 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
             if isinstance(payload, dict) and payload.get("question") == qid:
                 mine.append(payload)
         name = qid.split(".", 1)[1]
+        tr = translator(language)
         if issued is None:
-            return Verdict(f"{name}: this question is not in the answer key.")
+            return Verdict(tr("{name}: this question is not in the answer key.").format(name=name))
         if not mine:
-            return Verdict(f"{name}: the test could not record an answer (was the cell's code changed?).")
+            return Verdict(
+                tr("{name}: the test could not record an answer (was the cell's code changed?).").format(
+                    name=name
+                )
+            )
         for payload in mine:  # every record of it must be right
-            verdict = assess(issued.question, issued.cases, payload)
+            verdict = assess(issued.question, issued.cases, payload, language)
             if verdict is not None:
                 return verdict
         return None

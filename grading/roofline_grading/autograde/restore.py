@@ -2,9 +2,10 @@
 
 :class:`RestoreCells` (sanitizing, in place of nbgrader's ``OverwriteCells``) gives every known
 cell its nbgrader metadata back and every locked cell its source (test cells with their hidden
-tests), strips ids that are unknown or duplicated, and puts deleted cells back, as
-:func:`roofline_grading.autograde.structure.plan` decides, from the gradebook's copy of each cell
-the driver read once. nbgrader's ``OverwriteCells`` would give up on a test cell whose flags
+tests; from the release the student worked in, English or a translation), strips ids that
+are unknown or duplicated, and puts deleted cells back, as
+:func:`roofline_grading.autograde.structure.plan` decides, from the gradebook's copy of each
+cell the driver read once. nbgrader's ``OverwriteCells`` would give up on a test cell whose flags
 were changed ("Inconsistent checksums"), query the gradebook cell by cell, and not re-insert a
 deleted test cell next to a deleted answer cell.
 """
@@ -17,6 +18,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Dict
 
 from roofline_grading.autograde.structure import NotebookStructure, apply_plan, plan
+from roofline_grading.i18n import language_of
 
 __all__ = ["RestoreCells"]
 
@@ -32,7 +34,7 @@ class RestoreCells(NbGraderPreprocessor):  # type: ignore[misc]
         name = resources["nbgrader"]["notebook"]
         if name not in self.structures:
             raise ValueError(f"RestoreCells has no structure for notebook {name!r}")
-        known = NotebookStructure.from_json(self.structures[name])
+        known = NotebookStructure.from_json(self.structures[name]).in_language(language_of(nb.metadata))
         the_plan = plan(nb.cells, known)
         for problem in the_plan.problems:
             self.log.info("RestoreCells: %s", problem)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 __all__ = ["NotebookStructure", "Plan", "SourceCell", "apply_plan", "plan"]
@@ -45,6 +45,9 @@ class SourceCell:
     released: str
     checksum: str | None = None
     """nbgrader's checksum of the cell as released (what ``nbgrader validate`` compares)."""
+    translations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Language -> ``source``, ``released`` and ``checksum`` of this cell in that language's
+    release (the same grade id, role and points; only the words differ)."""
 
     @property
     def role(self) -> str:
@@ -84,6 +87,15 @@ class NotebookStructure:
 
     def cell(self, grade_id: str) -> SourceCell:
         return next(c for c in self.cells if c.grade_id == grade_id)
+
+    def in_language(self, language: str) -> NotebookStructure:
+        """The notebook as released in ``language``: each cell with its translated source where it
+        has one (a Korean submission is restored from the Korean release, and judged the same)."""
+        cells = tuple(
+            replace(c, **dict(c.translations[language]), translations={}) if language in c.translations else c
+            for c in self.cells
+        )
+        return replace(self, cells=cells)
 
     @property
     def ids(self) -> frozenset[str]:

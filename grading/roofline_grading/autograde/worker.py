@@ -38,6 +38,7 @@ from roofline_grading.autograde.precheck import read_submission
 from roofline_grading.autograde.restore import RestoreCells
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, plan
+from roofline_grading.i18n import language_of
 
 __all__ = ["Settings", "grade_student", "seed_for", "start_worker"]
 
@@ -162,7 +163,8 @@ def _prepare(structure: NotebookStructure, source: Path, target: Path) -> Notebo
     import nbformat
 
     result.problems += list(submission.notes)
-    result.problems += list(plan(submission.notebook.cells, structure).problems)
+    language = language_of(submission.notebook.metadata)
+    result.problems += list(plan(submission.notebook.cells, structure.in_language(language)).problems)
     if submission.notes:
         nbformat.write(submission.notebook, target / f"{name}.ipynb")
     else:

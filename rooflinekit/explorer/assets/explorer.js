@@ -16,6 +16,9 @@
  * and writes numbers as rooflinekit.fmt does. tests/test_explorer_js.py runs this very file in
  * node over the sliders' whole grid and checks every number and text against rooflinekit;
  * tests/test_browser.py drags its sliders in chromium.
+ * Its words are in English here, each passed through tr() (or marked N_() where it is written);
+ * the page's data carries them in every language of the course (rooflinekit.explorer.labels)
+ * and the explorer speaks the page's (<html lang>), or English where there is no translation.
  * No dependencies, no network. Defined once per page; every explorer on it is initialised.
  */
 (function () {
@@ -135,6 +138,54 @@
 
   function duration(t) { return seconds(t, 4); }
 
+  /* --- the words: English here, in the page's language on screen ---------------------------- */
+
+  /* A text marked where it is written, translated where it is shown. */
+  function N_(text) { return text; }
+
+  /* The explorer's language: the one it was asked for, else the page's (<html lang="ko-KR"> is
+   * "ko"), else English. */
+  function language(data) {
+    var page = typeof document !== "undefined" && document.documentElement ? document.documentElement.lang : "";
+    return String(data.initial.language || page || "en").toLowerCase().split("-")[0];
+  }
+
+  /* {name} placeholders filled from `values`. */
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all;
+    });
+  }
+
+  /* What the explorer says in `lang` (English where the data has no words in it): `words`, the
+   * texts rooflinekit wrote in that language, and `tr(text, values)`, this script's own. */
+  function speaker(data, lang) {
+    var words = data.words[lang] || data.words.en;
+    return {
+      words: words,
+      tr: function (text, values) {
+        var said = words.labels[text] || text;
+        return values ? fill(said, values) : said;
+      }
+    };
+  }
+
+  /* `template` as nodes in `parent`: its text, and at each placeholder the node `nodes` gives. */
+  function fillNodes(parent, template, nodes) {
+    template.split(/(\{\w+\})/).forEach(function (part) {
+      var name = /^\{(\w+)\}$/.exec(part);
+      if (name && nodes[name[1]]) { parent.appendChild(nodes[name[1]]); }
+      else if (part) { parent.appendChild(document.createTextNode(part)); }
+    });
+  }
+
+  /* About how wide a line of the plot's 13 px text is: Hangul and other wide letters count twice. */
+  function textWidth(line) {
+    var width = 0;
+    for (var i = 0; i < line.length; i++) { width += line.charCodeAt(i) >= 0x1100 ? 13 : 7; }
+    return width;
+  }
+
   /* --- the model: rooflinekit's numbers for the sliders' peak and bandwidth -------------------- */
 
   /* Critical batches of a matmul operation with F = D (rooflinekit.critical.exact_crossover and
@@ -175,7 +226,7 @@
     return grid.operations.filter(function (op) { return state.ops.indexOf(op.key) >= 0; })
       .map(function (op) {
         var row = place(grid.flops[op.key][iD][iB], grid.bytes[op.key][iD][iB], peak, bw);
-        row.key = op.key; row.label = op.label; row.short = op.short; row.color = op.color;
+        row.key = op.key; row.color = op.color;
         row.critical_batch = op.matmul ? criticalBatch(op.matmul, D, peak, bw) : null;
         row.critical_batch_approx = op.matmul ? criticalBatchApprox(op.matmul, peak, bw) : null;
         return row;
@@ -255,7 +306,8 @@
     return { width: w, height: Math.round(Math.min(PLOT.height, Math.max(280, w * 0.8))) };
   }
 
-  function drawPlot(plot, grid, state, rows) {
+  function drawPlot(plot, grid, state, rows, say) {
+    var tr = say.tr;
     while (plot.firstChild) { plot.removeChild(plot.firstChild); }
     var size = frame(plot.getBoundingClientRect ? plot.getBoundingClientRect().width : 0);
     plot.setAttribute("viewBox", "0 0 " + size.width + " " + size.height);
@@ -287,13 +339,14 @@
     }
     axes.appendChild(svg("rect", { x: PLOT.left, y: PLOT.top, width: w, height: h, "class": "rk-frame" }));
     axes.appendChild(svg("text", { x: PLOT.left + w / 2, y: size.height - 10, "text-anchor": "middle" },
-      "arithmetic intensity (FLOPs per byte)"));
+      tr("arithmetic intensity (FLOPs per byte)")));
     axes.appendChild(svg("text", { x: 16, y: PLOT.top + h / 2, "text-anchor": "middle",
-      transform: "rotate(-90 16 " + (PLOT.top + h / 2) + ")" }, grid.compute + " FLOP/s attainable"));
+      transform: "rotate(-90 16 " + (PLOT.top + h / 2) + ")" }, tr("{compute} FLOP/s attainable", { compute: grid.compute })));
     plot.appendChild(axes);
 
     var body = svg("g", { "clip-path": "url(#" + clip + ")" });
-    var used = roof(state), ridge = used.ridge, note = shareNote(grid, state.share);
+    var used = roof(state), ridge = used.ridge, share = shareOf(grid, state.share);
+    var atShare = share.value === 1 ? "" : tr("at {share} of peak", { share: share.percent });
     var lo = fitted.intensity[0], hi = fitted.intensity[1];
     function roofLine(peak, className) {
       var knee = criticalIntensity(peak, state.bandwidth);
@@ -304,27 +357,29 @@
       }));
     }
     roofLine(state.peak, "rk-roof");
-    if (note) {
+    if (atShare) {
       /* The roof real kernels live under, dashed, each roof labelled at its right end. */
       roofLine(used.peak, "rk-roof rk-achieved-roof");
       plot.appendChild(svg("text", { x: PLOT.left + w - 4, y: Y(state.peak) - 5, "text-anchor": "end",
-        "class": "rk-roof-label" }, "peak"));
+        "class": "rk-roof-label" }, tr("peak")));
       plot.appendChild(svg("text", { x: PLOT.left + w - 4, y: Y(used.peak) + 15, "text-anchor": "end",
-        "class": "rk-roof-label rk-achieved-label" }, note.trim()));
+        "class": "rk-roof-label rk-achieved-label" }, atShare));
     }
     body.appendChild(svg("line", { x1: X(ridge), x2: X(ridge), y1: PLOT.top, y2: PLOT.top + h, "class": "rk-ridge" }));
     rows.forEach(function (row) {
       var dot = svg("circle", { cx: X(row.intensity), cy: Y(row.attainable), r: 6, fill: row.color, "class": "rk-point", "data-op": row.key });
-      dot.appendChild(svg("title", {}, row.label + ": " + figure(row.intensity) + " FLOP/B, " + row.bound + "-bound"));
+      dot.appendChild(svg("title", {}, tr("{operation}: {intensity} FLOP/B, {bound}-bound", {
+        operation: say.words.operations[row.key].label, intensity: figure(row.intensity), bound: tr(row.bound)
+      })));
       body.appendChild(dot);
     });
     plot.appendChild(body);
     /* The share, when there is one, on a line of its own below: a phone's plot is narrow. */
-    var lines = ["critical intensity " + figure(ridge)].concat(note ? [note.trim()] : []);
-    var longest = Math.max.apply(null, lines.map(function (line) { return line.length; }));
+    var lines = [tr("critical intensity {ridge}", { ridge: figure(ridge) })].concat(atShare ? [atShare] : []);
+    var longest = Math.max.apply(null, lines.map(textWidth));
     var label = svg("text", { y: PLOT.top + h - 8 - 15 * (lines.length - 1), "class": "rk-ridge-label" });
     /* Right of the ridge when it fits there, else left of it. */
-    var right = X(ridge) + 6 + longest * 7 <= PLOT.left + w;
+    var right = X(ridge) + 6 + longest <= PLOT.left + w;
     var x = right ? X(ridge) + 6 : X(ridge) - 6;
     lines.forEach(function (line, i) {
       label.appendChild(svg("tspan", { x: x, dy: i ? 15 : 0 }, line));
@@ -335,32 +390,38 @@
 
   /* One column per operation, one row per quantity: narrow enough for a book page. */
   var QUANTITIES = [
-    ["flops", "FLOPs", figure], ["bytes", "bytes moved", figure],
-    ["intensity", "intensity (FLOP/B)", figure], ["attainable", "attainable FLOP/s", figure],
-    ["t_math", "T_math", duration], ["t_comms", "T_comms", duration],
-    ["t_lower", "T_lower = max", duration], ["t_upper", "T_upper = sum", duration],
-    ["bound", "bound", String],
-    ["critical_batch", "critical batch, exact", figure],
-    ["critical_batch_approx", "critical batch, B ≪ D rule", figure]
+    ["flops", N_("FLOPs"), figure], ["bytes", N_("bytes moved"), figure],
+    ["intensity", N_("intensity (FLOP/B)"), figure], ["attainable", N_("attainable FLOP/s"), figure],
+    ["t_math", N_("T_math"), duration], ["t_comms", N_("T_comms"), duration],
+    ["t_lower", N_("T_lower = max"), duration], ["t_upper", N_("T_upper = sum"), duration],
+    ["bound", N_("bound"), String],
+    ["critical_batch", N_("critical batch, exact"), figure],
+    ["critical_batch_approx", N_("critical batch, B ≪ D rule"), figure]
   ];
 
   /* The rows whose figures depend on the peak: labelled with the share they are taken at. */
   var AT_SHARE = ["attainable", "t_math", "t_lower", "t_upper", "critical_batch", "critical_batch_approx"];
 
-  /* " at 80% of peak" (the library's words, in the data), or "" at 100%. */
-  function shareNote(grid, share) {
-    var found = grid.shares.filter(function (s) { return s.value === share; })[0];
-    return found ? found.note : "";
+  /* The achieved control's choice at `share`: its value and its percentage ("80%"). */
+  function shareOf(grid, share) {
+    return grid.shares.filter(function (s) { return s.value === share; })[0] || { value: 1, percent: "100%" };
   }
 
-  function drawTable(table, rows, note) {
+  /* " at 80% of peak" (the library's words, in the data), or "" at 100%. */
+  function shareNote(grid, words, share) {
+    var index = grid.shares.indexOf(shareOf(grid, share));
+    return index >= 0 ? words.shares[index].note : "";
+  }
+
+  function drawTable(table, rows, note, say) {
     while (table.firstChild) { table.removeChild(table.firstChild); }
     var thead = el("thead"), head = el("tr");
     head.appendChild(el("th", {}, ""));
     rows.forEach(function (row) {
-      var th = el("th", { "data-op": row.key, title: row.label });
+      var named = say.words.operations[row.key];
+      var th = el("th", { "data-op": row.key, title: named.label });
       th.appendChild(el("span", { "class": "rk-swatch", style: "background:" + row.color }));
-      th.appendChild(document.createTextNode(row.short));
+      th.appendChild(document.createTextNode(named.short));
       head.appendChild(th);
     });
     thead.appendChild(head);
@@ -368,10 +429,12 @@
     var tbody = el("tbody");
     QUANTITIES.forEach(function (q) {
       var tr = el("tr", { "data-key": q[0] });
-      tr.appendChild(el("th", { scope: "row" }, q[1] + (AT_SHARE.indexOf(q[0]) >= 0 ? note : "")));
+      tr.appendChild(el("th", { scope: "row" }, say.tr(q[1]) + (AT_SHARE.indexOf(q[0]) >= 0 ? note : "")));
       rows.forEach(function (row) {
         var value = row[q[0]];
-        var td = el("td", { "data-op": row.key, "data-key": q[0] }, q[2](value));
+        var text = q[0] === "bound" ? say.tr(value)
+          : (typeof value === "number" && !isFinite(value) ? say.tr("never") : q[2](value));
+        var td = el("td", { "data-op": row.key, "data-key": q[0] }, text);
         if (typeof value === "number") { td.setAttribute("data-value", isFinite(value) ? String(value) : "inf"); }
         else if (value !== null && value !== undefined) { td.setAttribute("data-value", String(value)); }
         if (q[0] === "bound") { td.className = "rk-" + value; }
@@ -386,6 +449,7 @@
     if (root.getAttribute("data-ready") === "true") { return; }
     var data = JSON.parse(root.querySelector("script.rk-data").textContent);
     var grid = data.grid, initial = data.initial, id = root.id;
+    var lang = language(data), say = speaker(data, lang), tr = say.tr, words = say.words;
     var chips = {};
     grid.chips.forEach(function (c) { chips[c.id] = c; });
     var start = chips[initial.chip] || grid.chips[0];
@@ -399,20 +463,20 @@
     var ui = el("div", { "class": "rk-ui" });
 
     var chipWrap = el("div", { "class": "rk-control" });
-    chipWrap.appendChild(el("label", { "for": id + "-chip" }, "chip"));
+    chipWrap.appendChild(el("label", { "for": id + "-chip" }, tr("chip")));
     var select = el("select", { id: id + "-chip", "data-control": "chip" });
     grid.chips.forEach(function (c) { select.appendChild(el("option", { value: c.id }, c.name)); });
-    select.appendChild(el("option", { value: "custom" }, "custom (sliders)"));
+    select.appendChild(el("option", { value: "custom" }, tr("custom (sliders)")));
     select.value = state.chip;
     chipWrap.appendChild(select);
     var back = el("button", { type: "button", "data-control": "back", "class": "rk-back" });
     chipWrap.appendChild(back);
     ui.appendChild(chipWrap);
 
-    var peak = slider(id + "-peak", "peak " + grid.compute + " FLOP/s", log10(grid.peak_range[0]), log10(grid.peak_range[1]), STEP, log10(state.peak));
-    var bw = slider(id + "-bandwidth", "HBM bandwidth (B/s)", log10(grid.bandwidth_range[0]), log10(grid.bandwidth_range[1]), STEP, log10(state.bandwidth));
-    var batch = slider(id + "-batch", "batch B (tokens)", 0, grid.B.length - 1, 1, state.iB);
-    var width = slider(id + "-width", "width D = F", 0, grid.D.length - 1, 1, state.iD);
+    var peak = slider(id + "-peak", tr("peak {compute} FLOP/s", { compute: grid.compute }), log10(grid.peak_range[0]), log10(grid.peak_range[1]), STEP, log10(state.peak));
+    var bw = slider(id + "-bandwidth", tr("HBM bandwidth (B/s)"), log10(grid.bandwidth_range[0]), log10(grid.bandwidth_range[1]), STEP, log10(state.bandwidth));
+    var batch = slider(id + "-batch", tr("batch B (tokens)"), 0, grid.B.length - 1, 1, state.iB);
+    var width = slider(id + "-width", tr("width D = F"), 0, grid.D.length - 1, 1, state.iD);
     peak.input.setAttribute("data-control", "peak");
     bw.input.setAttribute("data-control", "bandwidth");
     batch.input.setAttribute("data-control", "batch");
@@ -421,21 +485,23 @@
 
     /* The share of the peak real kernels reach: the chosen chip's typical shares are marked. */
     var shareWrap = el("div", { "class": "rk-control" });
-    shareWrap.appendChild(el("label", { "for": id + "-achieved" }, "achieved share of the peak"));
+    shareWrap.appendChild(el("label", { "for": id + "-achieved" }, tr("achieved share of the peak")));
     var shareSelect = el("select", { id: id + "-achieved", "data-control": "achieved" });
-    grid.shares.forEach(function (s) { shareSelect.appendChild(el("option", { value: String(s.value) }, s.label)); });
+    grid.shares.forEach(function (s, i) {
+      shareSelect.appendChild(el("option", { value: String(s.value) }, words.shares[i].label));
+    });
     shareWrap.appendChild(shareSelect);
     ui.appendChild(shareWrap);
 
     function labelShares() {
-      var labels = state.chip === "custom" ? grid.shares.map(function (s) { return s.label; })
-        : chips[state.chip].share_labels;
+      var labels = state.chip === "custom" ? words.shares.map(function (s) { return s.label; })
+        : words.share_labels[state.chip];
       for (var i = 0; i < grid.shares.length; i++) { shareSelect.options[i].textContent = labels[i]; }
       shareSelect.value = String(state.share);
     }
 
     var opsWrap = el("fieldset", { "class": "rk-ops" });
-    opsWrap.appendChild(el("legend", {}, "operations"));
+    opsWrap.appendChild(el("legend", {}, tr("operations")));
     grid.operations.forEach(function (op) {
       var boxId = id + "-op-" + op.key;
       var label = el("label", { "for": boxId });
@@ -443,12 +509,12 @@
       box.checked = state.ops.indexOf(op.key) >= 0;
       label.appendChild(box);
       label.appendChild(el("span", { "class": "rk-swatch", style: "background:" + op.color }));
-      label.appendChild(document.createTextNode(op.label));
+      label.appendChild(document.createTextNode(words.operations[op.key].label));
       opsWrap.appendChild(label);
     });
 
     var summary = el("p", { "class": "rk-summary" });
-    var plot = svg("svg", { id: id + "-plot", viewBox: "0 0 " + PLOT.width + " " + PLOT.height, "class": "rk-plot", role: "img", "aria-label": "roofline plot" });
+    var plot = svg("svg", { id: id + "-plot", viewBox: "0 0 " + PLOT.width + " " + PLOT.height, "class": "rk-plot", role: "img", "aria-label": tr("roofline plot") });
     var table = el("table", { "class": "rk-table" });
     var scroll = el("div", { "class": "rk-table-wrap" });
     scroll.appendChild(table);
@@ -459,38 +525,31 @@
     }
 
     function update() {
-      var rows = model(grid, state), used = roof(state), note = shareNote(grid, state.share);
+      var rows = model(grid, state), used = roof(state), note = shareNote(grid, words, state.share);
       labelShares();
       peak.out.textContent = figure(state.peak);
       bw.out.textContent = figure(state.bandwidth);
       batch.out.textContent = String(grid.B[state.iB]);
       width.out.textContent = String(grid.D[state.iD]);
-      back.textContent = "back to " + chips[state.lastChip].name;
+      back.textContent = tr("back to {chip}", { chip: chips[state.lastChip].name });
       back.hidden = state.chip !== "custom";
       while (summary.firstChild) { summary.removeChild(summary.firstChild); }
-      var source = state.chip === "custom" ? "custom (sliders)" : chips[state.chip].name + " (catalog)";
-      summary.appendChild(readout("source", state.chip, source));
-      summary.appendChild(document.createTextNode(": peak "));
-      summary.appendChild(readout("peak", state.peak, figure(state.peak)));
-      summary.appendChild(document.createTextNode(" FLOP/s, bandwidth "));
-      summary.appendChild(readout("bandwidth", state.bandwidth, figure(state.bandwidth)));
-      summary.appendChild(document.createTextNode(" B/s"));
-      if (note) {
-        summary.appendChild(document.createTextNode(";" + note + ": "));
-        summary.appendChild(readout("achieved_peak", used.peak, figure(used.peak)));
-        summary.appendChild(document.createTextNode(" FLOP/s,"));
-      } else {
-        summary.appendChild(document.createTextNode(":"));
-      }
-      summary.appendChild(document.createTextNode(" critical intensity "));
-      summary.appendChild(readout("critical_intensity", used.ridge, figure(used.ridge)));
-      summary.appendChild(document.createTextNode(" FLOP/B. B = "));
-      summary.appendChild(readout("B", grid.B[state.iB], String(grid.B[state.iB])));
-      summary.appendChild(document.createTextNode(", D = F = "));
-      summary.appendChild(readout("D", grid.D[state.iD], String(grid.D[state.iD])));
-      summary.appendChild(document.createTextNode("."));
-      drawPlot(plot, grid, state, rows);
-      drawTable(table, rows, note);
+      var source = state.chip === "custom" ? tr("custom (sliders)") : tr("{chip} (catalog)", { chip: chips[state.chip].name });
+      var caption = note
+        ? tr("{source}: peak {peak} FLOP/s, bandwidth {bandwidth} B/s; at {share} of peak: {achieved_peak} FLOP/s, critical intensity {critical_intensity} FLOP/B. B = {B}, D = F = {D}.")
+        : tr("{source}: peak {peak} FLOP/s, bandwidth {bandwidth} B/s: critical intensity {critical_intensity} FLOP/B. B = {B}, D = F = {D}.");
+      fillNodes(summary, caption, {
+        source: readout("source", state.chip, source),
+        peak: readout("peak", state.peak, figure(state.peak)),
+        bandwidth: readout("bandwidth", state.bandwidth, figure(state.bandwidth)),
+        share: document.createTextNode(shareOf(grid, state.share).percent),
+        achieved_peak: readout("achieved_peak", used.peak, figure(used.peak)),
+        critical_intensity: readout("critical_intensity", used.ridge, figure(used.ridge)),
+        B: readout("B", grid.B[state.iB], String(grid.B[state.iB])),
+        D: readout("D", grid.D[state.iD], String(grid.D[state.iD]))
+      });
+      drawPlot(plot, grid, state, rows, say);
+      drawTable(table, rows, note, say);
       root.setAttribute("data-state", JSON.stringify({
         chip: state.chip, peak: state.peak, bandwidth: state.bandwidth, achieved: state.share,
         B: grid.B[state.iB], D: grid.D[state.iD], operations: state.ops
@@ -538,15 +597,16 @@
     root.appendChild(summary);
     root.appendChild(plot);
     root.appendChild(scroll);
-    var fallback = root.querySelector(".rk-noscript");
-    if (fallback) { fallback.parentNode.removeChild(fallback); }
+    root.setAttribute("lang", words === data.words[lang] ? lang : "en");
+    var fallbacks = root.querySelectorAll(".rk-noscript");
+    for (var f = 0; f < fallbacks.length; f++) { fallbacks[f].parentNode.removeChild(fallbacks[f]); }
     update();
     /* Redrawn at its new width when the page's column changes (a phone turned, a sidebar). */
     if (typeof ResizeObserver !== "undefined") {
       var drawnAt = frame(plot.getBoundingClientRect().width).width;
       new ResizeObserver(function () {
         var now = frame(plot.getBoundingClientRect().width).width;
-        if (now !== drawnAt) { drawnAt = now; drawPlot(plot, grid, state, model(grid, state)); }
+        if (now !== drawnAt) { drawnAt = now; drawPlot(plot, grid, state, model(grid, state), say); }
       }).observe(plot);
     }
     root.setAttribute("data-ready", "true");
@@ -566,7 +626,7 @@
     init: init, initAll: initAll, model: model, roof: roof, place: place, plotAxes: plotAxes, criticalBatch: criticalBatch,
     criticalBatchApprox: criticalBatchApprox, criticalIntensity: criticalIntensity,
     sliderFigure: sliderFigure, sliderFigures: sliderFigures,
-    num: num, sci: sci, si: si, seconds: seconds, figure: figure
+    num: num, sci: sci, si: si, seconds: seconds, figure: figure, language: language, speaker: speaker
   };
   if (typeof document === "undefined") { return; }  /* node, in tests/test_explorer_js.py */
   if (document.readyState === "loading") {

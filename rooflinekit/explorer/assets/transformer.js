@@ -8,6 +8,9 @@
  * the controls and, on every move, looks the position's cell up and writes it into the page.
  * It computes no number: every text is rooflinekit's (tests/test_transformer_view.py checks the
  * data, tests/test_browser.py drives the page in chromium).
+ * The data holds its texts, and the page its plot, in every language of the course; the view
+ * shows the page's language (<html lang>), or English. This script's own words are English,
+ * passed through tr().
  * No dependencies, no network. Defined once per page; every view on it is initialised.
  */
 (function () {
@@ -33,6 +36,20 @@
 
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
 
+  /* The view's language: the one it was asked for, else the page's ("ko-KR" is "ko"), else English. */
+  function language(data) {
+    var page = typeof document !== "undefined" && document.documentElement ? document.documentElement.lang : "";
+    return String(data.initial.language || page || "en").toLowerCase().split("-")[0];
+  }
+
+  /* `text` in the words' language, its {name} placeholders filled from `values`. */
+  function translate(words, text, values) {
+    var said = words.labels[text] || text;
+    return said.replace(/\{(\w+)\}/g, function (all, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all;
+    });
+  }
+
   function slider(id, label, count, index) {
     var wrap = el("div", { "class": "rk-control" });
     wrap.appendChild(el("label", { "for": id }, label));
@@ -48,36 +65,46 @@
     if (view.getAttribute("data-ready") === "true") { return; }
     var data = JSON.parse(view.querySelector("script.rk-tv-data").textContent);
     var grid = data.grid, initial = data.initial, id = view.id;
+    var lang = grid.words[language(data)] ? language(data) : "en";
+    var words = grid.words[lang], english = grid.words.en;
+    function tr(text, values) { return translate(words, text, values); }
+    /* The plot in the view's language; the others go. */
+    var plots = Array.prototype.slice.call(view.querySelectorAll(".rk-tv-plot"));
+    function plotIn(l) { return plots.filter(function (p) { return p.getAttribute("lang") === l; })[0]; }
+    var kept = plotIn(lang) || plotIn("en") || plots[0];
+    plots.forEach(function (p) { if (p !== kept) { p.parentNode.removeChild(p); } });
+    kept.className = "rk-tv-plot";
+    view.setAttribute("lang", kept.getAttribute("lang") || lang);
     var state = {
       phase: initial.phase,
       iB: grid.batches.indexOf(initial.batch),
       iL: grid.contexts.indexOf(initial.context)
     };
     var title = view.querySelector(".rk-tv-title");
-    var plot = view.querySelector(".rk-tv-plot svg");
+    var plot = kept.querySelector("svg");
     plot.removeAttribute("width");
     plot.removeAttribute("height");
     plot.setAttribute("class", "rk-tv-svg");
     plot.setAttribute("role", "img");
-    plot.setAttribute("aria-label", "the step's operations on the roofline");
+    plot.setAttribute("aria-label", tr("the step's operations on the roofline"));
     var points = document.createElementNS(SVG, "g");
     points.setAttribute("class", "rk-tv-points");
     plot.appendChild(points);
 
     var ui = el("div", { "class": "rk-ui" });
     var phases = el("fieldset", { "class": "rk-tv-phase" });
-    phases.appendChild(el("legend", {}, "phase"));
-    grid.phases.forEach(function (phase) {
+    phases.appendChild(el("legend", {}, tr("phase")));
+    grid.phases.forEach(function (phase, i) {
       var label = el("label");
       var radio = el("input", { type: "radio", name: id + "-phase", value: phase, "data-control": "phase" });
       radio.checked = phase === state.phase;
       label.appendChild(radio);
-      label.appendChild(document.createTextNode(" " + phase));
+      label.appendChild(document.createTextNode(" " + words.phases[i]));
       phases.appendChild(label);
     });
     ui.appendChild(phases);
-    var batch = slider(id + "-batch", "batch (sequences)", grid.batches.length, state.iB);
-    var context = slider(id + "-context", "context (tokens)", grid.contexts.length, state.iL);
+    var batch = slider(id + "-batch", tr("batch (sequences)"), grid.batches.length, state.iB);
+    var context = slider(id + "-context", tr("context (tokens)"), grid.contexts.length, state.iL);
     batch.input.setAttribute("data-control", "batch");
     context.input.setAttribute("data-control", "context");
     ui.appendChild(batch.wrap);
@@ -89,13 +116,13 @@
     var scroll = el("div", { "class": "rk-table-wrap" });
     scroll.appendChild(table);
     var thead = el("thead"), head = el("tr");
-    grid.header.forEach(function (text) { head.appendChild(el("th", { scope: "col" }, text)); });
+    words.header.forEach(function (text) { head.appendChild(el("th", { scope: "col" }, text)); });
     thead.appendChild(head);
     table.appendChild(thead);
     var tbody = el("tbody");
     table.appendChild(tbody);
 
-    function t(number) { return grid.texts[number]; }
+    function t(number) { return words.texts[number]; }
 
     function update() {
       var cell = cellAt(grid, state);
@@ -113,18 +140,19 @@
         fits: fits
       }));
       if (!fits) { return; }
-      grid.summary.forEach(function (line, i) {
-        summary.appendChild(el("dt", {}, line[1]));
-        summary.appendChild(el("dd", { "data-key": line[0] }, t(cell.summary[i])));
+      grid.summary.forEach(function (key, i) {
+        summary.appendChild(el("dt", {}, words.summary[i]));
+        summary.appendChild(el("dd", { "data-key": key }, t(cell.summary[i])));
       });
       grid.ops.forEach(function (op, i) {
         var row = el("tr", { "data-op": op.name });
-        row.appendChild(el("th", { scope: "row" }, op.name));
+        row.appendChild(el("th", { scope: "row" }, words.ops[i]));
         row.appendChild(el("td", { "data-col": "1" }, String(op.runs)));
-        var texts = cell.rows[i].map(t), bound = texts[3];  /* columns 2 to 7: FLOPs ... share */
+        var texts = cell.rows[i].map(t);  /* columns 2 to 7: FLOPs ... share */
+        var bound = english.texts[cell.rows[i][3]];  /* "memory", "compute" or "network": a key */
         texts.forEach(function (text, j) {
           var td = el("td", { "data-col": String(j + 2) }, text);
-          if (j === 3) { td.className = "rk-" + text; }
+          if (j === 3) { td.className = "rk-" + bound; td.setAttribute("data-bound", bound); }
           row.appendChild(td);
         });
         tbody.appendChild(row);
@@ -137,7 +165,8 @@
         mark.setAttribute("class", "rk-tv-point");
         mark.setAttribute("data-op", op.name);
         var tip = document.createElementNS(SVG, "title");
-        tip.textContent = op.name + ": " + texts[2] + " FLOPs/B, " + bound + "-bound";
+        tip.textContent = tr("{operation}: {intensity} FLOPs/B, {bound}-bound",
+          { operation: words.ops[i], intensity: texts[2], bound: texts[3] });
         mark.appendChild(tip);
         points.appendChild(mark);
       });
@@ -154,8 +183,8 @@
     view.appendChild(message);
     view.appendChild(summary);
     view.appendChild(scroll);
-    var fallback = view.querySelector(".rk-noscript");
-    if (fallback) { fallback.parentNode.removeChild(fallback); }
+    var fallbacks = view.querySelectorAll(".rk-noscript");
+    for (var f = 0; f < fallbacks.length; f++) { fallbacks[f].parentNode.removeChild(fallbacks[f]); }
     update();
     view.setAttribute("data-ready", "true");
   }
@@ -170,7 +199,7 @@
     }
   }
 
-  root.RooflineTransformerView = { init: init, initAll: initAll, cellAt: cellAt };
+  root.RooflineTransformerView = { init: init, initAll: initAll, cellAt: cellAt, language: language };
   if (typeof document === "undefined") { return; }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", initAll);

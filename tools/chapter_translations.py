@@ -1,0 +1,102 @@
+"""The chapters in another language, as notebooks for JupyterLab, from the English ones and the catalogs.
+
+The site's Korean edition is built by Sphinx from the English chapters and the page catalogs
+(``locale/<lang>/LC_MESSAGES/book/chapters/<name>.po``). A student who runs a chapter in
+JupyterLab needs it as a file: this writes each chapter with its prose looked up in the same
+catalogs (every paragraph, heading, list item and table cell, parsed by MyST's own markdown-it
+configuration) and its code cells, front matter, labels and math exactly as in English, so the
+chapter runs as the English one does and its numbers come from the same code. ``make lab``
+writes them (into ``locale/<lang>/chapters/``, which git ignores) each time it starts JupyterLab,
+so they are never older than the catalogs.
+
+    python tools/chapter_translations.py [--language ko] [--out locale/ko/chapters]
+
+>>> chapter_parts("---\\nkernelspec: {}\\n---\\nText.\\n```{code-cell} ipython3\\nx = 1\\n```\\nMore.\\n")
+['Text.\\n', '```{code-cell} ipython3\\nx = 1\\n```', '\\nMore.\\n']
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from exercise_translations import MissingTranslations, lookup, translate_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTERS = "book/chapters"
+CODE_CELL = re.compile(r"(^```\{code-cell\}.*?^```[ \t]*$)", re.DOTALL | re.MULTILINE)
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+
+
+@functools.cache
+def myst_parser() -> Any:
+    """MyST's markdown-it parser with the book's extensions (_config.yml's myst_enable_extensions)."""
+    import yaml
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    extensions = set(config["parse"]["myst_enable_extensions"])
+    return create_md_parser(MdParserConfig(enable_extensions=extensions), RendererHTML)
+
+
+def chapter_parts(text: str) -> list[str]:
+    """A chapter's text after its front matter: Markdown and code cells, alternating."""
+    return CODE_CELL.split(FRONT_MATTER.sub("", text, count=1))
+
+
+def translate_chapter(path: Path, language: str, root: Path = ROOT) -> str:
+    """The chapter at ``path`` with its prose in ``language``; raises :class:`MissingTranslations`
+    listing every sentence its catalog lacks."""
+    text = path.read_text(encoding="utf-8")
+    front = FRONT_MATTER.match(text)
+    catalog = root / "locale" / language / "LC_MESSAGES" / CHAPTERS / f"{path.stem}.po"
+    tr = lookup(catalog)
+    missing: list[str] = []
+    parts = [
+        part if CODE_CELL.fullmatch(part) else translate_markdown(part, tr, missing, myst_parser())
+        for part in chapter_parts(text)
+    ]
+    if missing:
+        listed = "\n".join(f"  {m[:100]}" for m in dict.fromkeys(missing))
+        count = len(set(missing))
+        raise MissingTranslations(f"{path.name}: {count} sentences have no {language} translation:\n{listed}")
+    return (front.group(0) if front else "") + "".join(parts)
+
+
+def write_all(language: str, out: Path, root: Path = ROOT) -> list[Path]:
+    """Write every chapter in ``language`` into ``out``; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in sorted((root / CHAPTERS).glob("*.md")):
+        target = out / path.name
+        target.write_text(translate_chapter(path, language, root), encoding="utf-8")
+        written.append(target)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python tools/chapter_translations.py", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--language", default="ko", help="a language of the course (default: ko)")
+    parser.add_argument("--out", type=Path, help="where to write (default: locale/<language>/chapters)")
+    options = parser.parse_args(argv)
+    out = options.out or ROOT / "locale" / options.language / "chapters"
+    try:
+        written = write_all(options.language, out)
+    except MissingTranslations as error:
+        print(error)
+        print("Translate them (python tools/translations.py update, then the .po files) and run this again.")
+        return 1
+    print(f"{len(written)} chapters in {options.language} in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

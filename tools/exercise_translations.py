@@ -1,0 +1,286 @@
+"""The graded notebooks in another language, made from the English ones and the translators' catalogs.
+
+A translated release has the same cells, grade ids, points, hidden tests and code as the
+English one; only words differ, and they come from gettext catalogs, never typed into a notebook:
+
+- Markdown cells: each paragraph, heading, list item and table cell is looked up in the catalog
+  of the exercise's page on the site (``locale/<lang>/LC_MESSAGES/exercises/roofline/<name>.po``,
+  which Sphinx's gettext builder and sphinx-intl keep), so the page a reader sees and the
+  notebook a student works in say the same thing.
+- Code cells: the messages a student reads (assertion messages, docstrings and module-level
+  string constants such as ``NO_ROOFLINEKIT``) are looked up in
+  ``locale/<lang>/LC_MESSAGES/exercise-code.po``; :func:`code_messages` lists them, and
+  ``extract`` brings that catalog up to date with Babel (new messages empty, changed ones fuzzy).
+- The known-mistakes cell is written by ``python -m roofline_grading.fingerprints --language``,
+  and the misconception feedback comes from the grading package's own catalog.
+
+The translated instructor versions go to ``solutions/<lang>/roofline/``, and
+``nbgrader generate_assignment`` (with a throwaway gradebook: the course has one assignment)
+releases them to ``exercises/<lang>/roofline/``. Each notebook records its language in its
+metadata (``{"roofline": {"language": "ko"}}``), which the grading driver reads to restore a
+submission from the right release and to write its feedback in that language.
+
+    python tools/exercise_translations.py extract        # English code messages -> exercise-code.po
+    python tools/exercise_translations.py build          # write solutions/ko/ and exercises/ko/
+    python tools/exercise_translations.py build --check  # exit 1 naming the notebooks that are stale
+
+>>> code_messages('assert x > 0, "x should be positive"\\nNOTE = "read me first"\\n')
+['x should be positive', 'read me first']
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSIGNMENT = "roofline"
+CODE_DOMAIN = "exercise-code"
+KNOWN_MISTAKES_SUFFIX = "_known_mistakes"
+
+
+class MissingTranslations(Exception):
+    """Messages a notebook needs that the catalogs do not translate (the message lists them)."""
+
+
+def code_messages(source: str) -> list[str]:
+    """The messages a student reads in a code cell, in order: assertion messages, docstrings and
+    string constants given to upper-case names at the top level."""
+    return [node.value for node in _message_nodes(source)]
+
+
+def _message_nodes(source: str) -> Iterator[ast.Constant]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and _is_text(node.msg):
+            yield node.msg  # type: ignore[misc]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and _is_text(first.value):
+                yield first.value  # type: ignore[misc]
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and _is_text(node.value) and _upper_names(node.targets):
+            yield node.value  # type: ignore[misc]
+
+
+def _upper_names(targets: list[ast.expr]) -> bool:
+    return all(isinstance(t, ast.Name) and t.id.isupper() for t in targets)
+
+
+def _is_text(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and bool(node.value.strip())
+
+
+def translate_code(source: str, tr: Callable[[str], str | None], missing: list[str]) -> str:
+    """``source`` with each of its :func:`code_messages` replaced by its translation."""
+    nodes = sorted(_message_nodes(source), key=lambda n: (n.lineno, n.col_offset), reverse=True)
+    lines = source.split("\n")
+    for node in nodes:
+        text = tr(node.value)
+        if text is None:
+            missing.append(node.value)
+            continue
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        first, last = node.lineno - 1, node.end_lineno - 1
+        is_docstring = lines[first][node.col_offset :].startswith(('"""', "'''"))
+        literal = f'"""{text}"""' if is_docstring else json.dumps(text, ensure_ascii=False)
+        # ast's offsets count UTF-8 bytes; the cells' English sources are ASCII.
+        before = lines[first].encode()[: node.col_offset].decode()
+        after = lines[last].encode()[node.end_col_offset :].decode()
+        lines[first : last + 1] = [before + literal + after]
+    return "\n".join(lines)
+
+
+def translate_markdown(
+    source: str, tr: Callable[[str], str | None], missing: list[str], parser: Any = None
+) -> str:
+    """``source`` with each paragraph, heading, list item and table cell translated (a paragraph
+    becomes one line; list markers, heading marks and table pipes stay). ``parser`` is a
+    markdown-it parser (CommonMark with tables if None; MyST's for the chapters)."""
+    from markdown_it import MarkdownIt
+
+    tokens = (parser or MarkdownIt("commonmark").enable("table")).parse(source)
+    lines = source.split("\n")
+    by_block: dict[tuple[int, int], list[str]] = {}
+    for token in tokens:
+        if token.type == "inline" and token.map and token.content.strip():
+            by_block.setdefault((token.map[0], token.map[1]), []).append(token.content)
+    for (start, end), contents in sorted(by_block.items(), reverse=True):
+        texts = []
+        for content in contents:
+            message = " ".join(line.strip() for line in content.split("\n")).strip()
+            text = tr(message)
+            if text is None:
+                missing.append(message)
+                text = message
+            texts.append(text)
+        if len(contents) > 1 or lines[start].lstrip().startswith("|"):  # a table row
+            lines[start:end] = ["| " + " | ".join(texts) + " |"]
+            continue
+        first_line = contents[0].split("\n")[0]
+        prefix = lines[start][: max(lines[start].find(first_line), 0)]
+        lines[start:end] = [prefix + texts[0]]
+    return "\n".join(lines)
+
+
+def lookup(path: Path) -> Callable[[str], str | None]:
+    """The translations of a catalog: a message's translation, or None where it has none (or a fuzzy one)."""
+    from babel.messages.pofile import read_po
+
+    if not path.is_file():
+        return lambda message: None
+    with path.open("rb") as handle:
+        catalog = read_po(handle)
+    found = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
+    return found.get
+
+
+def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROOT) -> Any:
+    """A copy of ``notebook`` (the English instructor version of exercise ``name``) in
+    ``language``; raises :class:`MissingTranslations` listing every message the catalogs lack."""
+    import copy
+
+    markdown = lookup(root / "locale" / language / "LC_MESSAGES" / "exercises" / ASSIGNMENT / f"{name}.po")
+    code = lookup(root / "locale" / language / "LC_MESSAGES" / f"{CODE_DOMAIN}.po")
+    translated = copy.deepcopy(notebook)
+    missing: list[str] = []
+    for cell in translated.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if cell.cell_type == "markdown":
+            cell.source = translate_markdown(cell.source, markdown, missing)
+        elif cell.cell_type == "code" and not grade_id.endswith(KNOWN_MISTAKES_SUFFIX):
+            cell.source = translate_code(cell.source, code, missing)
+    if missing:
+        listed = "\n".join(f"  {m[:100]}" for m in dict.fromkeys(missing))
+        raise MissingTranslations(
+            f"{name}: {len(set(missing))} messages have no {language} translation:\n{listed}"
+        )
+    translated.metadata.setdefault("roofline", {})["language"] = language
+    return translated
+
+
+def solution_paths(root: Path = ROOT) -> list[Path]:
+    return sorted((root / "solutions" / ASSIGNMENT).glob("*.ipynb"))
+
+
+def build(
+    language: str, root: Path = ROOT, *, course_dir: Path | None = None, check: bool = False
+) -> list[str]:
+    """Write (or with ``check``, compare) the translated instructor versions and their release in
+    ``course_dir`` (this checkout by default), from its English ones and ``root``'s catalogs; the
+    names of the notebooks that were (or would be) changed."""
+    course_dir = course_dir or root
+    import nbformat
+
+    with tempfile.TemporaryDirectory(prefix="exercise-translations-") as scratch:
+        course = Path(scratch)
+        source_dir = course / "solutions" / language / ASSIGNMENT
+        source_dir.mkdir(parents=True)
+        for path in solution_paths(course_dir):
+            notebook = nbformat.read(path, as_version=4)
+            nbformat.write(translate_notebook(notebook, path.stem, language, root), source_dir / path.name)
+        _run([sys.executable, "-m", "roofline_grading.fingerprints", str(source_dir), "--language", language])
+        shutil.copy(course_dir / "nbgrader_config.py", course)
+        _run(
+            [
+                str(Path(sys.executable).with_name("nbgrader")),
+                "generate_assignment",
+                ASSIGNMENT,
+                "--force",
+                f"--CourseDirectory.source_directory=solutions/{language}",
+                f"--CourseDirectory.release_directory=exercises/{language}",
+                f"--CourseDirectory.db_url=sqlite:///{course / 'throwaway.db'}",
+            ],
+            cwd=course,
+        )
+        changed = []
+        for kind in ("solutions", "exercises"):
+            made = course / kind / language / ASSIGNMENT
+            target = course_dir / kind / language / ASSIGNMENT
+            for path in sorted(made.glob("*.ipynb")):
+                current = target / path.name
+                if not current.is_file() or current.read_bytes() != path.read_bytes():
+                    changed.append(f"{kind}/{language}/{ASSIGNMENT}/{path.name}")
+                    if not check:
+                        target.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(path, current)
+        return changed
+
+
+def _run(command: list[str], cwd: Path | None = None) -> None:
+    bin_dir = str(Path(sys.executable).parent)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+    }  # nbgrader calls alembic
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:3])} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+
+
+def extract(language: str, root: Path = ROOT) -> Path:
+    """Bring ``exercise-code.po`` up to date with the English notebooks (Babel's own update:
+    new messages empty, changed ones fuzzy with the old translation, gone ones obsolete)."""
+    import nbformat
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    template = Catalog(project="roofline course exercises")
+    for path in solution_paths(root):
+        for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+            if cell.cell_type == "code" and not grade_id.endswith(KNOWN_MISTAKES_SUFFIX):
+                for message in code_messages(cell.source):
+                    template.add(message, locations=[(f"solutions/{ASSIGNMENT}/{path.name}", index + 1)])
+    target = root / "locale" / language / "LC_MESSAGES" / f"{CODE_DOMAIN}.po"
+    if target.is_file():
+        with target.open("rb") as handle:
+            catalog = read_po(handle, locale=language)
+    else:
+        catalog = Catalog(locale=language, project="roofline course exercises")
+    catalog.update(template, update_header_comment=False)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("wb") as handle:
+        write_po(handle, catalog, width=0, omit_header=False, ignore_obsolete=True)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python tools/exercise_translations.py", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("action", choices=("extract", "build"))
+    parser.add_argument("--language", default="ko", help="a language of the course (default: ko)")
+    parser.add_argument("--check", action="store_true", help="with build: only report stale notebooks")
+    parser.add_argument(
+        "--course", type=Path, default=ROOT, help="with build: the nbgrader course (default: here)"
+    )
+    options = parser.parse_args(argv)
+    if options.action == "extract":
+        print(f"updated {extract(options.language).relative_to(ROOT)}")
+        return 0
+    try:
+        changed = build(options.language, course_dir=options.course.resolve(), check=options.check)
+    except MissingTranslations as error:
+        print(error)
+        print("Translate them (python tools/translations.py update, then the .po files) and run this again.")
+        return 1
+    for name in changed:
+        print(f"{name}: {'stale: run make exercises' if options.check else 'written'}")
+    return 1 if options.check and changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
