@@ -29,6 +29,7 @@ from typing import NamedTuple
 from rooflinekit.chips import KINDS, Chip, Provenance, Source
 from rooflinekit.dtypes import dtype
 from rooflinekit.errors import UnknownNameError
+from rooflinekit.messages import message
 
 __all__ = [
     "ACHIEVABLE", "CHIPS", "KINDS", "Achievable", "Chip", "Provenance", "Source", "achievable", "chip",
@@ -154,8 +155,8 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                     **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (400 GB/s, 4 ports)."),
                 },
                 notes=(
-                    "Vendor HBM bandwidth is 819 GB/s; the course's text rounds it to 8.2e11 B/s "
-                    "and its first exercise uses 8.1e11 B/s.",
+                    message("Vendor HBM bandwidth is 819 GB/s; the course's text rounds it to 8.2e11 B/s "
+                            "and its first exercise uses 8.1e11 B/s."),
                 ),
             ),
             Chip(
@@ -182,9 +183,9 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                             note="The source's estimate per core; Google gives none."),
                 },
                 notes=(
-                    "Vendor HBM bandwidth is 2,765 GB/s; the course rounds it to 2.8e12 B/s.",
-                    "The vector unit does about 7e12 FLOP/s per core, so elementwise work has a "
-                    "critical intensity (vector_flops / hbm_bandwidth) far below the matrix unit's.",
+                    message("Vendor HBM bandwidth is 2,765 GB/s; the course rounds it to 2.8e12 B/s."),
+                    message("The vector unit does about 7e12 FLOP/s per core, so elementwise work has a "
+                            "critical intensity (vector_flops / hbm_bandwidth) far below the matrix unit's."),
                 ),
             ),
             Chip(
@@ -212,8 +213,8 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                     **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (800 GB/s, 4 ports)."),
                 },
                 notes=(
-                    "Vendor figures: 918 TFLOP/s bf16, 1,836 TOP/s int8, 1,640 GB/s HBM; the "
-                    "course rounds them (and once writes 9.1e14 for bf16).",
+                    message("Vendor figures: 918 TFLOP/s bf16, 1,836 TOP/s int8, 1,640 GB/s HBM; the "
+                            "course rounds them (and once writes 9.1e14 for bf16)."),
                 ),
             ),
             Chip(
@@ -236,9 +237,9 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                     **_cite(H100, "link_bandwidth", note=_NVLINK_NOTE.format("900 GB/s")),
                 },
                 notes=(
-                    "The datasheet's tensor-core figures are with 2:4 sparsity; dense peaks are "
-                    "half of them (bf16: 1,979 -> 989 TFLOP/s).",
-                    "NVLink 4 moves 900 GB/s per GPU in both directions together: 450 GB/s one way.",
+                    message("The datasheet's tensor-core figures are with 2:4 sparsity; dense peaks are "
+                            "half of them (bf16: 1,979 -> 989 TFLOP/s)."),
+                    message("NVLink 4 moves 900 GB/s per GPU in both directions together: 450 GB/s one way."),
                 ),
             ),
             Chip(
@@ -258,7 +259,7 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                     **_cite(H200, "pcie_bandwidth", note=_GPU_PCIE_NOTE),
                     **_cite(H200, "link_bandwidth", note=_NVLINK_NOTE.format("900 GB/s")),
                 },
-                notes=("Same compute as the H100 SXM, with more and faster HBM (HBM3e).",),
+                notes=(message("Same compute as the H100 SXM, with more and faster HBM (HBM3e)."),),
             ),
             Chip(
                 id="b200",
@@ -303,8 +304,8 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                     **_cite(SCALING_BOOK_GPUS, "dcn_bandwidth", note=_GPU_DCN_NOTE),
                 },
                 notes=(
-                    "Per-GPU figures of an HGX B200 board; the sparse figures are twice the dense.",
-                    "NVLink 5 moves 1.8 TB/s per GPU in both directions together: 900 GB/s one way.",
+                    message("Per-GPU figures of an HGX B200 board; the sparse figures are twice the dense."),
+                    message("NVLink 5 moves 1.8 TB/s per GPU in both directions together: 900 GB/s one way."),
                 ),
             ),
         )

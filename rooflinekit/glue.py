@@ -11,6 +11,10 @@ A chapter's code names a text with ``glue("ridge", num(x))``; its prose writes
 The texts live in ``glued``, not as variables of the chapter, so a name never replaces one of
 the chapter's own variables (``D`` the model width and ``glued.D`` its text, "8,192").
 
+Words and sentences (not just numbers) are glued as :func:`rooflinekit.messages.message`: the
+glue keeps the English text and, beside it (``MESSAGE_MIME``), the template and the values, from
+which the book's Korean edition composes the same sentence in Korean. JupyterLab shows the English.
+
 >>> glue("ridge", "240")
 >>> glued.ridge
 240
@@ -21,6 +25,13 @@ AttributeError: nothing was glued as 'width' (glued so far: ridge)
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from rooflinekit.messages import Message
+
+MESSAGE_MIME = "application/vnd.rooflinekit.message+json"
+"""The glued data of a message: its template and values (``Message.to_data``)."""
 
 
 class Text(str):
@@ -56,6 +67,20 @@ class Glued:
 glued = Glued()
 
 
+class _GluedMessage:
+    """What myst-nb stores for a glued message: the English text/plain a plain ``str`` would get,
+    and the message's template and values."""
+
+    def __init__(self, text: Message) -> None:
+        self.text = text
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.pretty(str(self.text))
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        return {MESSAGE_MIME: self.text.to_data()}
+
+
 def glue(name: str, text: str) -> None:
     """Name ``text`` for the chapter's prose: ``{eval}`glued.<name>` `` shows it.
 
@@ -66,4 +91,5 @@ def glue(name: str, text: str) -> None:
 
     # myst-nb gets the plain str: its text/plain is the quoted repr, which {glue:text} and the
     # site's role read back as this very string (unquoted, "8.2e11" would be read as a float).
-    myst_glue(name, str(glued.put(name, text)), display=False)
+    shown = str(glued.put(name, text))
+    myst_glue(name, _GluedMessage(text) if isinstance(text, Message) else shown, display=False)

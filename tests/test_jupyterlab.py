@@ -10,8 +10,8 @@ request to another host blocked, then does what a student does:
   answer and no "Success!", the same notebook put right passes;
 - double-clicks a chapter in the file browser: it opens as a notebook with a Python kernel,
   runs top to bottom without an error, and shows its plots and its explorer; its prose reads
-  as on the site (jupyterlab-myst): no MyST role or label shows raw, and the figures the
-  chapter computes stand in the text as rooflinekit gives them;
+  as on the site (jupyterlab-myst): no MyST role or label shows raw, and the figures and words
+  the chapter computes stand in the text as rooflinekit gives them (in English);
 - uses the live explorer: a catalog chip shows its own figures (rooflinekit's, to the digits
   shown) and stays chosen, another chip too, a dragged slider gives custom figures labelled so,
   "back to" returns to the chip, and the chip's typical achieved share of the peak (marked in
@@ -384,6 +384,10 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         )
     for figure in figures:
         assert figure in text, f"{figure} (rooflinekit) is not in the chapter's prose"
+    # Words the chapter composes (rooflinekit.messages) read in English here, as on the English site.
+    assert re.search(r"(memory|compute)-bound under the advertised roof, is (memory|compute)-bound", text), (
+        "the glued bound words are not in the chapter's prose"
+    )
     assert notebook.locator(".jp-OutputArea-output img").count() >= 2  # the chapter's plots
     explorer = notebook.locator(".widget-vbox:has(.rk-figures)").first
     explorer.wait_for(timeout=60_000)

@@ -2,7 +2,9 @@
 
 The first tests read files only (locale/ko and the English sources): a page marked translated
 must translate the current English page in full, and an English edit without its translation
-fails with a message naming the page. The others read the built site (_build/html/ko).
+fails with a message naming the page; so must a message the code composes (rooflinekit.messages)
+that locale/ko/LC_MESSAGES/computed.po lacks or leaves untranslated. The others read the built
+site (_build/html/ko): the words the code composed are Korean there.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import explorer_labels  # tools/explorer_labels.py
 import pytest
 import translations as translations_tool  # tools/translations.py
 from babel.messages.pofile import read_po, write_po
 from book_site import ROOT, pages_using, toc_docnames
+from roofline_book import code_catalogs, computed
 from roofline_book.editions import EDITIONS, counterpart
 from roofline_book.search_ko import index_terms
 from roofline_book.translations import (
@@ -27,6 +31,9 @@ from roofline_book.translations import (
     source_sha256,
     write_manifest,
 )
+
+from rooflinekit.glue import MESSAGE_MIME
+from rooflinekit.messages import Message
 
 FIRST_CHAPTER = "book/chapters/01-where-the-time-goes"
 
@@ -46,9 +53,10 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> Checked:
 
 def _copy_book(tmp_path: Path) -> Path:
     """What the check reads, copied: the table of contents, the sources and the translations."""
-    for name in ("book", "exercises", "locale"):
+    for name in ("book", "exercises", "locale", "rooflinekit"):
         if (ROOT / name).exists():
-            shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("*.mo", "_static"))
+            shutil.copytree(ROOT / name, tmp_path / name,
+                            ignore=shutil.ignore_patterns("*.mo", "_static", "__pycache__"))
     shutil.copy2(ROOT / "_toc.yml", tmp_path / "_toc.yml")
     return tmp_path
 
@@ -140,6 +148,89 @@ def test_a_number_typed_into_a_translation_is_named(
     assert f"{FIRST_CHAPTER}: 1 entries of" in done.stdout and "number 240 typed" in done.stdout
 
 
+def test_every_message_the_code_composes_is_translated() -> None:
+    found = computed.problems(ROOT, "ko")
+    assert not found, "Korean messages to translate (see tools/translations.py):\n" + "\n".join(found)
+
+
+def test_the_messages_are_read_from_the_chapters_and_the_library() -> None:
+    templates = {str(m.id) for m in computed.extract(ROOT) if m.id}
+    # a chapter's own sentence, a chip's note from the catalog, the GPU report's nested reasons
+    wanted = {"beat", "do not beat", "GPU measurement skipped: {reasons}.", "torch is not installed"}
+    assert wanted <= templates
+    assert any(t.startswith("Vendor figures: 918 TFLOP/s bf16") for t in templates)
+
+
+def test_a_word_in_both_code_catalogs_reads_the_same_in_korean() -> None:
+    """The explorers' labels and the chapters' messages share a few words ("memory" bound)."""
+    labels = code_catalogs.translations(explorer_labels.catalog_path(ROOT, "ko"))
+    messages = code_catalogs.translations(computed.catalog_path(ROOT, "ko"))
+    shared = labels.keys() & messages.keys()
+    assert {"memory", "compute"} <= shared
+    assert {word: messages[word] for word in shared} == {word: labels[word] for word in shared}
+
+
+def _edit_computed(root: Path, template: str, translation: str) -> None:
+    path = computed.catalog_path(root, "ko")
+    messages = code_catalogs.read_catalog(path)
+    messages[template].string = translation
+    with path.open("wb") as handle:
+        write_po(handle, messages, width=0)
+
+
+def test_an_untranslated_computed_message_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _copy_book(tmp_path)
+    assert _run(capsys, "check", "--root", str(root)).returncode == 0
+    _edit_computed(root, "do not beat", "")
+    done = _run(capsys, "check", "--root", str(root))
+    assert done.returncode == 1
+    assert "computed: untranslated in locale/ko/LC_MESSAGES/computed.po: do not beat\n" in done.stdout
+
+
+def test_a_new_message_in_a_chapters_code_is_named_until_translated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _copy_book(tmp_path)
+    chapter = root / "book" / "chapters" / "11-measure-your-machine.md"
+    new = "The copy took {time} on the largest arrays."
+    cell = f'glue("largest", message("{new}", time=si(largest.seconds, "s")))'
+    chapter.write_text(chapter.read_text(encoding="utf-8") + f"\n```{{code-cell}} ipython3\n{cell}\n```\n",
+                       encoding="utf-8")
+    done = _run(capsys, "check", "--root", str(root))
+    assert done.returncode == 1
+    update = "(run `python tools/translations.py update`)"
+    assert f"computed: not in locale/ko/LC_MESSAGES/computed.po {update}: {new}" in done.stdout
+    # The page's prose is as translated as before (only its code changed): recorded so, the
+    # message is still named, on its own.
+    assert _run(capsys, "done", "book/chapters/11-measure-your-machine", "--root", str(root)).returncode == 0
+    done = _run(capsys, "check", "--root", str(root))
+    assert done.returncode == 1
+    assert [line.strip() for line in done.stdout.splitlines() if line.startswith("  ")] == [
+        f"computed: not in locale/ko/LC_MESSAGES/computed.po {update}: {new}"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("translation", "named"),
+    [("여기서 triad는 {triad}, 곧 복사의 52%에 이르렀습니다.", "placeholders differ"),
+     ("여기서 triad는 {triad}, 곧 복사의 {share}, 약 52%에 이르렀습니다.", "number 52 typed"),
+     ("여기서 triad는 {triad:.2}, 곧 복사의 {share}에 이르렀습니다.",
+      "a brace that is not a {name} placeholder")],
+    ids=["a value typed", "a number added", "a format"],
+)
+def test_a_translation_that_does_not_fit_its_values_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], translation: str, named: str
+) -> None:
+    root = _copy_book(tmp_path)
+    template = "Here the triad reached {triad}, {share} of the copy."
+    _edit_computed(root, template, translation)
+    done = _run(capsys, "check", "--root", str(root))
+    assert done.returncode == 1
+    assert f"computed: {named}" in done.stdout and template in done.stdout
+
+
 def test_korean_words_are_indexed_with_their_particles_taken_off() -> None:
     terms = index_terms("루프라인은 계산과 통신의 하한을, 대역폭으로 나눈다.")
     for word in ("루프라인", "계산", "통신", "하한", "대역폭", "루프라인은"):
@@ -183,3 +274,87 @@ def test_korean_search_index_finds_roofline_in_the_chapters_that_use_it(built_si
         found |= {docnames[i] for i in ([pages] if isinstance(pages, int) else pages)}
     using = set(pages_using(built_site / "ko", "루프라인"))
     assert using and using <= found, (sorted(using), sorted(found))
+
+
+def _pasted(site: Path, docname: str) -> list[str]:
+    """The glued texts a page shows in its prose ({eval}`glued.<name>`), as a reader sees them
+    (Sphinx's smart quotes made straight again)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+    spans = soup.select("article span.pasted-text")
+    return [" ".join(span.get_text().replace("\u2018", "'").replace("\u2019", "'").split()) for span in spans]
+
+
+def _glued_messages(built_site: Path) -> dict[tuple[str, str], Message]:
+    """Every message a chapter glued in this build, by page and name (myst-nb's glue store)."""
+    found = {}
+    for docname in toc_docnames():
+        store = built_site.parent / "jupyter_execute" / f"{docname}.glue.json"
+        if store.is_file():
+            for name, output in json.loads(store.read_text(encoding="utf-8")).items():
+                if MESSAGE_MIME in output["data"]:
+                    found[(docname, name)] = Message.from_data(output["data"][MESSAGE_MIME])
+    return found
+
+
+def _templates(message: Message) -> set[str]:
+    inner = [part for value in message.values.values()
+             for part in (value if isinstance(value, list) else [value])]
+    return {message.template}.union(*(_templates(v) for v in inner if isinstance(v, Message)))
+
+
+@pytest.mark.slow
+def test_the_words_the_code_composed_read_in_korean_on_the_korean_pages(built_site: Path) -> None:
+    glued = _glued_messages(built_site)
+    named = {"fours_verdict", "scale_sentence", "triad_sentence", "threads_sentence", "best_stream", "gpu",
+             "sweep_small_sentence", "v6e_note", "h100_note", "ex_bound", "small_adv_bound",
+             "small_real_bound"}
+    assert named <= {name for _, name in glued}, sorted(glued)
+    korean = computed.translator(ROOT, "ko")
+    for (docname, name), message in glued.items():
+        english, translated = str(message), message.translated(korean)
+        assert english != translated, f"{docname}: {name} has no Korean: {english}"
+        assert english in _pasted(built_site, docname), (docname, name)
+        shown = _pasted(built_site / "ko", docname)
+        assert translated in shown and english not in shown, (docname, name, english)
+
+
+@pytest.mark.slow
+def test_every_message_glued_is_one_the_check_reads_from_the_code(built_site: Path) -> None:
+    """Babel reads templates from the code; one it missed would stay English unnoticed."""
+    known = {str(m.id) for m in computed.extract(ROOT) if m.id}
+    glued = set().union(*(_templates(m) for m in _glued_messages(built_site).values()))
+    assert glued and glued <= known, sorted(glued - known)
+
+
+@pytest.mark.slow
+def test_figure_captions_and_table_headings_are_korean(built_site: Path) -> None:
+    from bs4 import BeautifulSoup
+
+    checked = 0
+    for docname in toc_docnames():
+        path = catalog_path(ROOT, "ko", docname)
+        if not path.exists() or not docname.startswith("book/"):
+            continue
+        with path.open("rb") as handle:
+            catalog = {str(m.id).replace("`", ""): str(m.string)
+                       for m in read_po(handle) if m.id and m.string and not m.fuzzy}
+        pages = {
+            site: BeautifulSoup((site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+            for site in (built_site, built_site / "ko")
+        }
+        shown = {
+            site: [" ".join(cell.get_text(" ").split())
+                   for output in soup.select("div.cell_output")
+                   for cell in output.select("figcaption, thead th")]
+            for site, soup in pages.items()
+        }
+        english, korean = shown[built_site], shown[built_site / "ko"]
+        assert len(english) == len(korean), docname
+        for was, now in zip(english, korean, strict=True):
+            if was in catalog and catalog[was] != was:
+                assert now == " ".join(catalog[was].replace("`", "").split()), (docname, was, now)
+                checked += 1
+    assert checked > 100, checked
+

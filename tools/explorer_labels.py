@@ -22,24 +22,22 @@ import argparse
 import io
 import json
 import re
-import string
 import sys
 from pathlib import Path
 from typing import Any
 
-from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_file
-from babel.messages.pofile import read_po, write_po
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "book" / "_ext")]
 
-from roofline_book.translations import typed_numbers  # noqa: E402
+from roofline_book import code_catalogs  # noqa: E402
+from roofline_book.code_catalogs import read_catalog, translations  # noqa: E402
 
 DOMAIN = "explorer-labels"
 KEYWORDS = {"tr": None, "N_": None}
 """The marks of a label: the text is the call's first argument."""
-COMMENT_TAGS = ["Translators:"]
 SOURCES = {"rooflinekit/**/*.py": "python", "rooflinekit/explorer/assets/*.js": "javascript"}
 LABELS = Path("rooflinekit/explorer/assets/labels.json")
 """The translations as rooflinekit ships them: ``{language: {English: translation}}``."""
@@ -51,33 +49,9 @@ def catalog_path(root: Path, language: str) -> Path:
     return root / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def _placeholders(text: str) -> list[str]:
-    return sorted({name for _, name, _, _ in string.Formatter().parse(text) if name is not None})
-
-
 def extract(root: Path) -> Catalog:
     """Every label of the code, with where it is written and its translators' comments."""
-    catalog = Catalog(domain=DOMAIN, project="roofline course", fuzzy=False)
-    for pattern, method in SOURCES.items():
-        for path in sorted(root.glob(pattern)):
-            found = extract_from_file(method, str(path), keywords=KEYWORDS, comment_tags=COMMENT_TAGS,
-                                      strip_comment_tags=True)
-            for _, text, comments, _ in found:
-                flags = ["python-brace-format"] if _placeholders(text) else []
-                catalog.add(text, locations=[(path.relative_to(root).as_posix(), None)], flags=flags,
-                            auto_comments=comments)
-    return catalog
-
-
-def read_catalog(path: Path) -> Catalog:
-    with path.open("rb") as handle:
-        return read_po(handle)
-
-
-def translations(path: Path) -> dict[str, str]:
-    """A catalog's usable translations (fuzzy and empty entries left out)."""
-    return {str(m.id): str(m.string) for m in read_catalog(path)
-            if m.id and m.string and not m.fuzzy}
+    return code_catalogs.extract(root, SOURCES, KEYWORDS, DOMAIN)
 
 
 def shipped_labels(root: Path, labels: Catalog | None = None) -> dict[str, dict[str, str]]:
@@ -131,23 +105,6 @@ def _undated(po: bytes) -> bytes:
     return re.sub(rb'"POT-Creation-Date: [^"]*"', b"", po)
 
 
-def _gap(message: Message) -> str | None:
-    english, translated = str(message.id), str(message.string)
-    if message.fuzzy:
-        return "fuzzy (its English changed)"
-    if not translated:
-        return "untranslated"
-    try:
-        if _placeholders(translated) != _placeholders(english):
-            return "placeholders differ from the English ones"
-    except ValueError:
-        return "a brace that is not a {name} placeholder"
-    typed = typed_numbers(english, translated)
-    if typed:
-        return f"number {', '.join(typed)} typed into the translation"
-    return None
-
-
 def problems(root: Path) -> list[str]:
     """One line per label of the code that a catalog lacks or does not translate, and one if
     labels.json is not what the catalogs say (nothing for a copy of the book without the code)."""
@@ -156,21 +113,8 @@ def problems(root: Path) -> list[str]:
     found = []
     labels = extract(root)
     for language in LANGUAGES:
-        path = catalog_path(root, language)
-        where = path.relative_to(root).as_posix()
-        if not path.exists():
-            found.append(f"explorer labels: {where} is missing; run `python tools/explorer_labels.py update`")
-            continue
-        catalog = read_catalog(path)
-        for wanted in labels:
-            if not wanted.id:
-                continue
-            entry = catalog.get(wanted.id)
-            if entry is None:
-                found.append(f"explorer labels: not in {where} "
-                             f"(run `python tools/explorer_labels.py update`): {wanted.id}")
-            elif (gap := _gap(entry)) is not None:
-                found.append(f"explorer labels: {gap} in {where}: {wanted.id}")
+        found += code_catalogs.problems("explorer labels", root, catalog_path(root, language), labels,
+                                        "python tools/explorer_labels.py update")
     shipped_path = root / LABELS
     shipped: Any = json.loads(shipped_path.read_text(encoding="utf-8")) if shipped_path.exists() else None
     if shipped != shipped_labels(root, labels):

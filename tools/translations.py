@@ -14,13 +14,18 @@ tools/exercise_translations.py) and the grading feedback
 ``pybabel``); ``check`` fails while either has gaps.
 
 ``update`` runs Sphinx's gettext builder on the book (the same configuration as
-``make book``; notebooks come from the execution cache) into _build/gettext and then
-``sphinx-intl update``: new English sentences arrive as empty entries, changed ones as fuzzy
-entries with the old translation, to be checked. Cell outputs are never messages: numbers come
-from the code. ``done PAGE...`` marks pages translated in locale/<lang>/pages.yml, with the
-SHA-256 of their English source, and refuses a page whose catalog still has gaps. ``check``
+``make book``; notebooks come from the execution cache) into _build/gettext, adds the words and
+sentences the code composes (``computed.pot``: every template passed to
+``rooflinekit.messages.message``, read from the code by Babel, see roofline_book.computed) and
+then runs ``sphinx-intl update``: new English sentences arrive as empty entries, changed ones as
+fuzzy entries with the old translation, to be checked. Cell outputs are never messages (numbers
+come from the code), except figure captions and table headings without a number.
+``done PAGE...`` marks pages translated in locale/<lang>/pages.yml, with the SHA-256 of their
+English source, and refuses a page whose catalog still has gaps. ``check``
 exits 1, naming each page to update, when a page marked translated has an English source that
-changed since, or gaps; pages marked untranslated are shown in English with a notice.
+changed since, or gaps; pages marked untranslated are shown in English with a notice. It also
+names every message of the code that ``locale/<lang>/LC_MESSAGES/computed.po`` lacks or leaves
+untranslated (the code's words serve every page, so they are checked whatever the manifest says).
 
 The explorers' labels are translated in a catalog of their own, kept from the code
 (tools/explorer_labels.py): ``update`` brings it up to date too, and ``check`` also names every
@@ -40,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT / "tests")]
 
 import explorer_labels  # noqa: E402  # tools/explorer_labels.py
+from roofline_book import computed  # noqa: E402
 from roofline_book.translations import (  # noqa: E402
     PageStatus,
     catalog_gaps,
@@ -65,6 +71,7 @@ def update(language: str) -> int:
     status = build_book.build_edition(language, builder="gettext", outdir=gettext)
     if status != 0:
         return status
+    computed.write_template(ROOT, gettext / f"{computed.DOMAIN}.pot")
     intl = Path(sys.executable).with_name("sphinx-intl")
     subprocess.run(
         [str(intl), "update", "-p", str(gettext), "-l", language, "-d", str(ROOT / "locale"), "-w", "0"],
@@ -134,6 +141,7 @@ def done(root: Path, language: str, docnames: list[str]) -> int:
 def check(root: Path, language: str) -> int:
     pages = book_pages(root)
     found = problems(root, language, pages) + explorer_labels.problems(root)
+    found += computed.problems(root, language)
     manifest = read_manifest(root, language)
     translated = [d for d in pages if d in manifest and manifest[d].translated]
     print(f"{language}: {len(translated)} of {len(pages)} pages translated")
@@ -145,7 +153,7 @@ def check(root: Path, language: str) -> int:
             where = catalog.relative_to(root)
             found.append(f"{where} ({what}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
     if found:
-        print(f"{len(found)} {language} pages and labels to update:")
+        print(f"{len(found)} {language} pages, labels and messages to update:")
         print("\n".join(f"  {line}" for line in found))
         return 1
     return 0

@@ -19,6 +19,7 @@ from typing import Any
 
 from rooflinekit.measure.records import GpuReport, MatmulResult, StreamResult, best_flops, measured_chip
 from rooflinekit.measure.timing import Schedule, time_call
+from rooflinekit.messages import message
 
 GPU_STREAMS = ("copy", "triad")
 GPU_DTYPES = ("fp32", "bf16")
@@ -45,10 +46,10 @@ def _installed(module: str) -> bool:
 
 def _torch_backend() -> tuple[Backend | None, str]:
     if not _installed("torch"):
-        return None, "torch is not installed"
+        return None, message("torch is not installed")
     torch: Any = importlib.import_module("torch")
     if not torch.cuda.is_available():
-        return None, f"torch {torch.__version__} is installed but sees no GPU"
+        return None, message("torch {version} is installed but sees no GPU", version=torch.__version__)
     device = torch.device("cuda", 0)
     kinds = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
@@ -86,13 +87,13 @@ def _torch_backend() -> tuple[Backend | None, str]:
 
 def _jax_backend() -> tuple[Backend | None, str]:
     if not _installed("jax"):
-        return None, "jax is not installed"
+        return None, message("jax is not installed")
     jax: Any = importlib.import_module("jax")
     jnp: Any = importlib.import_module("jax.numpy")
     try:
         device = jax.devices("gpu")[0]
     except (RuntimeError, IndexError):
-        return None, f"jax {jax.__version__} is installed but sees no GPU"
+        return None, message("jax {version} is installed but sees no GPU", version=jax.__version__)
     kinds = {"fp32": jnp.float32, "bf16": jnp.bfloat16}
     highest = jax.lax.Precision.HIGHEST  # fp32 means fp32, not TF32
 

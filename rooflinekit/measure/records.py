@@ -26,6 +26,10 @@ from rooflinekit.measure.kernels import STREAMS, StreamSpec
 from rooflinekit.measure.machine import MachineInfo
 from rooflinekit.measure.planning import Plan
 from rooflinekit.measure.timing import Timing
+from rooflinekit.messages import Message, message
+
+NOT_ASKED = message("not asked for")
+"""Why the GPU was not measured when the caller did not ask for it."""
 
 SOURCE = Source(
     "Measured on this machine by rooflinekit.measure (STREAM kernels and numpy matmul)",
@@ -180,15 +184,16 @@ class GpuReport:
     matmuls: tuple[MatmulResult, ...] = ()
 
     @property
-    def message(self) -> str:
-        """One sentence for people.
+    def message(self) -> Message:
+        """One sentence for people (a message: the book's Korean edition shows it in Korean).
 
         >>> GpuReport(ran=False, skipped=("torch is not installed",)).message
         'GPU measurement skipped: torch is not installed.'
         """
         if self.ran:
-            return f"GPU measured: {self.device} through {self.backend}."
-        return "GPU measurement skipped: " + "; ".join(self.skipped or ("not asked for",)) + "."
+            return message("GPU measured: {device} through {backend}.", device=str(self.device),
+                           backend=str(self.backend))
+        return message("GPU measurement skipped: {reasons}.", reasons=list(self.skipped or (NOT_ASKED,)))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -35,6 +35,7 @@ from rooflinekit.measure.planning import (
     plan_measurement,
 )
 from rooflinekit.measure.records import (
+    NOT_ASKED,
     GpuReport,
     KernelResult,
     MatmulResult,
@@ -44,6 +45,7 @@ from rooflinekit.measure.records import (
     machine_chip,
 )
 from rooflinekit.measure.timing import Progress, Schedule, Timing, progress_stream, time_interleaved
+from rooflinekit.messages import message
 
 TARGET_FRACTION = 0.85
 """Share of the budget the repeats are planned to fill; the rest absorbs overruns."""
@@ -176,7 +178,8 @@ def _measure_gpu(
     try:
         return measure_gpu(backend, skipped, quick=quick, schedule=schedule, repeats=repeats)
     except Exception as error:  # out of GPU memory, a driver error: the CPU results still stand
-        reason = f"{backend.name} failed on {backend.device}: {type(error).__name__}: {error}"
+        reason = message("{backend} failed on {device}: {error}", backend=backend.name, device=backend.device,
+                         error=f"{type(error).__name__}: {error}")
         return GpuReport(ran=False, skipped=(*skipped, reason))
 
 
@@ -216,7 +219,7 @@ def measure_machine(
     if not (progress is None or isinstance(progress, bool)):
         accepted = "True, False or None (a bar only when stderr is a terminal)"
         raise RooflineInputError("progress", accepted, progress)
-    backend, skipped = find_backend() if gpu else (None, ("not asked for",))
+    backend, skipped = find_backend() if gpu else (None, (NOT_ASKED,))
     tasks = plan.tasks + (task_count(quick) if backend is not None else 0)
     bar = Progress(tasks, plan.budget, progress_stream(progress))
     # Aim at 85% of the budget: the last round of each group may run past its share, and

@@ -4,6 +4,8 @@
   myst-nb's ``{glue:text}`` pastes it. In JupyterLab, jupyterlab-myst evaluates the same inline
   expression in the chapter's kernel, so the prose reads the same there. (myst-nb's own ``eval``
   role needs a kernel while the page is read, which the cached execution the site uses has not.)
+  A glued message (words the code composed, rooflinekit.messages) shows in a translated edition
+  in its language: its template translated (:mod:`roofline_book.computed`), the values the same.
 - ``{exercise-list}``: a table of the released student notebooks in ``exercises/`` with
   their graded parts, points and download links (see :mod:`roofline_book.exercises`).
 - Checks at start-up that the vendored browser assets exist (``make book`` creates them),
@@ -36,15 +38,19 @@ from typing import Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
-from myst_nb.core.variables import create_warning
+from myst_nb.core.variables import RetrievalError, create_warning
 from myst_nb.ext.glue.roles import PasteTextRole
+from myst_nb.ext.glue.utils import retrieve_glue_data
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-from roofline_book import editions
+from roofline_book import computed, editions
 from roofline_book.exercises import find_exercises, in_language, listing_markdown
+from rooflinekit.errors import RooflineInputError
+from rooflinekit.glue import MESSAGE_MIME
+from rooflinekit.messages import Message
 
 VENDORED = ("vendor/require.js", "vendor/html-manager/embed-amd.js", "vendor/mathjax/tex-mml-chtml.js")
 
@@ -227,7 +233,40 @@ class GluedText(PasteTextRole):  # type: ignore[misc]  # myst-nb has no type hin
             )
             return [], [warning]
         self.text = self.text[len(GLUED) :]
+        language = editions.edition(self.document.settings.env.config.language)
+        if language != editions.PRIMARY:
+            translated = self._translated(language)
+            if translated is not None:
+                return translated
         return super().run()  # type: ignore[no-any-return]
+
+    def _translated(self, language: str) -> tuple[list[nodes.Node], list[nodes.system_message]] | None:
+        """A glued message in ``language`` (None if the text is not a message: pasted as it is)."""
+        try:
+            data = retrieve_glue_data(self.document, self.text).data.get(MESSAGE_MIME)
+        except RetrievalError:
+            return None  # the English role says what is missing
+        if data is None:
+            return None
+        env = self.document.settings.env
+        root = Path(env.srcdir)
+        env.note_dependency(str(computed.catalog_path(root, language)))
+        try:
+            text = Message.from_data(data).translated(computed.translator(root, language))
+        except (KeyError, IndexError, ValueError, RooflineInputError) as error:
+            where = computed.catalog_path(root, language).relative_to(root)
+            warning = create_warning(
+                f"{{eval}}`{GLUED}{self.text}`: its {language} template in {where} does not fit the "
+                f"message's values ({type(error).__name__}: {error}); "
+                "run `python tools/translations.py check`",
+                self.document,
+                self.line,
+                subtype="eval",
+            )
+            return [], [warning]
+        node = nodes.inline(text, text, classes=["pasted-text"])
+        self.set_source_info(node)
+        return [node], []
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

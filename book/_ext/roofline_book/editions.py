@@ -9,7 +9,9 @@ cache with Sphinx's ``language`` set; the translated prose comes from gettext ca
 - on a page the manifest does not call translated, a notice in the edition's language that it
   is shown in English;
 - cell outputs stay out of the catalogs: they are computed, so a translation never repeats a
-  number (markdown a cell displays would otherwise be a translatable paragraph);
+  number (markdown a cell displays would otherwise be a translatable paragraph); but a figure's
+  caption (written in the page, in the cell's metadata) and a table's headings without a number
+  (the words of the code that drew it) are translated with the page;
 - glue in translated sentences: Sphinx parses a translation in a document of its own, where
   myst-nb finds no notebook to paste ``{glue:}`` values from; the notebook of the page being
   translated is handed over, so a translated sentence shows the very values the English one does;
@@ -20,6 +22,7 @@ cache with Sphinx's ``language`` set; the translated prose comes from gettext ca
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +92,38 @@ def _header(app: Sphinx, config: Any) -> None:
         options["search_bar_text"] = SEARCH_FIELD[edition(config.language)]
 
 
+HEADING_NUMBER = re.compile(r"(?<![A-Za-z_\d])\d")
+"""Digits that start a number, not the end of a name such as bf16, v5e or H100."""
+
+
+def words_of_the_page(node: nodes.Element) -> bool:
+    """Whether text in a cell's output is words to translate: a figure's caption, or a table's
+    heading without a number (a number in a heading may be computed: it stays as it is).
+
+    >>> words = ("bound", "bf16 peak", "whole 8192x8192x8192")
+    >>> heading = nodes.thead("", nodes.row("", *(nodes.entry("", nodes.paragraph(text=w)) for w in words)))
+    >>> [words_of_the_page(p) for p in heading.findall(nodes.paragraph)]
+    [True, True, False]
+    """
+    if isinstance(node, nodes.caption):
+        return True
+    heading = isinstance(node, nodes.paragraph) and any(
+        isinstance(parent, nodes.thead) for parent in _ancestors(node)
+    )
+    return heading and not HEADING_NUMBER.search(node.astext())
+
+
+def _ancestors(node: nodes.Node) -> list[nodes.Node]:
+    found = []
+    while node.parent is not None:
+        node = node.parent
+        found.append(node)
+    return found
+
+
 class KeepOutputsUntranslated(SphinxTransform):
-    """Marks cell outputs and display math not translatable (before Sphinx's i18n, priority 20)."""
+    """Marks cell outputs and display math not translatable (before Sphinx's i18n, priority 20),
+    but for captions and table headings (:func:`words_of_the_page`)."""
 
     default_priority = 15
 
@@ -99,7 +132,8 @@ class KeepOutputsUntranslated(SphinxTransform):
             if "cell_output" not in output.get("classes", []):
                 continue
             for text in output.findall(nodes.TextElement):
-                text["translatable"] = False
+                if not words_of_the_page(text):
+                    text["translatable"] = False
         for math in self.document.findall(nodes.math_block):
             math["translatable"] = False
 
