@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv test test-fast book translations vendor lab bench compare-peers lint typecheck lock clean FORCE
+.PHONY: help venv test test-fast book translations vendor lab lab-ko bench compare-peers lint typecheck lock clean FORCE
 
 help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
@@ -105,10 +105,19 @@ compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with roo
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
 # JupyterLab refuses to run as root unless told --allow-root (containers, CI machines).
-# It writes the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
+# Both write the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
+LAB := $(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root)
+KO_CHAPTERS := $(BIN)/python tools/chapter_translations.py --language ko
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
-	$(BIN)/python tools/chapter_translations.py --language ko
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(KO_CHAPTERS)
+	$(LAB)
+
+# The same JupyterLab with its interface in Korean (its language pack, jupyterlab-language-pack-ko-KR):
+# jupyter-config/ko/labconfig sets the default of the setting Settings > Language writes, for this
+# run only (a language chosen in that menu, a user setting, still wins).
+lab-ko: $(STAMP)  ## Open JupyterLab with its interface in Korean (한국어)
+	$(KO_CHAPTERS)
+	JUPYTER_CONFIG_PATH='$(abspath jupyter-config/ko)'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(LAB)
 
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	rm -rf /tmp/rooflinekit-lock && $(PYTHON) -m venv /tmp/rooflinekit-lock

@@ -120,3 +120,28 @@ def test_markdown_keeps_its_structure_and_code_its_quotes() -> None:
     done = tool.translate_code(code, {"Doc.": "문서.", 'say "so"': '"그렇다"고'}.get, missing)
     assert done == 'def f():\n    """문서."""\n    assert x, "\\"그렇다\\"고"\n'
     ast.parse(done)
+
+
+def test_a_korean_student_can_label_the_plot_in_korean() -> None:
+    """Exercise 3 asks for a labelled plot: labels in Korean show as Hangul, not as empty boxes
+    with a warning per missing glyph (the warnings are errors here). Needs a font with Hangul,
+    as a Korean student's machine has (here fonts-nanum, which .ci/run installs)."""
+    import io
+
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context():
+        cell = _cell_namespace("ex3_roofline_plot")
+        figure = Figure()
+        axes = figure.subplots()
+        axes.plot([1, 2], [1, 2], label="D = F = 4096")
+        axes.set_xlabel("배치 B (토큰)")
+        axes.set_ylabel("도달 가능한 FLOP/s")
+        axes.legend()
+        try:
+            figure.savefig(io.BytesIO(), format="png")
+        except UserWarning as missing:
+            families = matplotlib.rcParams["font.family"]
+            pytest.fail(f"{missing} (font families: {families}; fonts with Hangul the notebook "
+                        f"looks for: {cell.get('HANGUL_FONTS')}, e.g. NanumGothic from fonts-nanum)")

@@ -15,13 +15,20 @@ request to another host blocked, then does what a student does:
 - uses the live explorer: a catalog chip shows its own figures (rooflinekit's, to the digits
   shown) and stays chosen, another chip too, a dragged slider gives custom figures labelled so,
   "back to" returns to the chip, and the chip's typical achieved share of the peak (marked in
-  its menu) gives the figures under that lower roof, labelled so.
+  its menu) gives the figures under that lower roof, labelled so;
+- in Korean: Settings > Language offers JupyterLab's Korean interface (its language pack), and a
+  second server, started as ``make lab-ko`` starts it (jupyter-config/ko), shows its menus in
+  Korean; there a Korean student opens the Korean release of exercise 1, reads the check's
+  Korean words for a known mistake under the answer, puts it right, and *Validate* agrees.
 
+The interface's words the test reads in Korean come from the language pack's own catalog, and
+the notebook's from roofline_grading's, so no translation is typed into the test.
 Every assertion reads what the page shows. Screenshots go to ``_build/screenshots/jupyterlab-*``.
 """
 
 from __future__ import annotations
 
+import gettext
 import os
 import re
 import shutil
@@ -30,8 +37,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +50,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from slips import SLIPS, answered
 
 import rooflinekit as rk
+from roofline_grading.fingerprints import SAYS
+from roofline_grading.i18n import translator
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import chip_figures, evaluate
 from rooflinekit.fmt import num, pct, si
@@ -61,21 +72,35 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+Words = Callable[..., str]
+"""The interface's word for an English label: ``words("File", "menu")`` (with a gettext context),
+``words("Discard")``."""
+
+
+def interface_words(language: str) -> Words:
+    """JupyterLab's labels as a student sees them in ``language``: English as written, another
+    language from the catalog of its installed language pack (the one the server hands out)."""
+    if language == "en":
+        return lambda message, context=None: message
+    (pack,) = entry_points(group="jupyterlab.languagepack", name=language)
+    locale_dir = Path(str(pack.load().__file__)).parent / "locale"
+    catalog = gettext.translation("jupyterlab", locale_dir, languages=[language])
+    return lambda message, context=None: (
+        catalog.pgettext(context, message) if context else catalog.gettext(message)
+    )
+
+
 @dataclass
 class Lab:
     url: str
     root: Path
+    words: Words
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """A JupyterLab server on a scratch folder: the exercises as released, and a chapter."""
-    base = tmp_path_factory.mktemp("jupyterlab")
-    root = base / "work"
-    (root / "roofline").mkdir(parents=True)
-    for name in EXERCISES:
-        shutil.copy(ROOT / "exercises" / "roofline" / f"{name}.ipynb", root / "roofline")
-    shutil.copy(ROOT / "book" / "chapters" / CHAPTER, root)
+@contextmanager
+def _serve(base: Path, root: Path, language: str = "en") -> Iterator[Lab]:
+    """``make lab`` (or, for Korean, ``make lab-ko``) on ``root``, with its own config, settings
+    and runtime folders under ``base``."""
     # Every cell of a notebook stays rendered (not only those on screen), so the test can read them all.
     tracker = base / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
     tracker.parent.mkdir(parents=True)
@@ -89,6 +114,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
         "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
     }
+    if language == "ko":  # what `make lab-ko` adds: the interface's language, as a default setting
+        env["JUPYTER_CONFIG_PATH"] = str(ROOT / "jupyter-config" / "ko")
     log = (base / "server.log").open("w")
     server = subprocess.Popen(
         [
@@ -119,7 +146,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
                 if server.poll() is not None or time.monotonic() > deadline:
                     pytest.fail("jupyter lab did not start:\n" + (base / "server.log").read_text()[-4000:])
                 time.sleep(0.5)
-        yield Lab(url, root)
+        yield Lab(url, root, interface_words("ko_KR" if language == "ko" else "en"))
     finally:
         server.terminate()
         try:
@@ -129,6 +156,19 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         log.close()
 
 
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """A JupyterLab server on a scratch folder: the exercises as released, and a chapter."""
+    base = tmp_path_factory.mktemp("jupyterlab")
+    root = base / "work"
+    (root / "roofline").mkdir(parents=True)
+    for name in EXERCISES:
+        shutil.copy(ROOT / "exercises" / "roofline" / f"{name}.ipynb", root / "roofline")
+    shutil.copy(ROOT / "book" / "chapters" / CHAPTER, root)
+    with _serve(base, root) as served:
+        yield served
+
+
 @dataclass
 class Browser:
     page: Any
@@ -136,10 +176,11 @@ class Browser:
     blocked: list[str] = field(default_factory=list)
 
 
-@pytest.fixture(scope="module")
-def browser(lab: Lab, tmp_path_factory: pytest.TempPathFactory, playwright_session: Any) -> Iterator[Browser]:
+@contextmanager
+def _browse(lab: Lab, profile: Path, playwright_session: Any) -> Iterator[Browser]:
+    """Chromium on ``lab`` with a fresh profile; requests to any other host are blocked and kept."""
     context = playwright_session.chromium.launch_persistent_context(
-        str(tmp_path_factory.mktemp("chromium-profile")),
+        str(profile),
         executable_path=CHROMIUM,
         args=CHROMIUM_ARGS,
         viewport={"width": 1400, "height": 1000},
@@ -159,8 +200,16 @@ def browser(lab: Lab, tmp_path_factory: pytest.TempPathFactory, playwright_sessi
     page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
     page.goto(f"{lab.url}/lab?token={TOKEN}", wait_until="load")
     page.locator(".jp-DirListing-content").wait_for(timeout=60_000)
-    yield seen
-    context.close()
+    try:
+        yield seen
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def browser(lab: Lab, tmp_path_factory: pytest.TempPathFactory, playwright_session: Any) -> Iterator[Browser]:
+    with _browse(lab, tmp_path_factory.mktemp("chromium-profile"), playwright_session) as seen:
+        yield seen
 
 
 def _screenshot(page: Any, name: str) -> None:
@@ -177,7 +226,9 @@ def _open(page: Any, lab: Lab, path: str) -> Any:
     name = path.rsplit("/", 1)[-1]
     workspace = re.sub(r"[^A-Za-z0-9]+", "-", name)
     page.goto(f"{lab.url}/lab/workspaces/{workspace}{folder}?reset&token={TOKEN}")
-    item = page.locator(f".jp-DirListing-item[title^='Name: {name}']")
+    item = page.locator(".jp-DirListing-item").filter(
+        has=page.locator(".jp-DirListing-itemText", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
     try:
         item.wait_for(timeout=60_000)
     except PlaywrightTimeout:
@@ -200,12 +251,12 @@ def _wait_idle(page: Any, timeout: float = 180_000) -> None:
     )
 
 
-def _run_all(page: Any) -> None:
+def _run_all(page: Any, words: Words) -> None:
     """*Restart the kernel and run all cells* (the notebook toolbar's button), as the exercises
     ask; wait until the kernel is done (it stops at a failing cell). The outputs of an earlier
     run are cleared first, so that what is read afterwards is this run's."""
-    page.locator(".lm-MenuBar-item", has_text="Edit").click()
-    page.locator(".lm-Menu-item:visible", has_text="Clear Outputs of All Cells").first.click()
+    page.locator(".lm-MenuBar-item", has_text=words("Edit", "menu")).click()
+    page.locator(".lm-Menu-item:visible", has_text=words("Clear Outputs of All Cells")).first.click()
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='notebook:restart-run-all']").click()
     page.locator(".jp-Dialog .jp-mod-accept").click()
     try:
@@ -261,10 +312,10 @@ def _outputs(page: Any) -> str:
     )
 
 
-def _close_all(page: Any) -> None:
-    page.locator(".lm-MenuBar-item", has_text="File").click()
-    page.locator(".lm-Menu-item:visible", has_text="Close All Tabs").first.click()
-    dont_save = page.locator(".jp-Dialog button", has_text="Discard")
+def _close_all(page: Any, words: Words) -> None:
+    page.locator(".lm-MenuBar-item", has_text=words("File", "menu")).click()
+    page.locator(".lm-Menu-item:visible", has_text=words("Close All Tabs")).first.click()
+    dont_save = page.locator(".jp-Dialog button", has_text=words("Discard"))
     for _ in range(10):
         if not dont_save.count():
             break
@@ -274,33 +325,44 @@ def _close_all(page: Any) -> None:
 # --- The exercises --------------------------------------------------------------------
 
 
-def test_a_known_mistake_is_named_before_submission_and_validate_fails_then_passes_when_put_right(
-    browser: Browser, lab: Lab
-) -> None:
+def _known_mistake_named_then_put_right(browser: Browser, lab: Lab, language: str) -> None:
+    """Exercise 1 of the ``language`` release, as a student works it: a known mistake in the bytes
+    read is named under the answer in the notebook's language and *Validate* fails with it; put
+    right, the check finds no known mistake (it never says "right") and *Validate* passes."""
     page = browser.page
+    says = translator(language)
     slip = "ex1-two-bytes"
+    misconception = SLIPS[slip].misconception.text(language)
+    named = says(SAYS["mistake"]).format(name="bytes_read", mistake=misconception)
+    prefix = "" if language == "en" else f"{language}-"
     _open(page, lab, "roofline/ex1_int8_matmul.ipynb")
-    _type_answers(page, answered("ex1_int8_matmul", slip))
-    _run_all(page)  # it stops at the first failing check: the bytes read
-    message = _words(SLIPS[slip].misconception.message)
+    _type_answers(page, answered("ex1_int8_matmul", slip, language))
+    _run_all(page, lab.words)  # it stops at the first failing check: the bytes read
     shown = _outputs(page)
-    assert "bytes_read makes a known mistake." in shown and message in shown
+    _screenshot(page, f"{prefix}known-mistake")
+    assert _words(named) in shown, shown[-3000:]
+    if language != "en":
+        assert _words(SLIPS[slip].misconception.message) not in shown  # the English words
     result = _validate(page)
-    _screenshot(page, "validate-known-mistake")
-    assert "Success" not in result and message in _words(result), result[:3000]
+    _screenshot(page, f"{prefix}validate-known-mistake")
+    assert "Success" not in result and _words(misconception) in _words(result), result[:3000]
     _close_dialog(page)
 
-    _type_answers(page, answered("ex1_int8_matmul"))
-    _run_all(page)
+    _type_answers(page, answered("ex1_int8_matmul", language=language))
+    _run_all(page, lab.words)
     shown = _outputs(page)
-    assert "makes a known mistake" not in shown
-    assert (
-        "bytes_read: no known mistake found. That does not make it right: the hidden tests decide." in shown
-    )
+    assert _words(named.split(misconception)[0]) not in shown  # "bytes_read makes a known mistake."
+    assert _words(says(SAYS["none"]).format(name="bytes_read")) in shown, shown[-3000:]
     result = _validate(page)
     assert "Success! Your notebook passes all the tests." in result, result[:3000]
     _close_dialog(page)
-    _close_all(page)
+    _close_all(page, lab.words)
+
+
+def test_a_known_mistake_is_named_before_submission_and_validate_fails_then_passes_when_put_right(
+    browser: Browser, lab: Lab
+) -> None:
+    _known_mistake_named_then_put_right(browser, lab, "en")
 
 
 @pytest.mark.parametrize("name", [n for n in EXERCISES if n != "ex1_int8_matmul"])
@@ -308,14 +370,14 @@ def test_each_exercise_answered_right_validates(browser: Browser, lab: Lab, name
     page = browser.page
     _open(page, lab, f"roofline/{name}.ipynb")
     _type_answers(page, answered(name))
-    _run_all(page)
+    _run_all(page, lab.words)
     shown = _outputs(page)
     assert "no known mistake found" in shown and "makes a known mistake" not in shown
     result = _validate(page)
     _screenshot(page, f"validate-{name}")
     assert "Success! Your notebook passes all the tests." in result, result[:3000]
     _close_dialog(page)
-    _close_all(page)
+    _close_all(page, lab.words)
 
 
 # --- A chapter and the live explorer ---------------------------------------------------
@@ -350,7 +412,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         "k => k.textContent.includes('Python 3')", arg=kernel.element_handle(), timeout=60_000
     )
     _screenshot(page, "chapter-opened")
-    _run_all(page)
+    _run_all(page, lab.words)
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     errors = notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, errors.all_inner_texts()
@@ -481,4 +543,67 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     assert f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s" in _caption(explorer)
     assert not [e for e in browser.errors if "comm" in e.lower()], browser.errors
     assert not browser.blocked or all("127.0.0.1" not in u for u in browser.blocked)
-    _close_all(page)
+    _close_all(page, lab.words)
+
+
+# --- In Korean --------------------------------------------------------------------------
+
+
+def test_settings_language_offers_korean_and_the_lab_starts_in_english(browser: Browser, lab: Lab) -> None:
+    page = browser.page
+    page.goto(f"{lab.url}/lab/workspaces/language?reset&token={TOKEN}")
+    page.locator(".lm-MenuBar-item", has_text="Settings").click()
+    page.locator(".lm-Menu-item:visible", has_text="Language").click()
+    languages = page.locator("#jp-mainmenu-settings-language .lm-Menu-itemLabel")
+    languages.first.wait_for(timeout=30_000)
+    offered = languages.all_inner_texts()
+    _screenshot(page, "settings-language")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    assert any("한국어" in label for label in offered), offered
+    assert page.locator(".lm-MenuBar-item").first.inner_text() == "File"
+
+
+@pytest.fixture(scope="module")
+def lab_ko(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """``make lab-ko``'s JupyterLab on a scratch folder holding the Korean release of exercise 1."""
+    base = tmp_path_factory.mktemp("jupyterlab-ko")
+    root = base / "work"
+    (root / "roofline").mkdir(parents=True)
+    shutil.copy(ROOT / "exercises" / "ko" / "roofline" / "ex1_int8_matmul.ipynb", root / "roofline")
+    with _serve(base, root, "ko") as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def browser_ko(
+    lab_ko: Lab, tmp_path_factory: pytest.TempPathFactory, playwright_session: Any
+) -> Iterator[Browser]:
+    with _browse(lab_ko, tmp_path_factory.mktemp("chromium-profile-ko"), playwright_session) as seen:
+        yield seen
+
+
+def test_make_lab_ko_shows_jupyterlab_in_korean(browser_ko: Browser, lab_ko: Lab) -> None:
+    page = browser_ko.page
+    menus = ("File", "Edit", "View", "Run", "Kernel", "Tabs", "Settings", "Help")
+    korean = [lab_ko.words(menu, "menu") for menu in menus]
+    assert all(re.search("[가-힣]", label) for label in korean), korean  # the pack translates them all
+    page.wait_for_function(  # every menu is in (they come with their plugins' settings)
+        f"() => document.querySelectorAll('.lm-MenuBar-item').length >= {len(menus)}", timeout=60_000
+    )
+    shown = [_words(label) for label in page.locator(".lm-MenuBar-item").all_inner_texts()]
+    _screenshot(page, "ko-menus")
+    assert [label for label in shown if label in korean] == korean, shown
+    assert not set(menus) & set(shown), shown
+    page.locator(".lm-MenuBar-item", has_text=lab_ko.words("Settings", "menu")).click()
+    language = page.locator(".lm-Menu-item:visible", has_text=lab_ko.words("Language", "menu"))
+    assert language.count() == 1
+    page.keyboard.press("Escape")
+
+
+def test_a_korean_student_reads_the_known_mistake_in_korean_and_validate_agrees(
+    browser_ko: Browser, lab_ko: Lab
+) -> None:
+    _known_mistake_named_then_put_right(browser_ko, lab_ko, "ko")
+    assert not browser_ko.errors, browser_ko.errors
+    assert not browser_ko.blocked, browser_ko.blocked
