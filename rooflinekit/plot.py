@@ -138,8 +138,7 @@ def roofline_axes(
     low, high = _intensity_range([hw for hw, _ in resolved], intensity_range)
     if points < 2:
         raise RooflineInputError("points", "an integer of at least 2", points)
-    share = None if achieved is None else check_fraction("achieved", achieved)
-    ax = ax if ax is not None else _new_axes()
+    share, ax = None if achieved is None else check_fraction("achieved", achieved), ax or _new_axes()
     grid = np.geomspace(low, high, points)
     for i, (hw, default_label) in enumerate(resolved):
         label = labels[i] if labels is not None else default_label
@@ -149,8 +148,7 @@ def roofline_axes(
             _draw_roof(ax, Hardware(hw.peak * share, hw.bandwidth), grid, color=color,
                        label=tr("{label} at {share} of peak").format(label=label, share=pct(share)),
                        mark_ridge=mark_ridge, achieved=pct(share), tr=tr)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    ax.set(xscale="log", yscale="log")
     ax.set_xlabel(tr(INTENSITY_LABEL))
     ax.set_ylabel(tr(ATTAINABLE_LABEL if not _is_int(compute) else ATTAINABLE_OPS_LABEL))
     ax.grid(True, which="major", alpha=0.3)

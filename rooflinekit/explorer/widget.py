@@ -282,12 +282,11 @@ class Explorer:
         syncing = False
 
         def redraw(_: Any = None) -> None:
-            peak, bandwidth, B, D, keys = self.state()
+            peak, bw, B, D, keys = self.state()
             figures.value = self.figures_html()
             c["back"].description = self.back_label()
             c["back"].layout.visibility = "visible" if self.chip == "custom" else "hidden"
-            image.value = roofline_png(peak, bandwidth, B, D, keys, achieved=self.achieved,
-                                       language=self.language)
+            image.value = roofline_png(peak, bw, B, D, keys, achieved=self.achieved, language=self.language)
             table.value = table_html(self.points(), self.achieved, self.tr)
 
         def on_chip(change: dict[str, Any]) -> None:
