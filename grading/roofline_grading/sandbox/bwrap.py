@@ -135,6 +135,20 @@ def command(layout: Layout, run: list[str] | None = None) -> list[str]:
         "--new-session",
         "--hostname",
         "grading",
+        # The fresh /proc, /dev, /tmp and home first: a course or venv that lives under /tmp is
+        # bound on top of the private /tmp below, not hidden by it.
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(layout.tmp_bytes),
+        "--tmpfs",
+        "/tmp",
+        "--size",
+        str(layout.home_bytes),
+        "--tmpfs",
+        HOME,
         "--ro-bind",
         "/usr",
         "/usr",
@@ -151,9 +165,6 @@ def command(layout: Layout, run: list[str] | None = None) -> list[str]:
             argv += ["--ro-bind", prefix, prefix]
     for stub, path in layout.masks:
         argv += ["--ro-bind", stub, path]
-    argv += ["--proc", "/proc", "--dev", "/dev"]
-    argv += ["--size", str(layout.tmp_bytes), "--tmpfs", "/tmp"]
-    argv += ["--size", str(layout.home_bytes), "--tmpfs", HOME]
     if layout.fontlist:
         argv += ["--ro-bind", layout.fontlist, f"{HOME}/.matplotlib/{os.path.basename(layout.fontlist)}"]
     argv += ["--ro-bind", layout.recorder, f"{GRADING}/roofline_recorder"]
