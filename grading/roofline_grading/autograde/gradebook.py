@@ -153,22 +153,36 @@ def read_structures(course: Course, assignment: str) -> dict[str, NotebookStruct
             order = {grade_id: i for i, grade_id in enumerate(released)}
             cells.sort(key=lambda c: order.get(c.grade_id, len(order)))
             kernelspec = json.loads(notebook.kernelspec) if notebook.kernelspec else None
-            cells = [_with_translations(course, assignment, notebook.name, cell) for cell in cells]
+            releases = _translated_releases(course, assignment, notebook.name)
+            cells = [_with_translations(cell, releases) for cell in cells]
             structures[notebook.name] = NotebookStructure(notebook.name, tuple(cells), kernelspec)
     if not structures:
         raise CourseError(f"assignment {assignment!r} has no notebooks in the gradebook")
     return dict(sorted(structures.items()))
 
 
-def _with_translations(course: Course, assignment: str, notebook: str, cell: SourceCell) -> SourceCell:
-    """``cell`` with its sources in each translated release of the course (``<source>/<language>/``
-    and ``<release>/<language>/``, as ``make exercises`` writes them), where they have it."""
-    translations: dict[str, dict[str, Any]] = {}
+Release = tuple[dict[str, tuple[str, str | None]], dict[str, tuple[str, str | None]]]
+"""A translated release of one notebook: its instructor version's and its student version's cells."""
+
+
+def _translated_releases(course: Course, assignment: str, notebook: str) -> dict[str, Release]:
+    """Each translated release of ``notebook`` (``<source>/<language>/`` and ``<release>/<language>/``,
+    as ``make exercises`` writes them), read once, by language."""
+    if course.source is None:
+        return {}
+    found = {}
     for language in LANGUAGES[1:]:
-        if course.source is None:
-            break
         sources = _cells(course.source / language / assignment / f"{notebook}.ipynb")
         released = _cells(course.release / language / assignment / f"{notebook}.ipynb")
+        if sources and released:
+            found[language] = (sources, released)
+    return found
+
+
+def _with_translations(cell: SourceCell, releases: dict[str, Release]) -> SourceCell:
+    """``cell`` with its sources in each translated release that has it."""
+    translations: dict[str, dict[str, Any]] = {}
+    for language, (sources, released) in releases.items():
         if cell.grade_id in sources and cell.grade_id in released:
             source, _ = sources[cell.grade_id]
             text, checksum = released[cell.grade_id]
@@ -192,17 +206,7 @@ def _cells(path: Path) -> dict[str, tuple[str, str | None]]:
 
 def _released_sources(path: Path) -> dict[str, str]:
     """grade id -> source in the released notebook, in its order (empty if there is none)."""
-    import nbformat
-
-    if not path.is_file():
-        return {}
-    notebook = nbformat.read(path, as_version=4)
-    found = {}
-    for cell in notebook.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id:
-            found[grade_id] = cell.source
-    return found
+    return {grade_id: source for grade_id, (source, _) in _cells(path).items()}
 
 
 def make_template(course: Course, destination: Path) -> None:
