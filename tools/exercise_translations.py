@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "book" / "_ext"))  # roofline_book: the book's catalog helpers
 ASSIGNMENT = "roofline"
 CODE_DOMAIN = "exercise-code"
 KNOWN_MISTAKES_SUFFIX = "_known_mistakes"
@@ -136,16 +137,11 @@ def translate_markdown(
 
 
 def lookup(path: Path) -> Callable[[str], str | None]:
-    """The translations of a catalog: a message's translation, or None where it has none (or a fuzzy one)."""
-    from babel.messages.pofile import read_po
+    """The translations of a catalog: a message's translation, or None where it has none (or a
+    fuzzy one, or the catalog does not exist)."""
+    from roofline_book.code_catalogs import translations
 
-    if not path.is_file():
-        return lambda message: None
-    with path.open("rb") as handle:
-        catalog = read_po(handle)
-    found = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
-    return found.get
-
+    return (translations(path) if path.is_file() else {}).get
 
 def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROOT) -> Any:
     """A copy of ``notebook`` (the English instructor version of exercise ``name``) in

@@ -138,20 +138,27 @@ def done(root: Path, language: str, docnames: list[str]) -> int:
     return 0
 
 
-def check(root: Path, language: str) -> int:
-    pages = book_pages(root)
-    found = problems(root, language, pages) + explorer_labels.problems(root)
-    found += computed.problems(root, language)
-    manifest = read_manifest(root, language)
-    translated = [d for d in pages if d in manifest and manifest[d].translated]
-    print(f"{language}: {len(translated)} of {len(pages)} pages translated")
+def code_catalog_problems(root: Path, language: str) -> list[str]:
+    """A line for each of :func:`code_catalogs` that is missing or has gaps (none for a copy of
+    the book alone, which has no exercise or grading code to translate)."""
+    if not (root / "solutions").is_dir() and not (root / "grading").is_dir():
+        return []
+    found = []
     for what, catalog in code_catalogs(root, language).items():
-        if not (root / "solutions").is_dir() and not (root / "grading").is_dir():
-            break  # a copy of the book alone: no code to translate
         gaps = catalog_gaps(catalog) if catalog.exists() else [f"{catalog.name} does not exist"]
         if gaps:
             where = catalog.relative_to(root)
             found.append(f"{where} ({what}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
+    return found
+
+
+def check(root: Path, language: str) -> int:
+    pages = book_pages(root)
+    found = problems(root, language, pages) + explorer_labels.problems(root)
+    found += computed.problems(root, language) + code_catalog_problems(root, language)
+    manifest = read_manifest(root, language)
+    translated = [d for d in pages if d in manifest and manifest[d].translated]
+    print(f"{language}: {len(translated)} of {len(pages)} pages translated")
     if found:
         print(f"{len(found)} {language} pages, labels and messages to update:")
         print("\n".join(f"  {line}" for line in found))
