@@ -608,6 +608,9 @@ def _switch(page: Any, language: str) -> None:
     page.wait_for_load_state("networkidle")  # leaving a page aborts what it still loads (fonts)
     with page.expect_navigation(wait_until="load"):
         link.click()
+    # MathJax fetches its fonts after "load": let the new page settle too, so that whatever the
+    # test does next (another goto, another switch) aborts nothing it still loads.
+    page.wait_for_load_state("networkidle")
 
 
 def test_the_switcher_leads_to_the_same_page_in_the_other_language_and_back(
