@@ -230,6 +230,39 @@ def test_a_late_zip_replaces_only_the_notebooks_it_holds(course: Path, tmp_path:
     assert f"model: {NOTEBOOKS[0]}.ipynb collected; " in done.stdout
 
 
+def test_a_late_submission_gets_the_penalty_the_course_configures(course: Path, tmp_path: Path) -> None:
+    """nbgrader's due date and late-submission plugin, as an instructor sets them, decide the
+    penalty: with ``penalty_method = "zero"`` a late student's export row scores 0 and an
+    on-time student keeps every point."""
+    late = tmp_path / "late-course"
+    shutil.copytree(course, late, ignore=shutil.ignore_patterns("submitted", "downloaded", "autograded"))
+    with (late / "nbgrader_config.py").open("a") as config:
+        config.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
+    nbgrader = str(Path(sys.executable).parent / "nbgrader")
+    subprocess.run(
+        [nbgrader, "db", "assignment", "add", ASSIGNMENT, "--duedate=2026-03-01 12:00:00 UTC"],
+        cwd=late,
+        check=True,
+        capture_output=True,
+    )
+    model = next(s for s in STUDENTS if s.id == "model")
+    for student, stamp in (("on-time", "2026-03-01 11:59:00 UTC"), ("after", "2026-03-02 09:00:00 UTC")):
+        folder = late / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        (folder / NOTEBOOKS[0]).with_suffix(".ipynb").write_text(
+            nbformat.writes(student_notebook(model, NOTEBOOKS[0]))
+        )
+        (folder / "timestamp.txt").write_text(stamp)
+    make("autograde", "grades", course=late, GRADES="grades.csv")
+    with (late / "grades.csv").open(newline="") as handle:
+        rows = {row["student_id"]: row for row in csv.DictReader(handle)}
+    full = sum(points(NOTEBOOKS[0]).values())
+    assert float(rows["on-time"]["raw_score"]) == full and float(rows["on-time"]["score"]) == full
+    assert float(rows["on-time"]["late_submission_penalty"]) == 0
+    assert float(rows["after"]["raw_score"]) == full
+    assert float(rows["after"]["late_submission_penalty"]) == full and float(rows["after"]["score"]) == 0
+
+
 def released(notebook: str) -> nbformat.NotebookNode:
     return read(ROOT / "exercises" / ASSIGNMENT / f"{notebook}.ipynb")
 

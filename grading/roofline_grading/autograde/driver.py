@@ -116,15 +116,11 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
         refused = kernels.check_start(sandbox_settings, sorted(structures)[0], run_dir / "preflight")
         if refused is not None:
             raise gradebook.CourseError(f"{refused}. Nothing was graded.")
-        gradebook.make_template(course, run_dir / "template.db")
         settings = worker.Settings(
-            course_root=course.root,
-            course_id=course.course_id,
             config_file=course.config_file,
             submitted=course.submitted,
             assignment=options.assignment,
             structures={name: s.to_json() for name, s in structures.items()},
-            template=run_dir / "template.db",
             scratch=run_dir,
             secret=_secret(course.root),
             timeout=timeout,
@@ -132,10 +128,11 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             sandbox=sandbox_settings,
         )
         tally = {"flagged": 0, "failed": 0}
+        late = gradebook.late_penalties(course)
 
         def done(result: StudentResult) -> None:
             try:
-                gradebook.merge(course, options.assignment, result, book)
+                gradebook.merge(course, options.assignment, result, book, late)
                 _write_autograded(
                     course.autograded_dir(result.student, options.assignment),
                     result,
@@ -184,8 +181,9 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
 
 
 def _scratch_root() -> str | None:
-    """Where the run's scratch courses go: memory (/dev/shm) where the machine has it, since each
-    student's scratch gradebook commits a few dozen times and needs no disk; else the temp dir."""
+    """Where the run's scratch files go (each kernel's run directory: its sockets, session file and
+    report): memory (/dev/shm) where the machine has it, since they are small and short-lived;
+    else the temp dir."""
     shm = Path("/dev/shm")
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
 

@@ -3,18 +3,16 @@
 - :func:`open_course` reads ``nbgrader_config.py`` and finds the course's directories.
 - :func:`read_structures` reads each notebook's known cells from the gradebook (what
   ``nbgrader generate_assignment`` stored), in the released order.
-- :func:`make_template` copies the gradebook without any student: each worker grades one
-  student in a scratch course with its own copy, so workers never write the same database
-  and a student's kernel never sees anyone's grades.
 - :func:`merge` writes one student's results into the course's gradebook through nbgrader's
-  own API. Only the driver's process calls it, one student at a time.
+  own API, with the late penalty nbgrader's ``AssignLatePenalties`` would give
+  (:func:`late_penalties`). Only the driver's process calls it, one student at a time; the
+  workers never open the gradebook, and a student's kernel never sees it.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +26,15 @@ from roofline_grading.autograde.results import StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, SourceCell
 from roofline_grading.i18n import LANGUAGES
 
-__all__ = ["Course", "CourseError", "make_template", "merge", "open_course", "opened", "read_structures"]
+__all__ = [
+    "Course",
+    "CourseError",
+    "late_penalties",
+    "merge",
+    "open_course",
+    "opened",
+    "read_structures",
+]
 
 _HIDDEN = re.compile(
     r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.DOTALL | re.MULTILINE
@@ -209,27 +215,6 @@ def _released_sources(path: Path) -> dict[str, str]:
     return {grade_id: source for grade_id, (source, _) in _cells(path).items()}
 
 
-def make_template(course: Course, destination: Path) -> None:
-    """Copy the gradebook to ``destination`` (a consistent snapshot) and remove every student."""
-    from nbgrader.api import Gradebook
-
-    source = sqlite3.connect(f"file:{course.gradebook}?mode=ro", uri=True)
-    target = sqlite3.connect(destination)
-    try:
-        source.backup(target)
-    finally:
-        source.close()
-        target.close()
-    with Gradebook(f"sqlite:///{destination}", course.course_id) as gb:
-        for student in list(gb.students):
-            gb.remove_student(student.id)
-    vacuum = sqlite3.connect(destination)
-    try:
-        vacuum.execute("VACUUM")
-    finally:
-        vacuum.close()
-
-
 @contextmanager
 def opened(course: Course) -> Iterator[Any]:
     """The course's gradebook (nbgrader's ``Gradebook``), open for a whole run of :func:`merge`."""
@@ -239,37 +224,53 @@ def opened(course: Course) -> Iterator[Any]:
         yield gb
 
 
-def merge(course: Course, assignment: str, result: StudentResult, gb: Any = None) -> None:
-    """Write one student's results into the course's gradebook (``gb``, if open already). A manual
-    score a grader gave earlier stays (and the part is marked for review, as nbgrader does when it
-    regrades)."""
+def late_penalties(course: Course) -> Any:
+    """nbgrader's ``AssignLatePenalties`` as the course configures it (its late-submission plugin)."""
+    from nbgrader.preprocessors import AssignLatePenalties
+
+    step = AssignLatePenalties(config=load_config(course.root))
+    step.init_plugin()
+    return step
+
+
+def merge(course: Course, assignment: str, result: StudentResult, gb: Any = None, late: Any = None) -> None:
+    """Write one student's results into the course's gradebook (``gb``, if open already), with
+    the late penalty ``late`` (:func:`late_penalties`) gives. A manual score a grader gave
+    earlier stays (and the part is marked for review, as nbgrader does when it regrades)."""
     if gb is None:
         with opened(course) as fresh:
-            return merge(course, assignment, result, fresh)
+            return merge(course, assignment, result, fresh, late)
     try:
-        _merge(gb, assignment, result)
+        _merge(gb, assignment, result, late or late_penalties(course))
     except Exception:
         gb.db.rollback()  # this student's changes only; the gradebook stays usable for the next
         raise
 
 
-def _merge(gb: Any, assignment: str, result: StudentResult) -> None:
+def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
         gb.update_or_create_student(result.student)
         extra = {"timestamp": result.timestamp} if result.timestamp is not None else {}
-        gb.update_or_create_submission(assignment, result.student, **extra)
-        for notebook in result.notebooks:
-            submitted = gb.find_submission_notebook(notebook.notebook, assignment, result.student)
-            for grade in submitted.grades:
-                mine = notebook.grades.get(grade.name)
-                grade.auto_score = mine.auto_score if mine is not None else 0.0
-                manual = mine.needs_manual_grade if mine is not None else False
+        submission = gb.update_or_create_submission(assignment, result.student, **extra)
+        for notebook in submission.notebooks:
+            mine = result.notebook(notebook.name)
+            for grade in notebook.grades:
+                score = mine.grades.get(grade.name) if mine is not None else None
+                grade.auto_score = score.auto_score if score is not None else 0.0
+                manual = score.needs_manual_grade if score is not None else False
                 grade.needs_manual_grade = manual or grade.manual_score is not None
-            for comment in submitted.comments:
-                comment.auto_comment = notebook.comments.get(comment.name)
-            if notebook.late_penalty is not None:
-                submitted.late_submission_penalty = notebook.late_penalty
-            if notebook.flagged:
-                submitted.flagged = True
+            for comment in notebook.comments:
+                comment.auto_comment = mine.comments.get(comment.name) if mine is not None else None
+            if mine is not None and mine.flagged:
+                notebook.flagged = True
+        gb.db.commit()  # the notebooks' scores, which a late penalty is taken from, are now current
+        seconds_late = submission.total_seconds_late
+        penalty_of = late.plugin_inst.late_submission_penalty
+        for notebook in submission.notebooks:
+            notebook.late_submission_penalty = None
+            if seconds_late > 0:
+                penalty = penalty_of(result.student, notebook.score, seconds_late)
+                if penalty is not None:  # as nbgrader: not below 0, not above the notebook's score
+                    notebook.late_submission_penalty = min(max(float(penalty), 0.0), notebook.score)
         gb.db.commit()

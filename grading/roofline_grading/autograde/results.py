@@ -61,7 +61,6 @@ class NotebookResult:
     comments: dict[str, str | None] = field(default_factory=dict)
     misconceptions: dict[str, list[str]] = field(default_factory=dict)
     """Question id -> the known misconceptions its answer matches (only answers that match one)."""
-    late_penalty: float | None = None
     autograded: bytes | None = None
 
     @property
@@ -98,6 +97,10 @@ class StudentResult:
     @property
     def score(self) -> float:
         return sum(n.score for n in self.notebooks)
+
+    def notebook(self, name: str) -> NotebookResult | None:
+        """The result of notebook ``name``, if it was expected."""
+        return next((n for n in self.notebooks if n.notebook == name), None)
 
     @property
     def max_score(self) -> float:

@@ -1,0 +1,151 @@
+"""nbgrader's autograde steps for one notebook, in memory: what a worker does to each notebook.
+
+:func:`autograde` runs nbgrader's own preprocessors on a submitted notebook, in nbgrader's
+order: sanitizing (``ClearOutput``, :class:`RestoreCells` in place of ``OverwriteCells`` and
+``CheckCellMetadata``, ``DeduplicateIds``, the released kernelspec), then grading
+(:class:`SandboxedExecute` in place of ``Execute``, :class:`JudgeAnswers`, :class:`PlainOutputs`,
+``IgnorePattern``, ``ClearMetadataPreprocessor``), configured from the course's
+``nbgrader_config.py`` as ``nbgrader autograde`` would be. :func:`scores` then reads each part's
+score and comment with nbgrader's own rules (``nbgrader.utils.determine_grade`` and its
+"No response." check), which ``SaveAutoGrades`` would have written to a gradebook.
+
+nbgrader's ``Autograde`` converter would do the same through a gradebook of its own for each
+student (it creates the student and the submission, queries the gradebook for each cell's score,
+comment and kernelspec, and writes the notebook to disk between the two passes): a second of
+bookkeeping per student that the driver does once, in the course's gradebook
+(:func:`roofline_grading.autograde.gradebook.merge`).
+
+>>> import nbformat
+>>> cell = nbformat.v4.new_code_cell("assert True")
+>>> cell.metadata["nbgrader"] = {"grade": True, "grade_id": "t", "locked": True, "points": 2,
+...                              "solution": False, "task": False, "schema_version": 3}
+>>> grades, comments = scores(nbformat.v4.new_notebook(cells=[cell]), NotebookStructure("ex", (), None))
+>>> grades["t"], comments
+(GradeResult(auto_score=2.0, max_score=2.0, needs_manual_grade=False), {})
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from roofline_grading.autograde.results import GradeResult
+from roofline_grading.autograde.structure import NotebookStructure
+
+__all__ = ["Run", "autograde", "scores"]
+
+NO_RESPONSE = "No response."
+"""nbgrader's automatic comment on an answer cell left as released."""
+_LOG = logging.getLogger("roofline_grading.autograde")
+
+
+@dataclass(frozen=True)
+class Run:
+    """What the preprocessors of one student's notebooks are told (the same for each notebook)."""
+
+    config_file: Path | None
+    student: str
+    assignment: str
+    structures: dict[str, dict[str, Any]]
+    sandbox: dict[str, Any]
+    seeds: dict[str, str]
+    upcoming: list[str]
+    run_root: Path
+    verdicts_dir: Path
+    timeout: int
+    notebook_budget: int
+
+    def config(self) -> Any:
+        """The course's nbgrader configuration, with the grading steps' settings for this student."""
+        config = copy.deepcopy(_course_config(self.config_file))
+        config.RestoreCells.structures = self.structures
+        config.JudgeAnswers.structures = self.structures
+        config.JudgeAnswers.verdicts_dir = str(self.verdicts_dir)
+        config.SandboxedExecute.sandbox = self.sandbox
+        config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
+        config.SandboxedExecute.timeout = self.timeout
+        config.SandboxedExecute.notebook_budget = self.notebook_budget
+        config.SandboxedExecute.upcoming = list(self.upcoming)
+        config.SandboxedExecute.run_root = str(self.run_root)
+        config.SandboxedExecute.seeds = self.seeds
+        return config
+
+
+@functools.lru_cache(maxsize=4)
+def _course_config(config_file: Path | None) -> Any:
+    """The course's ``nbgrader_config.py``, read once per process."""
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    if config_file is None:
+        return Config()
+    return PyFileConfigLoader(config_file.name, path=str(config_file.parent)).load_config()
+
+
+def _steps() -> list[type]:
+    """nbgrader's preprocessors, in the order ``nbgrader autograde`` runs them, with ours in
+    place of ``OverwriteCells``/``CheckCellMetadata`` and ``Execute``, and its ``LimitOutput``
+    left out (:class:`SandboxedExecute` keeps output small as it arrives)."""
+    from nbconvert.preprocessors import ClearMetadataPreprocessor
+    from nbgrader.preprocessors import ClearOutput, DeduplicateIds, IgnorePattern
+
+    from roofline_grading.autograde.execute import SandboxedExecute
+    from roofline_grading.autograde.judging import JudgeAnswers, PlainOutputs
+    from roofline_grading.autograde.restore import RestoreCells
+
+    return [
+        ClearOutput,
+        RestoreCells,
+        DeduplicateIds,
+        SandboxedExecute,
+        JudgeAnswers,
+        PlainOutputs,
+        IgnorePattern,
+        ClearMetadataPreprocessor,
+    ]
+
+
+def autograde(nb: Any, name: str, run: Run, config: Any) -> Any:
+    """Grade notebook ``name`` (an nbformat notebook, changed in place and returned)."""
+    resources: dict[str, Any] = {
+        "unique_key": name,
+        "metadata": {"name": name, "path": str(run.run_root)},
+        "nbgrader": {"student": run.student, "assignment": run.assignment, "notebook": name, "db_url": ""},
+    }
+    structure = NotebookStructure.from_json(run.structures[name])
+    for step in _steps():
+        preprocessor = step(config=config)
+        nb, resources = preprocessor(nb, resources)
+        if step.__name__ == "DeduplicateIds" and structure.kernelspec:  # OverwriteKernelspec's work
+            nb.metadata["kernelspec"] = dict(structure.kernelspec)
+    return nb
+
+
+def scores(nb: Any, structure: NotebookStructure) -> tuple[dict[str, GradeResult], dict[str, str | None]]:
+    """Each graded part's score and each answer cell's automatic comment, by nbgrader's rules;
+    a part of ``structure`` missing from ``nb`` scores 0, for a human to look at."""
+    from nbgrader import utils
+
+    grades: dict[str, GradeResult] = {}
+    comments: dict[str, str | None] = {}
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        grade_id = meta.get("grade_id")
+        if not grade_id:
+            continue
+        if utils.is_grade(cell):
+            auto, maximum = utils.determine_grade(cell, _LOG)
+            auto_score = None if auto is None else float(auto)
+            grades[grade_id] = GradeResult(auto_score, float(maximum), auto_score is None)
+        if utils.is_solution(cell) or utils.is_task(cell):
+            checksum = meta.get("checksum")
+            unchanged = checksum is not None and checksum == utils.compute_checksum(cell)
+            comments[grade_id] = NO_RESPONSE if unchanged and not utils.is_task(cell) else None
+    for known in structure.cells:
+        if (known.grade or known.task) and known.grade_id not in grades:
+            grades[known.grade_id] = GradeResult(None if known.task else 0.0, known.points or 0.0, True)
+    return grades, comments
