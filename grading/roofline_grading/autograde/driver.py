@@ -111,6 +111,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     ]
     print(header[0], file=out, flush=True)
     run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-", dir=_scratch_root()))
+    pool = _start_pool(jobs)  # the workers load nbgrader while this process prepares the run
     try:
         sandbox_settings = _sandbox_settings(options, run_dir)
         refused = kernels.check_start(sandbox_settings, sorted(structures)[0], run_dir / "preflight")
@@ -149,8 +150,9 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
             print(line, file=out, flush=True)
 
         with gradebook.opened(course) as book:  # once for the run: opening it costs as much as a merge
-            _grade_all(settings, students, jobs, done)
+            _grade_all(settings, students, jobs, done, pool)
     finally:
+        pool.shutdown(cancel_futures=True)  # already shut down unless the run stopped before grading
         limits.sweep(run_dir.name)  # what a worker that died left running
         shutil.rmtree(run_dir, ignore_errors=True)
     for student in students:
@@ -188,19 +190,31 @@ def _scratch_root() -> str | None:
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
 
 
+def _start_pool(jobs: int) -> ProcessPoolExecutor:
+    """``jobs`` worker processes, started now (each loads the grading steps once)."""
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=worker.start_worker)
+    for _ in range(jobs):  # the pool starts a process for each task it cannot hand to an idle one
+        pool.submit(worker.ready)
+    return pool
+
+
 def _grade_all(
-    settings: worker.Settings, students: list[str], jobs: int, done: Callable[[StudentResult], None]
+    settings: worker.Settings,
+    students: list[str],
+    jobs: int,
+    done: Callable[[StudentResult], None],
+    started: ProcessPoolExecutor | None = None,
 ) -> None:
-    """Grade ``students`` with ``jobs`` workers; after a worker dies, the rest one at a time."""
+    """Grade ``students`` with ``jobs`` workers (the ``started`` pool first); after a worker dies,
+    the rest one at a time."""
     remaining = list(students)
     parallel = jobs
     while remaining:
         finished: set[str] = set()
         broken = False
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(
-            parallel, mp_context=context, initializer=worker.start_worker, initargs=(settings,)
-        ) as pool:
+        with started or _start_pool(parallel) as pool:
+            started = None
             futures: dict[Future[StudentResult], str] = {
                 pool.submit(worker.grade_student, settings, student): student for student in remaining
             }

@@ -253,6 +253,7 @@ def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> None:
         gb.update_or_create_student(result.student)
         extra = {"timestamp": result.timestamp} if result.timestamp is not None else {}
         submission = gb.update_or_create_submission(assignment, result.student, **extra)
+        seconds_late = submission.total_seconds_late
         for notebook in submission.notebooks:
             mine = result.notebook(notebook.name)
             for grade in notebook.grades:
@@ -264,12 +265,12 @@ def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> None:
                 comment.auto_comment = mine.comments.get(comment.name) if mine is not None else None
             if mine is not None and mine.flagged:
                 notebook.flagged = True
-        gb.db.commit()  # the notebooks' scores, which a late penalty is taken from, are now current
-        seconds_late = submission.total_seconds_late
-        penalty_of = late.plugin_inst.late_submission_penalty
-        for notebook in submission.notebooks:
             notebook.late_submission_penalty = None
-            if seconds_late > 0:
+        if seconds_late > 0:
+            gb.db.flush()
+            penalty_of = late.plugin_inst.late_submission_penalty
+            for notebook in submission.notebooks:
+                gb.db.refresh(notebook, ["score"])  # the score these grades make: a penalty is taken from it
                 penalty = penalty_of(result.student, notebook.score, seconds_late)
                 if penalty is not None:  # as nbgrader: not below 0, not above the notebook's score
                     notebook.late_submission_penalty = min(max(float(penalty), 0.0), notebook.score)

@@ -39,7 +39,7 @@ from roofline_grading.autograde.results import GradeResult, NotebookResult, Stud
 from roofline_grading.autograde.structure import NotebookStructure, plan
 from roofline_grading.i18n import language_of
 
-__all__ = ["Settings", "grade_student", "seed_for", "start_worker"]
+__all__ = ["Settings", "grade_student", "ready", "seed_for", "start_worker"]
 
 TIMESTAMP = "timestamp.txt"
 VERDICTS = "verdicts"
@@ -76,12 +76,17 @@ def seed_for(secret: bytes, assignment: str, student: str, notebook: str) -> str
     return hmac.new(secret, message, hashlib.sha256).hexdigest()[:32]
 
 
-def start_worker(settings: Settings) -> None:
+def start_worker() -> None:
     """Prepare a worker process: nbgrader's steps loaded once, their logging quiet."""
     logging.getLogger("traitlets").setLevel(logging.ERROR)
     import nbgrader.preprocessors  # noqa: F401  (once per worker, not per student)
 
     from roofline_grading.autograde import execute, judging, restore  # noqa: F401
+
+
+def ready() -> bool:
+    """Nothing: a task that makes the pool start a worker process (and load what it needs) early."""
+    return True
 
 
 def grade_student(settings: Settings, student: str) -> StudentResult:
