@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from jupyter_core.utils import ensure_async, run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute
@@ -139,6 +140,31 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     def create_kernel_manager(self) -> Any:
         self.km = self._kernel.km  # already started (see roofline_grading.autograde.kernels)
         return self.km
+
+    async def async_start_new_kernel_client(self) -> Any:
+        """nbclient's, waiting for the kernel with :func:`kernels.until_ready` (no pause at each start)."""
+        self.kc = self.km.client()
+        try:
+            await ensure_async(self.kc.start_channels())  # type: ignore[func-returns-value]
+            await kernels.until_ready(self.kc, self.km, self.startup_timeout)
+        except Exception:
+            await self._async_cleanup_kernel()
+            raise
+        self.kc.allow_stdin = False
+        return self.kc
+
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
+
+    async def _async_cleanup_kernel(self) -> None:
+        """Kill the kernel and collect its process at once (jupyter_client polls every 0.1 s for a
+        killed kernel to exit); whatever it started is killed with its group after the run."""
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait(timeout=5)
+        await super()._async_cleanup_kernel()
+
+    _cleanup_kernel = run_sync(_async_cleanup_kernel)
 
     # --- Running cells ---------------------------------------------------------------------
 

@@ -18,8 +18,10 @@ import json
 import os
 import shutil
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 from jupyter_client.kernelspec import KernelSpecManager
@@ -31,7 +33,15 @@ from roofline_grading.sandbox import bwrap, launch, limits
 from roofline_grading.session import Issued, issue, spec
 from roofline_recorder import audit
 
-__all__ = ["KERNEL_NAME", "Kernel", "check_start", "discard_waiting", "startup_failure", "take"]
+__all__ = [
+    "KERNEL_NAME",
+    "Kernel",
+    "check_start",
+    "discard_waiting",
+    "startup_failure",
+    "take",
+    "until_ready",
+]
 
 KERNEL_NAME = "roofline-grading"
 HISTORY = "--HistoryManager.hist_file=:memory:"
@@ -65,6 +75,46 @@ def take(
     return kernel
 
 
+async def until_ready(client: Any, manager: Any, timeout: float) -> None:
+    """Wait until the kernel answers on its shell channel and its output channel is connected:
+    the reply to a ``kernel_info`` request, then the ``idle`` status the kernel publishes for that
+    very request. (jupyter_client's ``wait_for_ready`` waits as well until no output has come for
+    0.2 s, a pause at every kernel start.)"""
+    deadline = time.monotonic() + timeout
+    asked: set[str] = set()
+    idle: set[str] = set()
+    while True:
+        asked.add(client.kernel_info())
+        try:
+            reply = await client.shell_channel.get_msg(timeout=1)
+        except Empty:
+            reply = None
+        request = reply["parent_header"].get("msg_id") if reply is not None else None
+        if request in asked and await _idle_after(client, request, time.monotonic() + 0.5, idle):
+            client._handle_kernel_info_reply(reply)
+            return
+        if not await manager.is_alive():
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"Kernel didn't respond in {timeout:g} seconds")
+
+
+async def _idle_after(client: Any, request: str, until: float, idle: set[str]) -> bool:
+    """Whether the kernel's ``idle`` status for ``request`` has arrived on the output channel, or
+    arrives before ``until``; ``idle`` collects the requests seen idle so far."""
+    while request not in idle:
+        left = until - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            message = await client.iopub_channel.get_msg(timeout=left)
+        except Empty:
+            return False
+        if message["msg_type"] == "status" and message["content"].get("execution_state") == "idle":
+            idle.add(message["parent_header"].get("msg_id"))
+    return True
+
+
 def startup_failure(kernel: Kernel, error: BaseException) -> str:
     """Why ``kernel`` did not start, in a line: the error and the end of what it wrote."""
     try:
@@ -83,7 +133,7 @@ def check_start(settings: dict[str, Any], notebook: str, run_root: Path, timeout
     client = kernel.km.client()
     try:
         client.start_channels()
-        run_sync(client.wait_for_ready)(timeout=timeout)
+        run_sync(until_ready)(client, kernel.km, timeout)
         return None
     except Exception as error:  # whatever stopped it, the instructor needs the reason
         return startup_failure(kernel, error)
