@@ -13,9 +13,10 @@ alike), it times in fresh copies of the course:
   each notebook in the bubblewrap sandbox, every answer judged outside the kernel;
 - driver, N workers: the same with ``--jobs N`` (default 2).
 
-It prints the median of each, the ratios (aims: the driver with 1 worker at most 1.2 x the
-floor; with 2 workers on 2 cores at least 1.7 x faster than with 1), and whether every run gave
-every student the same total score.
+It prints the median of each with the cores it kept busy on average (from ``/proc/stat``: the
+whole machine, so run it on an otherwise idle one), the ratios (aims: the driver with 1 worker
+at most 1.2 x the floor; with 2 workers on 2 cores at least 1.7 x faster than with 1), and
+whether every run gave every student the same total score.
 
     python benchmarks/bench_autograde.py [--students 40] [--repeat 3] [--jobs 2] [--notebooks NAME ...]
 """
@@ -129,6 +130,16 @@ def floor(course: Path) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy since it started (NaN where /proc/stat is missing)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return float("nan")
+    idle = fields[3] + fields[4]  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def time_floor(course: Path) -> float:
     start = time.perf_counter()
     run([sys.executable, __file__, "--floor-only", str(course)], cwd=course)
@@ -191,6 +202,7 @@ def main() -> None:
         build_class(template, args.students)
         subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], env=ENV, check=True)  # font cache
         samples: dict[str, list[float]] = {name: [] for name in contenders}
+        busy: dict[str, list[float]] = {name: [] for name in contenders}
         scores: dict[str, dict[str, float]] = {}
         for round_ in range(args.repeat):
             names = list(contenders)
@@ -198,7 +210,9 @@ def main() -> None:
             for name in names:
                 course = Path(scratch) / f"run-{round_}-{re.sub(r'[^a-z0-9]+', '-', name)}"
                 shutil.copytree(template, course)
+                before = busy_seconds()
                 samples[name].append(contenders[name](course))
+                busy[name].append((busy_seconds() - before) / samples[name][-1])
                 if not name.startswith("floor"):
                     scores[f"{name}, round {round_ + 1}"] = totals(course)
                 shutil.rmtree(course)
@@ -211,13 +225,21 @@ def main() -> None:
         f"{os.cpu_count()} cores, median of {args.repeat} interleaved rounds (load average now {load:.1f}):"
     )
     for name, median in medians.items():
-        print(f"  {name:<34} {median:8.1f} s   {median / notebooks_graded:6.2f} s a notebook")
+        cores = statistics.median(busy[name])
+        print(
+            f"  {name:<34} {median:8.1f} s   {median / notebooks_graded:6.2f} s a notebook"
+            f"   {cores:4.2f} cores busy"
+        )
     floor_time, nbgrader_time = medians["floor (nbclient alone)"], medians["nbgrader autograde (sequential)"]
     one, many = medians["driver, 1 worker"], medians[f"driver, {args.jobs} workers"]
     print(f"  ratio nbgrader sequential / floor:       {nbgrader_time / floor_time:.2f}")
     print(f"  ratio driver 1 worker / floor:           {one / floor_time:.2f}   (aim: <= 1.2)")
     aim = "(aim: >= 1.7 with 2 workers on 2 cores)"
     print(f"  speed-up {args.jobs} workers over 1 worker:       {one / many:.2f}   {aim}")
+    one_busy = statistics.median(busy["driver, 1 worker"])
+    ceiling = min(args.jobs, os.cpu_count() or 1) / one_busy
+    limit = f"{args.jobs} workers at most {ceiling:.2f} x faster"
+    print(f"    (1 worker keeps {one_busy:.2f} cores busy: {limit})")
     print(f"  speed-up {args.jobs} workers over nbgrader:       {nbgrader_time / many:.2f}")
     # The driver draws each student's random inputs from the course's secret, so its runs agree
     # exactly; plain nbgrader judges in the kernel with fresh inputs at every run.
