@@ -1,8 +1,9 @@
 """nbgrader's autograde steps for one notebook, in memory: what a worker does to each notebook.
 
 :func:`autograde` runs nbgrader's own preprocessors on a submitted notebook, in nbgrader's
-order: sanitizing (``ClearOutput``, :class:`RestoreCells` in place of ``OverwriteCells`` and
-``CheckCellMetadata``, ``DeduplicateIds``, the released kernelspec), then grading
+order: sanitizing (the released kernelspec as ``OverwriteKernelspec`` gives it, ``ClearOutput``,
+:class:`RestoreCells` in place of ``OverwriteCells`` and ``CheckCellMetadata``,
+``DeduplicateIds``), then grading
 (:class:`SandboxedExecute` in place of ``Execute``, :class:`JudgeAnswers`, :class:`PlainOutputs`,
 ``IgnorePattern``, ``ClearMetadataPreprocessor``), configured from the course's
 ``nbgrader_config.py`` as ``nbgrader autograde`` would be. :func:`scores` then reads each part's
@@ -31,10 +32,13 @@ import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roofline_grading.autograde.results import GradeResult
 from roofline_grading.autograde.structure import NotebookStructure
+
+if TYPE_CHECKING:  # the worker builds a Run from its settings
+    from roofline_grading.autograde.worker import Settings
 
 __all__ = ["Run", "autograde", "scores"]
 
@@ -45,30 +49,36 @@ _LOG = logging.getLogger("roofline_grading.autograde")
 
 @dataclass(frozen=True)
 class Run:
-    """What the preprocessors of one student's notebooks are told (the same for each notebook)."""
+    """One student's grading: the run's settings, the student, the seeds of their random inputs,
+    the notebooks to grade in order, and the scratch folder their kernels run in."""
 
-    config_file: Path | None
+    settings: Settings
     student: str
-    assignment: str
-    structures: dict[str, dict[str, Any]]
-    sandbox: dict[str, Any]
     seeds: dict[str, str]
     upcoming: list[str]
-    run_root: Path
-    verdicts_dir: Path
-    timeout: int
-    notebook_budget: int
+    scratch: Path
+
+    @property
+    def run_root(self) -> Path:
+        """Where each notebook's kernel runs (``<run_root>/<notebook>``) and leaves its report."""
+        return self.scratch / "run"
+
+    @property
+    def verdicts_dir(self) -> Path:
+        """Where :class:`JudgeAnswers` leaves each notebook's misconceptions found."""
+        return self.scratch / "verdicts"
 
     def config(self) -> Any:
         """The course's nbgrader configuration, with the grading steps' settings for this student."""
-        config = copy.deepcopy(_course_config(self.config_file))
-        config.RestoreCells.structures = self.structures
-        config.JudgeAnswers.structures = self.structures
+        settings = self.settings
+        config = copy.deepcopy(_course_config(settings.config_file))
+        config.RestoreCells.structures = settings.structures
+        config.JudgeAnswers.structures = settings.structures
         config.JudgeAnswers.verdicts_dir = str(self.verdicts_dir)
-        config.SandboxedExecute.sandbox = self.sandbox
+        config.SandboxedExecute.sandbox = settings.sandbox
         config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
-        config.SandboxedExecute.timeout = self.timeout
-        config.SandboxedExecute.notebook_budget = self.notebook_budget
+        config.SandboxedExecute.timeout = settings.timeout
+        config.SandboxedExecute.notebook_budget = settings.notebook_budget
         config.SandboxedExecute.upcoming = list(self.upcoming)
         config.SandboxedExecute.run_root = str(self.run_root)
         config.SandboxedExecute.seeds = self.seeds
@@ -109,19 +119,23 @@ def _steps() -> list[type]:
     ]
 
 
-def autograde(nb: Any, name: str, run: Run, config: Any) -> Any:
-    """Grade notebook ``name`` (an nbformat notebook, changed in place and returned)."""
+def autograde(nb: Any, structure: NotebookStructure, run: Run, config: Any) -> Any:
+    """Grade the notebook ``structure`` describes (an nbformat notebook, changed in place and returned)."""
+    name = structure.name
     resources: dict[str, Any] = {
         "unique_key": name,
         "metadata": {"name": name, "path": str(run.run_root)},
-        "nbgrader": {"student": run.student, "assignment": run.assignment, "notebook": name, "db_url": ""},
+        "nbgrader": {
+            "student": run.student,
+            "assignment": run.settings.assignment,
+            "notebook": name,
+            "db_url": "",
+        },
     }
-    structure = NotebookStructure.from_json(run.structures[name])
+    if structure.kernelspec:  # nbgrader's OverwriteKernelspec, from the gradebook's copy
+        nb.metadata["kernelspec"] = dict(structure.kernelspec)
     for step in _steps():
-        preprocessor = step(config=config)
-        nb, resources = preprocessor(nb, resources)
-        if step.__name__ == "DeduplicateIds" and structure.kernelspec:  # OverwriteKernelspec's work
-            nb.metadata["kernelspec"] = dict(structure.kernelspec)
+        nb, resources = step(config=config)(nb, resources)
     return nb
 
 

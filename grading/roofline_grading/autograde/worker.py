@@ -42,8 +42,6 @@ from roofline_grading.i18n import language_of
 __all__ = ["Settings", "grade_student", "ready", "seed_for", "start_worker"]
 
 TIMESTAMP = "timestamp.txt"
-VERDICTS = "verdicts"
-"""Scratch folder where JudgeAnswers leaves each notebook's misconceptions found."""
 
 
 @dataclass(frozen=True)
@@ -123,10 +121,10 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
         except (ValueError, OverflowError):
             problems.append(f"ignored {TIMESTAMP}: {text[:40]!r} is not a time")
 
+    structures = {name: NotebookStructure.from_json(data) for name, data in settings.structures.items()}
     notebooks: list[NotebookResult] = []
-    ready: dict[str, Any] = {}
-    for data in settings.structures.values():
-        structure = NotebookStructure.from_json(data)
+    readable: dict[str, Any] = {}
+    for structure in structures.values():
         try:
             result, nb = _prepare(structure, source)
         except Exception as error:  # whatever the file does to the readers, the others still count
@@ -134,31 +132,20 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
             result.problems.append(f"could not be read ({type(error).__name__}: {error})"[:200])
         notebooks.append(result)
         if nb is not None:
-            ready[structure.name] = nb
-    run = Run(
-        config_file=settings.config_file,
-        student=student,
-        assignment=settings.assignment,
-        structures=settings.structures,
-        sandbox=settings.sandbox,
-        seeds={n: seed_for(settings.secret, settings.assignment, student, n) for n in settings.structures},
-        upcoming=list(ready),
-        run_root=scratch / "run",
-        verdicts_dir=scratch / VERDICTS,
-        timeout=settings.timeout,
-        notebook_budget=settings.notebook_budget,
-    )
+            readable[structure.name] = nb
+    seeds = {name: seed_for(settings.secret, settings.assignment, student, name) for name in structures}
+    run = Run(settings, student, seeds, upcoming=list(readable), scratch=scratch)
     try:
         config = run.config()
         for notebook in notebooks:
-            if notebook.notebook in ready:
-                _autograde(run, config, notebook, ready[notebook.notebook])
+            if notebook.notebook in readable:
+                _autograde(run, config, notebook, readable[notebook.notebook], structures[notebook.notebook])
     finally:
         kernels.discard_waiting()
     for notebook in notebooks:
         if notebook.status != "graded":
-            notebook.grades = _zero(settings, notebook)
-        _finish(scratch, notebook)
+            notebook.grades = _zero(structures[notebook.notebook], notebook)
+        _finish(run, notebook)
     return StudentResult(student, notebooks, timestamp=timestamp, problems=problems)
 
 
@@ -181,15 +168,15 @@ def _prepare(structure: NotebookStructure, source: Path) -> tuple[NotebookResult
     return result, submission.notebook
 
 
-def _autograde(run: Run, config: Any, notebook: NotebookResult, nb: Any) -> None:
+def _autograde(
+    run: Run, config: Any, notebook: NotebookResult, nb: Any, structure: NotebookStructure
+) -> None:
     """Grade one notebook: its graded copy and scores into ``notebook``, or why it could not be graded."""
     import nbformat
 
     try:
-        graded = autograde(nb, notebook.notebook, run, config)
-        notebook.grades, notebook.comments = scores(
-            graded, NotebookStructure.from_json(run.structures[notebook.notebook])
-        )
+        graded = autograde(nb, structure, run, config)
+        notebook.grades, notebook.comments = scores(graded, structure)
         notebook.autograded = nbformat.writes(graded).encode()
     except Exception as error:  # this notebook cannot be graded; the others still count
         notebook.status = "failed"
@@ -198,10 +185,9 @@ def _autograde(run: Run, config: Any, notebook: NotebookResult, nb: Any) -> None
         notebook.autograded = None
 
 
-def _zero(settings: Settings, notebook: NotebookResult) -> dict[str, GradeResult]:
+def _zero(structure: NotebookStructure, notebook: NotebookResult) -> dict[str, GradeResult]:
     """Every part of a notebook that was not graded: 0, and for a human to look at unless it was
     simply not submitted."""
-    structure = NotebookStructure.from_json(settings.structures[notebook.notebook])
     review = notebook.status in ("unreadable", "failed")
     parts = [c for c in structure.cells if c.grade or c.task]
     return {c.grade_id: GradeResult(0.0, c.points or 0.0, review) for c in parts}
@@ -216,16 +202,16 @@ def _run_failure(run_root: Path, notebook: str) -> str | None:
     return str(failure) if failure else None
 
 
-def _finish(scratch: Path, notebook: NotebookResult) -> None:
+def _finish(run: Run, notebook: NotebookResult) -> None:
     """Note what happened while the notebook ran, from the run's own report (what limits it hit,
     which cells ran past their time, lost the kernel or did not run, what its code tried), never
     from the notebook's outputs, which its code could have written; and the misconceptions the
     judge named."""
-    verdicts = scratch / VERDICTS / f"{notebook.notebook}.json"
+    verdicts = run.verdicts_dir / f"{notebook.notebook}.json"
     if notebook.autograded is not None and verdicts.is_file():
         found = json.loads(verdicts.read_text())
         notebook.misconceptions = {str(q): [str(m) for m in ms] for q, ms in found.items()}
-    report = scratch / "run" / notebook.notebook / REPORT
+    report = run.run_root / notebook.notebook / REPORT
     if notebook.autograded is None or not report.is_file():
         return
     ran = json.loads(report.read_text())
