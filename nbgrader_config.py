@@ -6,6 +6,8 @@ the student versions nbgrader generates from them in ``exercises/roofline/``.
 The instructor's guide (book/instructor-guide.md) walks through a grading round.
 """
 
+from roofline_grading import formgrader
+
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (nbgrader provides get_config)
 
 c.CourseDirectory.course_id = "roofline"
@@ -27,3 +29,10 @@ c.FileNameCollectorPlugin.named_regexp = (
     r"^.*/(?P<student_id>[A-Za-z0-9][A-Za-z0-9.\-]*)_(?:late_)?(?:[0-9]+_)*"
     r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
 )
+
+# No nbgrader exchange: students hand in through the LMS (above). Listing the exchange finds nothing
+# instead of failing on its missing directory (formgrader's warning, JupyterLab's Assignments panel).
+c.ExchangeFactory.list = "roofline_grading.formgrader.NoExchangeList"
+# Formgrader (make formgrader) lists the assignments of solutions/ but not the Korean release in
+# solutions/ko/, and offers no release or collect (the LMS's job): roofline_grading/formgrader.py.
+formgrader.install()

@@ -601,6 +601,26 @@ def formgrader(graded: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         running.stop()
 
 
+def test_make_formgrader_lists_the_assignment_without_warnings(formgrader: Formgrader) -> None:
+    """``make formgrader`` starts (as root too: the tests run as root in CI); formgrader lists the
+    assignment ``roofline`` and not the Korean release's folder ``solutions/ko/``; its page shows
+    no warning about nbgrader's exchange (which the course does not use), offers no release or
+    collect, and the server logs no exchange error; JupyterLab's Assignments panel lists nothing."""
+    url, token = formgrader.url, formgrader.token
+    assignments = _api(f"{url}/formgrader/api/assignments", token)
+    assert [a["name"] for a in assignments] == [ASSIGNMENT], assignments
+    (assignment,) = assignments
+    assert assignment["source_path"] == f"solutions/{ASSIGNMENT}" and not assignment["releaseable"]
+    # The page formgrader opens on (Manage Assignments): nbgrader's warnings are its alerts.
+    page = BeautifulSoup(_page(f"{url}/formgrader/manage_assignments", token), "html.parser")
+    assert page.find(id="warning-exchange") is None
+    assert not page.select(".alert"), [alert.get_text(" ", strip=True) for alert in page.select(".alert")]
+    panel = _api(f"{url}/assignments?course_id=roofline", token)
+    assert panel == {"success": True, "value": []}, panel
+    log = formgrader.log.read_text()  # nbgrader's exchange logs "Unwritable directory ...exchange"
+    assert "Unwritable directory" not in log and "exchange directory" not in log, log[-3000:]
+
+
 def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exported(
     formgrader: Formgrader,
 ) -> None:
