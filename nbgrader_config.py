@@ -30,6 +30,9 @@ c.FileNameCollectorPlugin.named_regexp = (
     r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
 )
 
+# make grades (nbgrader export): nbgrader's CSV, its rows sorted by student id (roofline_grading/export.py).
+c.ExportApp.plugin_class = "roofline_grading.export.SortedCsvExport"
+
 # No nbgrader exchange: students hand in through the LMS (above). Listing the exchange finds nothing
 # instead of failing on its missing directory (formgrader's warning, JupyterLab's Assignments panel).
 c.ExchangeFactory.list = "roofline_grading.formgrader.NoExchangeList"

@@ -430,6 +430,28 @@ def test_export_writes_one_row_per_student_with_the_right_totals(graded: Path) -
         assert row["first_name"] == "Absent" and row["last_name"] == absent.title()
 
 
+def test_export_rows_are_sorted_by_student_id_with_nbgraders_columns(graded: Path) -> None:
+    """nbgrader lists students by last name (the roster's names put "model" before "blank"); the
+    export orders its rows by student id instead, with nbgrader's columns."""
+    with (graded / "export" / "grades.csv").open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        ids = [row["student_id"] for row in reader]
+    assert reader.fieldnames == [
+        "assignment",
+        "duedate",
+        "timestamp",
+        "student_id",
+        "last_name",
+        "first_name",
+        "email",
+        "raw_score",
+        "late_submission_penalty",
+        "score",
+        "max_score",
+    ]
+    assert ids == sorted(ids) and len(ids) == len(STUDENTS) + len(ABSENT), ids
+
+
 # --- The misconception summary -----------------------------------------------------------
 
 
