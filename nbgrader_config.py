@@ -27,3 +27,8 @@ c.FileNameCollectorPlugin.named_regexp = (
     r"^.*/(?P<student_id>[A-Za-z0-9][A-Za-z0-9.\-]*)_(?:late_)?(?:[0-9]+_)*"
     r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
 )
+
+# The students' feedback pages (make feedback) stand alone, offline or on a network that blocks
+# CDNs: the math of the Markdown cells is written into them as MathML, instead of nbgrader's
+# template loading MathJax from a CDN (grading/roofline_grading/feedback.py).
+c.GenerateFeedback.exporter_class = "roofline_grading.feedback.FeedbackExporter"
