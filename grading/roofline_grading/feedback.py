@@ -17,6 +17,7 @@ A formula math-core cannot convert is shown as its TeX, in code, and named in nb
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from jinja2 import BaseLoader, DictLoader, pass_context
@@ -28,8 +29,8 @@ from traitlets import default
 
 __all__ = ["FeedbackExporter", "MathMLRenderer", "to_mathml"]
 
-_STRICT = LatexToMathML(annotation=True)
-"""Each formula as MathML Core, its TeX kept in an ``<annotation>`` (not shown)."""
+_STRICT = LatexToMathML(annotation=True, fancy_error=False)
+"""Each formula as MathML Core, its TeX kept in an ``<annotation>`` (not shown); a one-line error."""
 _LENIENT = LatexToMathML(annotation=True, continue_on_error=True)
 """The same, but a formula it cannot convert becomes its TeX in ``<code>`` (with the reason as a title)."""
 
@@ -68,7 +69,7 @@ class MathMLRenderer(IPythonRenderer):
     the reason).
     """
 
-    def __init__(self, *, failed: Any = None, **options: Any) -> None:
+    def __init__(self, *, failed: Callable[[str, str], None] | None = None, **options: Any) -> None:
         super().__init__(**options)
         self.failed = failed
 
@@ -110,17 +111,18 @@ class FeedbackExporter(HTMLExporter):
         """Markdown to HTML, as ``HTMLExporter.markdown2html`` does, with math as MathML."""
         cell = context.get("cell", {})
         resources = context.get("resources", {})
-        name = resources.get("metadata", {}).get("name", "")
+        metadata = resources.get("metadata", {})
+        notebook = f"{metadata.get('path', '')}/{metadata.get('name', '')}.ipynb"
 
         def failed(tex: str, reason: str) -> None:
-            self.log.warning("%s: this formula is shown as TeX, not math: %s (%s)", name, tex, reason)
+            self.log.warning("%s: a formula shown as TeX, not as math (%s): %s", notebook, reason, tex)
 
         renderer = MathMLRenderer(
             failed=failed,
             escape=False,
             attachments=cell.get("attachments", {}),
             embed_images=self.embed_images,
-            path=resources.get("metadata", {}).get("path", ""),
+            path=metadata.get("path", ""),
             anchor_link_text=self.anchor_link_text,
             exclude_anchor_links=self.exclude_anchor_links,
             **self.lexer_options,
