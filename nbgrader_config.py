@@ -39,3 +39,8 @@ c.ExchangeFactory.list = "roofline_grading.formgrader.NoExchangeList"
 # Formgrader (make formgrader) lists the assignments of solutions/ but not the Korean release in
 # solutions/ko/, and offers no release or collect (the LMS's job): roofline_grading/formgrader.py.
 formgrader.install()
+
+# The students' feedback pages (make feedback) stand alone, offline or on a network that blocks
+# CDNs: the math of the Markdown cells is written into them as MathML, instead of nbgrader's
+# template loading MathJax from a CDN (grading/roofline_grading/feedback.py).
+c.GenerateFeedback.exporter_class = "roofline_grading.feedback.FeedbackExporter"
