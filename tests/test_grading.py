@@ -10,10 +10,13 @@ from the book must earn nothing.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.figure import Figure  # figures made without pyplot need no backend
 
 from roofline_grading import answer_key as key
@@ -26,25 +29,29 @@ from roofline_grading.questions import (
     Question,
     Tolerance,
     draw_cases,
+    public_cases,
     rng_for,
+    separates,
 )
-from roofline_grading.session import Issued, spec
-from roofline_recorder import collect
-from roofline_recorder.encode import decode, encode
+from roofline_grading.session import answered, issue_one
 from rooflinekit import reference
+from rooflinekit.analysis import analyze
+from rooflinekit.costs import matmul_cost
 
 QUESTIONS: dict[str, Question] = {q.id: q for e in key.EXERCISES.values() for q in e.questions}
 FUNCTIONS = {qid: q for qid, q in QUESTIONS.items() if isinstance(q, FunctionQuestion)}
 FIGURES = {qid: q for qid, q in QUESTIONS.items() if isinstance(q, FigureQuestion)}
 
 
-def verdict(question: Question, answer: Any, seed: str | None = "5eed") -> str | None:
-    """What grading says of ``answer``: recorded, encoded, decoded and judged."""
-    cases = (
-        tuple(draw_cases(question, rng_for(question, seed))) if isinstance(question, FunctionQuestion) else ()
+def verdict(
+    question: Question, answer: Any, seed: str | None = "5eed", *, private: bool = False
+) -> str | None:
+    """What grading says of ``answer``: recorded at the public and the hidden cases, encoded,
+    decoded and judged (``private``: as a student reads it, the hidden cases not shown)."""
+    issued = issue_one(question, seed)
+    message = judge(
+        question, issued.cases, answered(issued, answer), public=len(issued.public) if private else None
     )
-    payload = decode(encode(collect(spec(Issued(question, cases)), answer)))
-    message = judge(question, cases, payload)
     return None if message is None else " ".join(message.split())
 
 
@@ -311,3 +318,107 @@ def test_figure_checks_want_a_figure_with_lines() -> None:
     empty = Figure()
     empty.subplots()
     assert "no lines" in (verdict(key.EX3.question("fig_curves"), empty) or "")
+
+
+# --- Fairness: a known mistake fails at every draw ------------------------------------------
+
+seeds = st.text(alphabet="0123456789abcdef", min_size=1, max_size=32)
+
+
+def _ex1_with_two_byte_elements(field: str) -> Any:
+    """An exercise 1 answer built on a bytes function that counts 2 bytes per int8 element: what a
+    student's later functions inherit from a wrong ``bytes_read``."""
+
+    def answer(B: int, D: int, F: int) -> Any:
+        roofline = analyze(
+            matmul_cost(B, D, F, x="bf16", w="bf16", out="bf16"), reference.EX1_CHIP, compute="int8"
+        )
+        return getattr(roofline, field) if field != "bound" else str(roofline.bound)
+
+    return answer
+
+
+INHERITED = {
+    "ex1.limited_by": _ex1_with_two_byte_elements("bound"),
+    "ex1.t_lower": _ex1_with_two_byte_elements("t_lower"),
+    "ex1.t_upper": _ex1_with_two_byte_elements("t_upper"),
+}
+"""Answers that inherit a known mistake from an earlier part, by the question they answer."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds)
+def test_every_known_mistake_fails_its_part_at_every_draw(seed: str) -> None:
+    """The public cases separate every known mistake from the right answer, so the points of an
+    answer holding one never depend on the hidden inputs drawn."""
+    for qid, question in FUNCTIONS.items():
+        for mistake in question.mistakes:
+            assert verdict(question, mistake.answer, seed) is not None, (qid, mistake.misconception.name)
+        assert verdict(question, question.reference, seed) is None, qid
+    for qid, answer in INHERITED.items():
+        assert verdict(FUNCTIONS[qid], answer, seed) is not None, qid
+
+
+def test_every_known_mistake_is_separated_at_a_public_case() -> None:
+    for qid, question in FUNCTIONS.items():
+        for mistake in question.mistakes:
+            assert any(separates(question, mistake, case) for case in public_cases(question)), (
+                qid,
+                mistake.misconception.name,
+            )
+
+
+def test_the_public_cases_are_the_same_for_every_seed_and_the_hidden_ones_are_not() -> None:
+    question = FUNCTIONS["ex1.limited_by"]
+    first, other = issue_one(question, "aa"), issue_one(question, "ab")
+    assert first.public == other.public and len(first.public) > len(question.cases)
+    assert first.hidden != other.hidden and first.hidden == issue_one(question, "aa").hidden
+
+
+# --- Privacy: the feedback never shows a hidden input -----------------------------------------
+
+
+def _shown(value: Any) -> list[str]:
+    """The ways a hidden input could be written in a message."""
+    if isinstance(value, np.ndarray):
+        return [w for v in value.flat for w in _shown(v)]
+    number = float(value)
+    return [repr(value), str(value), f"{number:g}", f"{number:.6g}", f"{number:.4g}"]
+
+
+LEAKY_ANSWERS: dict[str, Callable[..., Any]] = {
+    "raises with its arguments": lambda *a: (_ for _ in ()).throw(ValueError(f"hidden input {a}")),
+    "raises a class named after them": lambda *a: (_ for _ in ()).throw(
+        type(f"Leak_{'_'.join(str(x) for x in a)}", (Exception,), {})()
+    ),
+    "returns them as text": lambda *a: f"{a}",
+    "returns an array shaped by them": lambda *a: np.zeros(
+        int(abs(float(np.ravel(a[-1])[0]))) % 997 + 200_000
+    ),
+    "returns a wrong number": lambda *a: 12345.0,
+}
+
+
+@pytest.mark.parametrize("qid", ["ex1.bytes_read", "ex5.critical_batch", "ex1.limited_by"])
+@pytest.mark.parametrize("kind", LEAKY_ANSWERS)
+def test_feedback_never_shows_a_hidden_input(qid: str, kind: str) -> None:
+    """An answer right at every public case, and at the hidden ones wrong in a way that could
+    carry them into the feedback: the feedback says where it failed, never at what."""
+    question = FUNCTIONS[qid]
+    issued = issue_one(question, "feed")
+    public = {repr(case) for case in issued.public}
+
+    def answer(*arguments: Any) -> Any:
+        if repr(tuple(arguments)) in public:
+            return question.reference(*arguments)
+        return LEAKY_ANSWERS[kind](*arguments)
+
+    message = judge(question, issued.cases, answered(issued, answer), public=len(issued.public))
+    assert message is not None
+    public_words = {w for case in issued.public for value in case for w in _shown(value)}
+    for case in issued.hidden:
+        for value in case:
+            for written in _shown(value):
+                if written not in public_words and len(written) > 2:
+                    assert written not in message, (kind, written, message)
+    assert "chosen at grading time" in message, message

@@ -423,6 +423,12 @@ ALL_BF16: dict[str, str] = {"x": "bf16", "w": "bf16", "out": "bf16"}
 EX2_FIGURES = (ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.peak("int8"), ref.EX2_CHIP.hbm_bandwidth)
 
 
+def _ex2_one_byte_output(B: Any, D: Any, F: Any) -> Cost:
+    """Exercise 2's cost with 1 byte per output element (what ``bytes_written`` gives with that mistake)."""
+    cost = ref.ex2_cost(B, D, F)
+    return Cost(cost.flops, cost.bytes_read, matmul_cost(B, D, F, **ref.INT8).bytes_written)
+
+
 def _random_ex2(rng: np.random.Generator) -> tuple[float, float, float]:
     """(bf16 peak, int8 peak, bandwidth)."""
     int8, bf16, bandwidth = _random_two_peaks(rng)
@@ -449,6 +455,7 @@ EX2 = Exercise(
             lambda B, D, F: ref.ex2_cost(B, D, F).intensity,
             MODEL,
             Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).intensity),
+            Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: _ex2_one_byte_output(B, D, F).intensity),
             Mistake(APPROXIMATE_INTENSITY, _approximate_intensity),
         ),
         FunctionQuestion(
@@ -608,6 +615,7 @@ EX4 = Exercise(
             Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).intensity),
             Mistake(SHARED_WEIGHTS, _approximate_intensity),
             Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity),
+            Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).intensity / FLOPS_PER_MULTIPLY_ADD),
         ),
         FunctionQuestion(
             "ex4.critical_batch",
@@ -689,6 +697,10 @@ EX5 = Exercise(
             mistakes=(
                 Mistake(PER_REPLICA, lambda n, flops, bw: ref.ex5_critical_batch(flops, bw)),
                 Mistake(SPARSE_PEAK, lambda n, flops, bw: n * _critical(flops, bw, "bf16")),
+                Mistake(
+                    HALVED_TWICE,
+                    lambda n, flops, bw: n * ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD,
+                ),
             ),
         ),
     ),

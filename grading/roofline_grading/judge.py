@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,24 +55,39 @@ class Verdict:
 
 
 def judge(
-    question: Question, cases: Sequence[tuple[Any, ...]], payload: Any, language: str = "en"
+    question: Question,
+    cases: Sequence[tuple[Any, ...]],
+    payload: Any,
+    language: str = "en",
+    *,
+    public: int | None = None,
 ) -> str | None:
     """None if the recorded answer is right, otherwise the feedback (see the module's docstring),
     in ``language``."""
-    verdict = assess(question, cases, payload, language)
+    verdict = assess(question, cases, payload, language, public=public)
     return None if verdict is None else verdict.feedback
 
 
 def assess(
-    question: Question, cases: Sequence[tuple[Any, ...]], payload: Any, language: str = "en"
+    question: Question,
+    cases: Sequence[tuple[Any, ...]],
+    payload: Any,
+    language: str = "en",
+    *,
+    public: int | None = None,
 ) -> Verdict | None:
-    """None if the recorded answer is right, otherwise its :class:`Verdict`, in ``language``."""
+    """None if the recorded answer is right, otherwise its :class:`Verdict`, in ``language``.
+
+    The first ``public`` cases (all of them if None) may be shown in the feedback; the others are
+    hidden: the feedback never shows them, nor anything the answer gave there, which could carry
+    them (an error's message, a value, a shape)."""
     tr = translator(language)
     if not isinstance(payload, dict):
         return Verdict(tr("The answer could not be read."))
     if isinstance(question, FigureQuestion):
         return _judge_figure(question, payload, tr, language)
-    return _judge_function(question, list(cases), payload, tr, language)
+    shown = len(cases) if public is None else public
+    return _judge_function(question, list(cases), payload, tr, language, shown)
 
 
 def _named(found: Sequence[Misconception]) -> tuple[str, ...]:
@@ -82,7 +98,12 @@ def _named(found: Sequence[Misconception]) -> tuple[str, ...]:
 
 
 def _judge_function(
-    question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any], tr: Tr, language: str
+    question: FunctionQuestion,
+    cases: list[tuple[Any, ...]],
+    payload: dict[str, Any],
+    tr: Tr,
+    language: str,
+    shown: int,
 ) -> Verdict | None:
     call = f"{question.name}{question.parameters}"
     if "not_callable" in payload:
@@ -92,28 +113,43 @@ def _judge_function(
             )
         )
     results = payload.get("results")
+    if payload.get("hidden_missing") and isinstance(results, list) and len(results) == shown:
+        return Verdict(
+            tr(
+                "{name} could not be checked at the inputs chosen at grading time: the test cell's "
+                "check did not finish (was the notebook's code changed?)."
+            ).format(name=question.name)
+        )
     if not isinstance(results, list) or len(results) != len(cases):
         return Verdict(tr("{name}: the answer could not be read at every case.").format(name=question.name))
     expected = [question.reference(*case) for case in cases]
     answers: list[Any] = []
-    for case, result in zip(cases, results, strict=True):
-        where = f"{question.name}({_format_case(case, tr)})"
+    for index, (case, result) in enumerate(zip(cases, results, strict=True)):
+        where = f"{question.name}({_format_case(case, tr)})" if index < shown else None
         problem = _unusable(question, where, result, tr)
         if problem:
             return Verdict(problem)
         answers.append(result.get("value", result.get("word")))
     if question.returns == "word":
-        return _judge_words(question, cases, answers, expected, tr, language)
+        return _judge_words(question, cases, answers, expected, tr, language, shown)
     wrong = [
-        (index < len(question.cases), case, got, want)
+        (index, case, got, want)
         for index, (case, got, want) in enumerate(zip(cases, answers, expected, strict=True))
         if not question.tolerance.accepts(got, want)
     ]
     if not wrong:
         return None
-    # The first wrong case the question states, if any: the feedback may tell how far off it is
-    # there, but never at the inputs drawn in secret (a regrade draws them again).
-    fixed, case, got, want = max(wrong, key=lambda w: w[0])
+    found = [
+        m.misconception
+        for m in question.mistakes
+        if _fits_every_case(m, cases, answers, expected, question.tolerance)
+    ]
+    named = [m.text(language) for m in found]
+    index, case, got, want = wrong[0]
+    if index >= shown:  # wrong only at inputs the student must not learn: say so, show none of them
+        return Verdict(
+            _wrong_where_hidden(question, shown, len(wrong), len(cases) - shown, named, tr), _named(found)
+        )
     where = f"{question.name}({_format_case(case, tr)})"
     if np.shape(got) != np.shape(want):
         return Verdict(
@@ -122,11 +158,6 @@ def _judge_function(
                 "(one value per batch size)."
             ).format(where=where, shape=np.shape(got), wanted=np.shape(want))
         )
-    found = [
-        m.misconception
-        for m in question.mistakes
-        if _fits_every_case(m, cases, answers, expected, question.tolerance)
-    ]
     if not found and _ignores_its_arguments(answers, expected):
         return Verdict(
             tr(
@@ -134,16 +165,32 @@ def _judge_function(
                 "the tests call it with other figures and sizes too."
             ).format(call=call, got=_format(got))
         )
-    named = [m.text(language) for m in found]
     feedback = (
         tr("{where} returned {got}, which is not right.").format(where=where, got=_format(got))
         + " "
-        + _explain(named, got, want, tr, ratio=fixed)
+        + _explain(named, got, want, tr, ratio=index < len(question.cases))
     )
     return Verdict(feedback, _named(found))
 
 
-def _unusable(question: FunctionQuestion, where: str, result: Any, tr: Tr) -> str | None:
+def _wrong_where_hidden(
+    question: FunctionQuestion, public: int, wrong: int, hidden: int, named: list[str], tr: Tr
+) -> str:
+    """Feedback for an answer right at every case the student may see and wrong at hidden ones."""
+    said = tr(
+        "{name} gives the right answer at the {public} inputs every notebook is checked at, but not at "
+        "{wrong} of the {hidden} inputs chosen at grading time (they are not shown)."
+    ).format(name=question.name, public=public, wrong=wrong, hidden=hidden)
+    if named:
+        return said + " " + _explain(named, None, None, tr, ratio=False)
+    return said + " " + tr("Check that the function uses its arguments, and each term of the formula.")
+
+
+def _unusable(question: FunctionQuestion, where: str | None, result: Any, tr: Tr) -> str | None:
+    """What makes ``result`` unusable, in words; ``where`` None: at a hidden case, so the words
+    quote nothing the answer gave (an error's message or a value could hold the hidden inputs)."""
+    if where is None:
+        return _unusable_hidden(question, result, tr)
     if not isinstance(result, dict):
         return tr("{where}: the answer could not be read.").format(where=where)
     if "raised" in result:
@@ -152,11 +199,9 @@ def _unusable(question: FunctionQuestion, where: str, result: Any, tr: Tr) -> st
         return tr("{where} returned an array of shape {shape}, far more values than asked.").format(
             where=where, shape=tuple(result["too_big"])
         )
-    wanted = (
-        tr("a string, {choices}").format(choices=_or(question.choices, tr))
-        if question.returns == "word"
-        else tr("a number (or a numpy array of numbers)")
-    )
+    if "timed_out" in result:
+        return tr("{where} did not return within the time a cell may run.").format(where=where)
+    wanted = _wanted(question, tr)
     should = tr("{where} should return {wanted}.").format(where=where, wanted=wanted)
     if "wrong_type" in result:
         return tr("{where} should return {wanted}, not {what}.").format(
@@ -175,6 +220,58 @@ def _unusable(question: FunctionQuestion, where: str, result: Any, tr: Tr) -> st
     return None
 
 
+def _unusable_hidden(question: FunctionQuestion, result: Any, tr: Tr) -> str | None:
+    name = question.name
+    if not isinstance(result, dict):
+        return tr("{name}: the answer could not be read at one of the inputs chosen at grading time.").format(
+            name=name
+        )
+    if "raised" in result:
+        error = str(result["raised"]).split(":", 1)[0]
+        return tr(
+            "{name} raised {error} at one of the inputs chosen at grading time (they are not shown): "
+            "make it work for any figures and sizes."
+        ).format(name=name, error=error if error in _BUILTIN_ERRORS else tr("an error"))
+    if "timed_out" in result:
+        return tr(
+            "{name} did not return within the time a cell may run, at one of the inputs chosen at "
+            "grading time."
+        ).format(name=name)
+    if "lost" in result:
+        return tr(
+            "{name} could not be checked at the inputs chosen at grading time: the process that held it "
+            "ended before it answered."
+        ).format(name=name)
+    key = "word" if question.returns == "word" else "value"
+    value = result.get(key)
+    usable = isinstance(value, str) if question.returns == "word" else isinstance(value, float | np.ndarray)
+    if not usable or "too_big" in result or "wrong_type" in result:
+        return tr(
+            "{name} should return {wanted}; at one of the inputs chosen at grading time (they are not "
+            "shown) it returned something else."
+        ).format(name=name, wanted=_wanted(question, tr))
+    if question.returns != "word" and np.any(np.isnan(np.asarray(value, dtype=np.float64))):
+        return tr("{name} returned NaN, not a number, at one of the inputs chosen at grading time.").format(
+            name=name
+        )
+    return None
+
+
+def _wanted(question: FunctionQuestion, tr: Tr) -> str:
+    if question.returns == "word":
+        return tr("a string, {choices}").format(choices=_or(question.choices, tr))
+    return tr("a number (or a numpy array of numbers)")
+
+
+_BUILTIN_ERRORS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+"""Error names the feedback may quote from a hidden case: a class of the student's own could be
+named after the inputs."""
+
+
 def _judge_words(
     question: FunctionQuestion,
     cases: list[tuple[Any, ...]],
@@ -182,20 +279,29 @@ def _judge_words(
     expected: list[Any],
     tr: Tr,
     language: str,
+    shown: int,
 ) -> Verdict | None:
     words = [_first_word(a) for a in answers]
     options = _or(question.choices, tr)
-    for case, word, answer in zip(cases, words, answers, strict=True):
-        if word not in question.choices:
+    for index, (case, word, answer) in enumerate(zip(cases, words, answers, strict=True)):
+        if word in question.choices:
+            continue
+        if index >= shown:
             return Verdict(
-                tr("{where} should return {wanted}, not {what}.").format(
-                    where=f"{question.name}({_format_case(case, tr)})", wanted=options, what=repr(answer)
-                )
+                tr(
+                    "{name} should return {wanted}; at one of the inputs chosen at grading time (they are "
+                    "not shown) it returned another word."
+                ).format(name=question.name, wanted=options)
             )
-    wrong = [(c, w, e) for c, w, e in zip(cases, words, expected, strict=True) if w != e]
+        return Verdict(
+            tr("{where} should return {wanted}, not {what}.").format(
+                where=f"{question.name}({_format_case(case, tr)})", wanted=options, what=repr(answer)
+            )
+        )
+    wrong = [(i, c, w, e) for i, (c, w, e) in enumerate(zip(cases, words, expected, strict=True)) if w != e]
     if not wrong:
         return None
-    case, word, _ = wrong[0]
+    index, case, word, _ = wrong[0]
     found = [
         m.misconception
         for m in question.mistakes
@@ -203,6 +309,10 @@ def _judge_words(
         and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
     ]
     named = [m.text(language) for m in found]
+    if index >= shown:
+        return Verdict(
+            _wrong_where_hidden(question, shown, len(wrong), len(cases) - shown, named, tr), _named(found)
+        )
     message = (
         " ".join(dict.fromkeys(named)) if named else tr("Compare the two times (or the intensities) again.")
     )
@@ -236,6 +346,8 @@ def _ignores_its_arguments(answers: list[Any], expected: list[Any]) -> bool:
 
 
 def _explain(named: list[str], got: Any, expected: Any, tr: Tr, *, ratio: bool = True) -> str:
+    """The known mistakes ``named``, or how ``got`` compares with ``expected`` (``ratio``: as a
+    factor, at a case the question states)."""
     named = list(dict.fromkeys(named))
     if len(named) > 1:
         return tr("More than one known mistake gives this value.") + " " + " ".join(named)

@@ -2,8 +2,9 @@
 
 When an instructor runs a solution notebook (in JupyterLab, or ``nbgrader validate``), its
 hidden tests call :func:`roofline_recorder.record` with no grading session; the recorder then
-calls :func:`check`, which draws fresh random cases, records the answer exactly as the grading
-kernel would, and judges it here with the answer key.
+calls :func:`check`, which draws fresh hidden cases, records the answer at them and at the public
+ones exactly as grading would, and judges it here with the answer key (in the instructor's own
+kernel the feedback may show any input).
 
 >>> check("ex5.dense_peak", lambda flops: flops / 2)
 >>> check("ex5.dense_peak", lambda flops: flops)  # doctest: +ELLIPSIS
@@ -18,10 +19,7 @@ from typing import Any
 
 from roofline_grading.answer_key import question
 from roofline_grading.judge import judge
-from roofline_grading.questions import FunctionQuestion, draw_cases, rng_for
-from roofline_grading.session import Issued, spec
-from roofline_recorder import collect
-from roofline_recorder.encode import decode, encode
+from roofline_grading.session import answered, issue_one
 
 __all__ = ["check"]
 
@@ -29,9 +27,7 @@ __all__ = ["check"]
 def check(qid: str, answer: Any) -> None:
     """Raise ``AssertionError`` with the feedback if ``answer`` to question ``qid`` is wrong."""
     __tracebackhide__ = True
-    asked = question(qid)
-    cases = tuple(draw_cases(asked, rng_for(asked, None))) if isinstance(asked, FunctionQuestion) else ()
-    payload = decode(encode(collect(spec(Issued(asked, cases)), answer)))
-    verdict = judge(asked, cases, payload)
+    issued = issue_one(question(qid), None)
+    verdict = judge(issued.question, issued.cases, answered(issued, answer))
     if verdict is not None:
         raise AssertionError(verdict)

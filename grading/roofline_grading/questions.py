@@ -4,15 +4,17 @@ Every question of the course asks for something the grader can call or read in t
 kernel and judge outside it:
 
 - :class:`FunctionQuestion`: a function of the sizes or of the figures an exercise gives.
-  It is called at the question's fixed cases (the exercise's own figures among them) and at
-  random cases drawn from a secret seed, so a number copied from the book earns nothing.
+  It is called at its *public* cases (the question's fixed cases, the exercise's own figures
+  among them, and cases that separate each known mistake from the right answer:
+  :func:`public_cases`) and at *hidden* ones drawn from a secret seed (:func:`hidden_cases`),
+  so a number copied from the book earns nothing and a known mistake fails at every draw.
 - :class:`FigureQuestion`: one aspect of a matplotlib figure (its curves, their labels, its
   axis labels), read as plain data.
 
 >>> q = FunctionQuestion("ex5.dense_peak", "(datasheet_flops)", lambda f: f / 2, Tolerance(rtol=1e-3),
 ...                      cases=((1.979e15,),), random_case=lambda rng: (float(rng.uniform(1e14, 1e16)),))
->>> q.name, len(draw_cases(q, rng_for(q, "2a")))
-('dense_peak', 6)
+>>> q.name, len(public_cases(q)), len(hidden_cases(q, rng_for(q, "2a")))
+('dense_peak', 1, 5)
 """
 
 from __future__ import annotations
@@ -37,7 +39,11 @@ __all__ = [
     "Question",
     "Tolerance",
     "draw_cases",
+    "hidden_cases",
+    "public_cases",
     "rng_for",
+    "separates",
+    "separating_cases",
 ]
 
 
@@ -178,10 +184,75 @@ def rng_for(question: Question, seed: str | None) -> np.random.Generator:
     return np.random.default_rng([entropy, zlib.crc32(question.id.encode("utf-8"))])
 
 
+SEPARATION_MARGIN = 10.0
+"""A separating case puts a mistake this many tolerances away from the right answer, so that
+any answer holding the mistake (computed in any order, rounded as the tolerance allows) fails."""
+SEPARATION_SEARCH = 4000
+"""Candidates tried, from a fixed stream of the question's random cases, to separate one mistake."""
+
+
+def separates(question: FunctionQuestion, mistake: Mistake, case: tuple[Any, ...]) -> bool:
+    """True when the answer ``mistake`` gives at ``case`` is clearly wrong there: another word, or a
+    number more than ``SEPARATION_MARGIN`` tolerances from the right one (an infinite answer only
+    equals the same infinity).
+
+    >>> half = Mistake(Misconception("halved", "Halved."), lambda n: n / 2)
+    >>> q = FunctionQuestion("ex0.id", "(n)", lambda n: float(n), Tolerance(atol=1.0), cases=())
+    >>> separates(q, half, (10,)), separates(q, half, (30,))
+    (False, True)
+    """
+    try:
+        right, wrong = question.reference(*case), mistake.answer(*case)
+    except (ArithmeticError, ValueError):
+        return False
+    if question.returns == "word":
+        return str(right) != str(wrong)
+    wide = Tolerance(
+        rtol=question.tolerance.rtol * SEPARATION_MARGIN, atol=question.tolerance.atol * SEPARATION_MARGIN
+    )
+    right_a, wrong_a = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
+    if right_a.shape != wrong_a.shape or np.any(np.isnan(right_a)) or np.any(np.isnan(wrong_a)):
+        return False
+    return not wide.accepts(wrong_a, right_a)
+
+
+_SEPARATING: dict[str, tuple[tuple[Any, ...], ...]] = {}
+
+
+def separating_cases(question: FunctionQuestion) -> tuple[tuple[Any, ...], ...]:
+    """Cases to add to the fixed ones so that every known mistake is separated at one of them:
+    for each mistake no fixed (or earlier added) case separates, the first case of a fixed stream
+    of the question's random cases that does. The same for every run and every course."""
+    if question.id in _SEPARATING:
+        return _SEPARATING[question.id]
+    found: list[tuple[Any, ...]] = []
+    stream = np.random.default_rng([zlib.crc32(question.id.encode("utf-8")), 0x5E9A])
+    for mistake in question.mistakes:
+        if question.random_case is None or any(
+            separates(question, mistake, case) for case in (*question.cases, *found)
+        ):
+            continue
+        for _ in range(SEPARATION_SEARCH):
+            case = question.random_case(stream)
+            if separates(question, mistake, case):
+                found.append(case)
+                break
+    _SEPARATING[question.id] = tuple(found)
+    return _SEPARATING[question.id]
+
+
+def public_cases(question: FunctionQuestion) -> tuple[tuple[Any, ...], ...]:
+    """The cases every answer is called at, in every run: the fixed ones, then the separating ones."""
+    return (*question.cases, *separating_cases(question))
+
+
+def hidden_cases(question: FunctionQuestion, rng: np.random.Generator) -> list[tuple[Any, ...]]:
+    """``random_count`` random cases from ``rng``: the inputs no student sees."""
+    if question.random_case is None:
+        return []
+    return [question.random_case(rng) for _ in range(question.random_count)]
+
+
 def draw_cases(question: FunctionQuestion, rng: np.random.Generator) -> list[tuple[Any, ...]]:
-    """The inputs a function is called at: the question's fixed cases, then ``random_count``
-    random ones from ``rng``."""
-    cases = list(question.cases)
-    if question.random_case is not None:
-        cases += [question.random_case(rng) for _ in range(question.random_count)]
-    return cases
+    """Every input a function is called at: its public cases, then hidden ones from ``rng``."""
+    return [*public_cases(question), *hidden_cases(question, rng)]
