@@ -6,10 +6,13 @@ A hidden test cell of the course is one line, for example::
 
 When the grading driver runs the notebook, the kernel holds the student's code and this
 package, and nothing else of the course: no answer key, no reference, not ``rooflinekit``.
-:func:`record` calls the student's function at the inputs the driver chose for this question
-(outside the kernel, from a secret seed) and writes the plain results into the cell's output
-as a *record* (:mod:`roofline_recorder.encode`). The driver, in its own process, reads the
-record, judges it against the answer key and writes the verdict into the graded notebook.
+:func:`record` calls the student's function at the question's public inputs (the same in every
+run) and writes the plain results into the cell's output as a *record*
+(:mod:`roofline_recorder.encode`); then it leaves a copy of the kernel waiting
+(:mod:`roofline_recorder.snapshot`), which answers the hidden inputs the driver drew outside
+the kernel, from a secret seed, once the notebook's last cell has run. The driver, in its own
+process, reads both, judges them against the answer key and writes the verdict into the graded
+notebook.
 
 Outside grading (an instructor running a solution notebook), :func:`record` judges the answer
 on the spot with ``roofline_grading``, if it is installed, and raises ``AssertionError`` with
@@ -28,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -35,9 +39,10 @@ from typing import Any
 
 import numpy as np
 
+from roofline_recorder import snapshot
 from roofline_recorder.encode import decode, encode
 
-__all__ = ["MIMETYPE", "Session", "collect", "figure_data", "record", "start_session"]
+__all__ = ["MIMETYPE", "Session", "collect", "figure_data", "follow_cells", "record", "start_session"]
 
 MIMETYPE = "application/vnd.roofline.record+json"
 """The output type of a record (JupyterLab and nbconvert show nothing for it)."""
@@ -50,24 +55,32 @@ MAX_TEXT = 200
 
 
 class Session:
-    """The questions of the notebook being graded, and the inputs chosen for each."""
+    """The questions of the notebook being graded and the public inputs of each; where the copies
+    that answer the hidden inputs wait (``hidden``: the grader's socket); the file descriptors such a
+    copy keeps open (``keep``: the audit channel)."""
 
-    def __init__(self, questions: dict[str, dict[str, Any]]) -> None:
+    def __init__(
+        self, questions: dict[str, dict[str, Any]], hidden: str | None = None, keep: tuple[int, ...] = ()
+    ) -> None:
         self.questions = questions
+        self.hidden = hidden
+        self.keep = keep
 
     @classmethod
-    def load(cls, path: str | Path) -> Session:
+    def load(cls, path: str | Path, keep: tuple[int, ...] = ()) -> Session:
         data = json.loads(Path(path).read_text())
-        return cls({str(k): dict(v) for k, v in data["questions"].items()})
+        hidden = data.get("hidden")
+        questions = {str(k): dict(v) for k, v in data["questions"].items()}
+        return cls(questions, str(hidden) if hidden else None, keep)
 
 
 _SESSION: Session | None = None
 
 
-def start_session(path: str | Path) -> None:
+def start_session(path: str | Path, keep: tuple[int, ...] = ()) -> None:
     """Load the questions of the notebook being graded (the sandboxed kernel calls this once)."""
     global _SESSION
-    _SESSION = Session.load(path)
+    _SESSION = Session.load(path, keep)
 
 
 def record(question: str, answer: Any) -> None:
@@ -81,6 +94,34 @@ def record(question: str, answer: Any) -> None:
         raise KeyError(f"{question} is not a question of this notebook")
     payload = {"question": question, **collect(spec, answer)}
     _emit(payload)
+    if spec["kind"] == "function" and callable(answer) and _SESSION.hidden:
+        returns = str(spec.get("returns", "number"))
+
+        def answer_cases(function: Callable[..., Any], cases: list[Any]) -> list[Any]:
+            return [encode(_call(function, decode(case), returns)) for case in cases]
+
+        snapshot.leave(question, answer, _SESSION.hidden, _cell(), answer_cases, _SESSION.keep)
+
+
+_CELLS: list[dict[str, int]] = [{}]
+"""The shell's map from a cell's code file name to the cell's execution count."""
+
+
+def follow_cells(shell: Any) -> None:
+    """Know which cell a piece of code comes from (the execution count the graded notebook shows
+    for it), so that a hidden test's copy can say which cell left it."""
+    _CELLS[0] = getattr(shell.compile, "_filename_map", {})
+
+
+def _cell() -> int | None:
+    """The execution count of the innermost cell on the call stack (the hidden test's)."""
+    frame: Any = sys._getframe(1)
+    while frame is not None:
+        count = _CELLS[0].get(frame.f_code.co_filename)
+        if isinstance(count, int):
+            return count
+        frame = frame.f_back
+    return None
 
 
 def collect(spec: dict[str, Any], answer: Any) -> dict[str, Any]:

@@ -19,6 +19,7 @@ worker again is reported as failed; everyone else is graded as usual.
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 import os
 import secrets
@@ -42,6 +43,9 @@ from roofline_grading.sandbox import bwrap, limits
 __all__ = ["Options", "Outcome", "run"]
 
 SECRET_FILE = ".grading-secret"
+INPUTS = "{assignment}-inputs"
+"""Where, under ``autograded/``, each student's hidden inputs are kept for the instructor (one JSON
+file per student: notebook -> seed and cases; never copied into feedback)."""
 BUDGET_FACTOR = 10
 """A notebook may run this many times the time a cell may run (unless told otherwise)."""
 
@@ -64,7 +68,7 @@ class Options:
     """``on`` (bubblewrap; refuse to grade without it) or ``off`` (student code runs as you)."""
     memory_gb: float = 4.0
     """Memory one kernel and everything it starts may use together."""
-    processes: int = 64
+    processes: int = 128
     """Processes one kernel may have running at once, itself included."""
 
 
@@ -140,6 +144,7 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
                     course.release / options.assignment,
                 )
                 misconceptions.save(course.autograded, options.assignment, result)
+                _write_inputs(course.autograded / INPUTS.format(assignment=options.assignment), result)
             except Exception as error:
                 outcome.errors.append(f"{result.student}: could not save the grades ({error})")
                 result.problems.append(f"grades NOT saved: {error}")
@@ -272,7 +277,7 @@ def _write_autograded(directory: Path, result: StudentResult, released: Path) ->
     for notebook in result.notebooks:
         content = notebook.autograded
         if content is None and any(g.needs_manual_grade for g in notebook.grades.values()):
-            content = _held(released / f"{notebook.notebook}.ipynb", result.student)
+            content = _held(_release_of(released, notebook.language) / f"{notebook.notebook}.ipynb", notebook)
         if content is not None:
             path = fresh / f"{notebook.notebook}.ipynb"
             path.write_bytes(content)
@@ -287,20 +292,36 @@ def _write_autograded(directory: Path, result: StudentResult, released: Path) ->
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _held(released: Path, student: str) -> bytes:
-    """The released notebook, headed by a note saying that this submission is graded by hand.
-    (Why it was held is in the report, not here: the note holds no text from the submission.)"""
+def _write_inputs(directory: Path, result: StudentResult) -> None:
+    """Keep the hidden inputs each of the student's notebooks was asked, for the instructor."""
+    directory.mkdir(parents=True, exist_ok=True)
+    record = {n.notebook: n.inputs for n in result.notebooks if n.inputs}
+    (directory / f"{result.student}.json").write_text(json.dumps(record, sort_keys=True) + "\n")
+
+
+def _release_of(released: Path, language: str) -> Path:
+    """The release of ``language`` beside the English one (``exercises/ko/roofline`` beside
+    ``exercises/roofline``, as ``make exercises`` writes it), where there is one."""
+    translated = released.parent / language / released.name
+    return translated if language != "en" and translated.is_dir() else released
+
+
+def _held(released: Path, notebook: NotebookResult) -> bytes:
+    """The released notebook, headed by a note for the student who submitted it (its feedback
+    page is made from it): their file could not be graded automatically, why, and that a grader
+    grades it by hand from that file. Each answer cell says the answer is in the submitted file.
+    It holds no name and no path: formgrader shows it to graders who may not see who it is."""
     import nbformat
 
+    from roofline_grading.autograde.notes import held_notes, notes_cell
+
+    why = "; ".join(notebook.problems) or "nbgrader could not grade it"
+    note, stand_in = held_notes(why, notebook.language)
     held = nbformat.read(released, as_version=4)
-    held.cells.insert(
-        0,
-        nbformat.v4.new_markdown_cell(
-            "**Graded by hand.** This notebook could not be graded automatically (the grading "
-            "report says why). Below is the notebook as released, for the grader's scores and "
-            f"comments; the file submitted is `submitted/{student}/{released.parent.name}/{released.name}`."
-        ),
-    )
+    for cell in held.cells:
+        if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = stand_in
+    held.cells.insert(0, notes_cell([note], notebook.language))
     text: str = nbformat.writes(held)
     return text.encode()
 

@@ -6,20 +6,25 @@ For each notebook it
 1. takes the notebook's sandboxed kernel from :mod:`roofline_grading.autograde.kernels`
    (started while nbgrader worked on the previous notebook): in the bubblewrap sandbox, in a
    group with memory and process limits for its whole process tree, talking over Unix sockets,
-   with the inputs each question is asked at (drawn from the student's secret seed) in its
-   session file;
-2. runs the cells with a time limit per cell and per notebook; a kernel that dies or cannot be
+   with each question's public inputs in its session file;
+2. draws the hidden inputs from the submission's own code and the course's secret
+   (:mod:`roofline_grading.autograde.inputs`);
+3. runs the cells with a time limit per cell and per notebook; a kernel that dies or cannot be
    interrupted costs the cell it was running and the ones after, nothing before;
-3. keeps at most ``cell_chars`` characters of output per cell and ``notebook_chars`` per
+4. keeps at most ``cell_chars`` characters of output per cell and ``notebook_chars`` per
    notebook (records of answers aside), with a note where output was cut;
-4. when the notebook is done, kills whatever the kernel left running and writes what happened
-   (limits hit, output cut, the audit events) to ``grading.json`` beside the run, for the
-   worker's report, and the issued cases to the resources, for :class:`JudgeAnswers`.
+5. when the notebook is done (and before its kernel goes), hands the hidden inputs to the copies
+   the hidden tests left waiting and collects their answers
+   (:mod:`roofline_grading.autograde.hidden`), then kills whatever the kernel left running and
+   writes what happened (limits hit, output cut, the audit events, the inputs drawn) to
+   ``grading.json`` beside the run, for the worker's report; the issued cases and the hidden
+   answers go to the resources, for :class:`JudgeAnswers`.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -30,8 +35,9 @@ from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute
 from traitlets import Dict, Integer, List, Unicode
 
-from roofline_grading.autograde import kernels
+from roofline_grading.autograde import inputs, kernels
 from roofline_grading.autograde.events import clauses, describe_cells
+from roofline_grading.session import Issued, issue
 from roofline_recorder import MIMETYPE
 
 __all__ = ["KERNEL_DIED", "NOT_RUN", "OUTPUT_CUT", "REPORT", "KernelStartError", "SandboxedExecute"]
@@ -49,6 +55,8 @@ ERROR_CHARS = 2_000
 """Characters kept of an error's message and of each line of its traceback."""
 NAME_CHARS = 200
 """Characters kept of an error's name."""
+SEAL_SECONDS = 5
+"""Seconds the kernel's monitor has to answer the seal after the last cell."""
 ERRORS_KEPT = 3
 """Errors of one cell kept whatever their share (the first decides the score)."""
 
@@ -62,7 +70,12 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
 
     run_root = Unicode("", help="Each notebook runs in <run_root>/<notebook>, created empty").tag(config=True)
     notebook_budget = Integer(0, help="Seconds the whole notebook may run (0: no limit)").tag(config=True)
-    seeds = Dict(help="Notebook name -> seed of its random inputs").tag(config=True)
+    secret = Unicode("", help="The course's grading secret, in hexadecimal (none: fresh hidden inputs)").tag(
+        config=True
+    )
+    assignment = Unicode("", help="The assignment graded (part of what the hidden inputs derive from)").tag(
+        config=True
+    )
     sandbox = Dict(help="How to confine the kernel (see roofline_grading.autograde.worker.Settings)").tag(
         config=True
     )
@@ -75,8 +88,16 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> tuple[Any, Any]:
         name = resources.get("nbgrader", {}).get("notebook", "notebook")
         run_root = Path(self.run_root or "/tmp")
-        self._kernel = kernels.take(name, list(self.upcoming), dict(self.sandbox), dict(self.seeds), run_root)
-        resources["roofline_issued"] = self._kernel.issued
+        self._kernel = kernels.take(name, list(self.upcoming), dict(self.sandbox), run_root)
+        self._seed = (
+            inputs.seed_for(bytes.fromhex(self.secret), self.assignment, name, inputs.student_code(nb))
+            if self.secret
+            else None
+        )
+        self._issued: dict[str, Issued] = issue(name, self._seed)
+        self._answered: dict[str, Any] | None = None
+        self._nonce: str | None = None
+        resources["roofline_issued"] = self._issued
         self._deadline = time.monotonic() + self.notebook_budget if self.notebook_budget else None
         self._running = 0
         self._cut: set[int] = set()
@@ -100,22 +121,38 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
                 failure = kernels.startup_failure(self._kernel, error)
                 raise KernelStartError(failure) from error
         finally:
-            self._report(nb, failure)
+            ran = self._report(nb, failure)
+        resources["roofline_answered"] = self._answered or {}
+        resources["roofline_run"] = {
+            "timeout": self.timeout,
+            "timed_out": [_cell_label(nb, i) for i in self._timed_out],
+            "died": [_cell_label(nb, i) for i, _ in self._died],
+            "not_run": self._not_run,
+            "limits": ran["limits"],
+            "cut": bool(self._cut),
+            "tried": bool(ran["attempts"]),
+        }
         return nb, resources
 
-    def _report(self, nb: Any, failure: str | None) -> None:
+    def _report(self, nb: Any, failure: str | None) -> dict[str, Any]:
         """Write what happened while the notebook ran (see :data:`REPORT`), however it ended."""
+        self._kernel.listener.close()
         limits_hit = self._kernel.group.close()
         audit = self._kernel.channel.close()
+        unseen = _unseen(audit, self._nonce)
+        audit = [event for event in audit if event.get("what") != "sealed"]
         cut = [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
         report = {
             "limits": [*self._what_happened(nb), *limits_hit, *cut],
-            "attempts": clauses(audit, describe_cells(nb.cells)),
+            "attempts": [*clauses(audit, describe_cells(nb.cells)), *unseen],
             "failure": failure,
             "sandbox": self.sandbox.get("mode", "bwrap"),
             "group": self._kernel.group.kind,
+            "seed": self._seed,
+            "hidden": {qid: [_plain(case) for case in item.hidden] for qid, item in self._issued.items()},
         }
         (self._kernel.run / REPORT).write_text(json.dumps(report))
+        return report
 
     def _what_happened(self, nb: Any) -> list[str]:
         """Time limits, lost kernels and cells not run, as this run saw them (not as outputs say)."""
@@ -156,8 +193,14 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     async def _async_cleanup_kernel(self) -> None:
-        """Kill the kernel and collect its process at once (jupyter_client polls every 0.1 s for a
-        killed kernel to exit); whatever it started is killed with its group after the run."""
+        """Hand the hidden inputs to the copies waiting for them (once every cell is done, and
+        before anything of the kernel goes), then kill the kernel and collect its process at once
+        (jupyter_client polls every 0.1 s for a killed kernel to exit); whatever it started is
+        killed with its group after the run."""
+        if self._started and self._answered is None:
+            if not self._died:  # a lost or stuck kernel cannot answer the seal
+                await self._seal()
+            self._answered = self._kernel.listener.serve(self._issued, float(self.timeout or 30))
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
         if process is not None and process.poll() is None:
             process.kill()
@@ -165,6 +208,21 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         await super()._async_cleanup_kernel()
 
     _cleanup_kernel = run_sync(_async_cleanup_kernel)
+
+    async def _seal(self) -> None:
+        """Ask the kernel's monitor, with a nonce, whether it saw everything (after the last cell,
+        out of the notebook: nothing it prints reaches a cell)."""
+        if self.kc is None or self.km is None or not await ensure_async(self.km.is_alive()):
+            return
+        nonce = secrets.token_hex(16)
+        code = f"__import__('roofline_recorder.audit').audit.seal({nonce!r})"
+        try:
+            await self.kc.execute_interactive(
+                code, silent=True, store_history=False, timeout=SEAL_SECONDS, output_hook=lambda message: None
+            )
+        except Exception:  # a kernel busy or stuck to the end: nothing can be said either way
+            return
+        self._nonce = nonce  # it answered: its monitor's seal must be in the channel
 
     # --- Running cells ---------------------------------------------------------------------
 
@@ -241,6 +299,35 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             if later.cell_type == "code":
                 self._not_run += 1
                 later.outputs = [_error(NOT_RUN, "not run: the kernel was lost in an earlier cell")]
+
+
+def _unseen(events: list[dict[str, Any]], nonce: str | None) -> list[str]:
+    """What the monitor could not see, from its seal (asked with ``nonce`` while the kernel was
+    still alive; nothing to say if it was not asked): a report clause each."""
+    if nonce is None:
+        return []
+    seals = [e for e in events if e.get("what") == "sealed" and e.get("nonce") == nonce]
+    if not seals:
+        return [
+            "the grading report could not see everything this notebook's code did: the kernel's "
+            "monitor did not answer at the end (its channel or the monitor itself was changed)"
+        ]
+    missing = seals[-1].get("missing")
+    if isinstance(missing, list) and missing:
+        said = "; ".join(str(m)[:120] for m in missing[:5])
+        return [f"the grading report could not see everything this notebook's code did: {said}"]
+    return []
+
+
+def _cell_label(nb: Any, index: int) -> str:
+    """How a student's note names a cell: its grade id, or its number."""
+    grade_id = nb.cells[index].metadata.get("nbgrader", {}).get("grade_id")
+    return str(grade_id) if grade_id else f"#{index + 1}"
+
+
+def _plain(case: tuple[Any, ...]) -> list[Any]:
+    """A case as plain JSON values (arrays as lists)."""
+    return [value.tolist() if hasattr(value, "tolist") else value for value in case]
 
 
 def _size(value: Any) -> int:

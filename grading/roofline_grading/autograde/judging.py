@@ -1,12 +1,15 @@
 """Two nbgrader preprocessors that run after the notebook, in the grader's process.
 
 - :class:`JudgeAnswers` reads the records each test cell's hidden test left
-  (:mod:`roofline_recorder`), judges them with the answer key (:mod:`roofline_grading.judge`)
-  and writes the verdict into the cell, in the language of the notebook's release: nothing for a
-  right answer, an ``AnswerError`` with the feedback for a wrong one. nbgrader then scores the
-  cell as usual (0 with an error, full points without). Records are removed from every cell,
-  wherever they came from: only a test cell's own records count, and only for the questions its
-  hidden test names.
+  (:mod:`roofline_recorder`: the answers at the public inputs) and what the copies that test
+  left returned at the hidden inputs (:mod:`roofline_grading.autograde.hidden`), judges them
+  with the answer key (:mod:`roofline_grading.judge`) and writes the verdict into the cell, in
+  the language of the notebook's release: nothing for a right answer, an ``AnswerError`` with
+  the feedback for a wrong one, which shows no hidden input. nbgrader then scores the cell as
+  usual (0 with an error, full points without). Records are removed from every cell, wherever
+  they came from: only a test cell's own records and copies count, and only for the questions
+  its hidden test names; a function question passes only if its answers are right at the public
+  inputs *and* at the hidden ones.
 - :class:`PlainOutputs` keeps only inert content in the graded notebook: outputs as text and
   PNG/JPEG images, and the student's own Markdown cells as plain text. HTML, JavaScript, SVG
   and widgets a notebook displays, or a ``<script>`` in a Markdown cell, never reach the
@@ -28,6 +31,8 @@ from traitlets import Dict, Unicode
 from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.i18n import language_of, translator
 from roofline_grading.judge import Verdict, assess
+from roofline_grading.questions import FunctionQuestion
+from roofline_grading.session import joined
 from roofline_recorder import MIMETYPE
 from roofline_recorder.encode import RecordError, decode
 
@@ -81,6 +86,7 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
         language = language_of(nb.metadata)
         structure = NotebookStructure.from_json(self.structures[name]).in_language(language)
         issued = resources.get("roofline_issued", {})
+        answered = resources.get("roofline_answered", {})
         found: dict[str, list[str]] = {}
         for cell in nb.cells:
             if cell.cell_type != "code":
@@ -95,7 +101,10 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                     output["output_type"] = "display_data"
                     output.pop("execution_count", None)
             asked = recorded_questions(structure.cell(grade_id).source)
-            verdicts = {qid: self._verdict(qid, issued.get(qid), records, language) for qid in asked}
+            copies = {qid: _copies_of(answered.get(qid), cell.get("execution_count")) for qid in asked}
+            verdicts = {
+                qid: self._verdict(qid, issued.get(qid), records, copies[qid], language) for qid in asked
+            }
             found |= {qid: list(v.misconceptions) for qid, v in verdicts.items() if v and v.misconceptions}
             if not asked or any(o.get("output_type") == "error" for o in cell.outputs):
                 continue  # nothing to judge, or the cell failed already: nbgrader scores it 0
@@ -117,7 +126,9 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
         return nb, resources
 
     @staticmethod
-    def _verdict(qid: str, issued: Any, records: list[Any], language: str) -> Verdict | None:
+    def _verdict(
+        qid: str, issued: Any, records: list[Any], copies: list[dict[str, Any]], language: str
+    ) -> Verdict | None:
         mine = []
         for output in records:
             try:  # as plain JSON first: nbformat hands it over as its own dict and list types
@@ -136,11 +147,43 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                     name=name
                 )
             )
-        for payload in mine:  # every record of it must be right
-            verdict = assess(issued.question, issued.cases, payload, language)
+        public = len(issued.public)
+        for payload in mine:  # every record of it, with every copy's answers, must be right
+            if not isinstance(issued.question, FunctionQuestion):
+                verdict = assess(issued.question, issued.cases, payload, language)
+            else:
+                hidden: list[dict[str, Any] | None] = [_hidden_payload(c, len(issued.hidden)) for c in copies]
+                verdict = next(
+                    (
+                        v
+                        for h in hidden or [None]
+                        if (
+                            v := assess(
+                                issued.question, issued.cases, joined(payload, h), language, public=public
+                            )
+                        )
+                    ),
+                    None,
+                )
             if verdict is not None:
                 return verdict
         return None
+
+
+def _copies_of(entries: Any, cell: Any) -> list[dict[str, Any]]:
+    """The copies a test cell (execution count ``cell``) left for one question."""
+    if not isinstance(entries, list) or not isinstance(cell, int):
+        return []
+    return [e for e in entries if isinstance(e, dict) and e.get("cell") == cell]
+
+
+def _hidden_payload(copy: dict[str, Any], count: int) -> dict[str, Any]:
+    """A copy's answers as results to join with the public record (a copy that ran out of time or
+    was lost answers each hidden case with that)."""
+    if isinstance(copy.get("results"), list):
+        return {"results": copy["results"]}
+    what = "timed_out" if copy.get("timed_out") else "lost"
+    return {"results": [{what: True}] * count}
 
 
 class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]

@@ -1,14 +1,15 @@
 """Sandboxed kernels for the notebooks of one student, each started before its turn.
 
 :func:`prepare` sets up everything one notebook's kernel needs, outside and inside the sandbox:
-its run directory, the session file (the notebook's questions and the inputs drawn for each,
-never an answer), the process-tree group, the event channel, the launcher's settings and a
-kernelspec, and starts the kernel. Starting a kernel takes about a second, most of it Python
-importing IPython; :func:`take` hands a notebook its kernel and starts the next notebook's at
-once, so that second overlaps with nbgrader's own work on this one. Each kernel is still fresh,
-sandboxed and used for one notebook only.
+its run directory, the session file (the notebook's questions and their public inputs, never an
+answer nor a hidden input), the process-tree group, the event channel, the socket where the
+hidden tests' copies wait for their inputs (:mod:`roofline_grading.autograde.hidden`), the
+launcher's settings and a kernelspec, and starts the kernel. Starting a kernel takes about a
+second, most of it Python importing IPython; :func:`take` hands a notebook its kernel and starts
+the next notebook's at once, so that second overlaps with nbgrader's own work on this one. Each
+kernel is still fresh, sandboxed and used for one notebook only.
 
->>> Kernel.__dataclass_fields__.keys() >= {"name", "km", "group", "channel", "issued"}
+>>> Kernel.__dataclass_fields__.keys() >= {"name", "km", "group", "channel", "listener"}
 True
 """
 
@@ -27,14 +28,18 @@ from typing import Any
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
+from traitlets import Unicode
 
 from roofline_grading.autograde.events import EventChannel
+from roofline_grading.autograde.hidden import Listener
 from roofline_grading.sandbox import bwrap, launch, limits
-from roofline_grading.session import Issued, issue, spec
+from roofline_grading.session import issue, spec
 from roofline_recorder import audit
 
 __all__ = [
+    "EXITED",
     "KERNEL_NAME",
+    "GradingKernelManager",
     "Kernel",
     "check_start",
     "discard_waiting",
@@ -44,34 +49,56 @@ __all__ = [
 ]
 
 KERNEL_NAME = "roofline-grading"
+EXITED = "kernel.exited"
+"""The file in a kernel's runtime directory its keeper writes when the kernel ends."""
 HISTORY = "--HistoryManager.hist_file=:memory:"
 
 
 @dataclass
 class Kernel:
-    """One notebook's sandboxed kernel, with what it was given and what watches it."""
+    """One notebook's sandboxed kernel, with what watches it and where its hidden tests' copies wait."""
 
     name: str
     run: Path
-    issued: dict[str, Issued]
     channel: EventChannel
     group: limits.Group
     km: AsyncKernelManager
+    listener: Listener
+
+    def discard(self) -> None:
+        """Stop the kernel and everything it started, and remove its run directory."""
+        run_sync(self.km.shutdown_kernel)(now=True)
+        self.group.close()
+        self.channel.close()
+        self.listener.close()
+        shutil.rmtree(self.run, ignore_errors=True)
+
+
+class GradingKernelManager(AsyncKernelManager):
+    """jupyter_client's manager, for which the kernel is dead once the keeper has written its exit
+    (:mod:`roofline_recorder.kernel`): the sandbox itself stays up, for the hidden tests' copies."""
+
+    exited_file = Unicode("", help="The file the kernel's keeper writes when the kernel ends")
+
+    async def _async_is_alive(self) -> bool:
+        if self.exited_file and os.path.exists(self.exited_file):
+            return False
+        return bool(await super()._async_is_alive())
+
+    is_alive = _async_is_alive  # what the manager's callers use; its clients call the one above
 
 
 _WAITING: dict[str, Kernel] = {}
 """Kernels started ahead of their notebook's turn, by notebook name."""
 
 
-def take(
-    name: str, upcoming: list[str], settings: dict[str, Any], seeds: dict[str, str], run_root: Path
-) -> Kernel:
+def take(name: str, upcoming: list[str], settings: dict[str, Any], run_root: Path) -> Kernel:
     """The kernel of notebook ``name`` (started earlier, or now), after starting the kernel of
     the notebook that follows it in ``upcoming``."""
-    kernel = _WAITING.pop(name, None) or prepare(name, settings, seeds.get(name), run_root)
+    kernel = _WAITING.pop(name, None) or prepare(name, settings, run_root)
     later = upcoming[upcoming.index(name) + 1 :] if name in upcoming else []
     if later and later[0] not in _WAITING:
-        _WAITING[later[0]] = prepare(later[0], settings, seeds.get(later[0]), run_root)
+        _WAITING[later[0]] = prepare(later[0], settings, run_root)
     return kernel
 
 
@@ -129,7 +156,7 @@ def startup_failure(kernel: Kernel, error: BaseException) -> str:
 
 def check_start(settings: dict[str, Any], notebook: str, run_root: Path, timeout: float = 120) -> str | None:
     """Start one sandboxed kernel as grading would and stop it: None if it answered, else why not."""
-    kernel = prepare(notebook, settings, None, run_root)
+    kernel = prepare(notebook, settings, run_root)
     client = kernel.km.client()
     try:
         client.start_channels()
@@ -139,29 +166,23 @@ def check_start(settings: dict[str, Any], notebook: str, run_root: Path, timeout
         return startup_failure(kernel, error)
     finally:
         client.stop_channels()
-        run_sync(kernel.km.shutdown_kernel)(now=True)
-        kernel.group.close()
-        kernel.channel.close()
-        shutil.rmtree(kernel.run, ignore_errors=True)
+        kernel.discard()
 
 
 def discard_waiting() -> None:
     """Stop kernels started for notebooks that were not graded after all."""
     while _WAITING:
         _, kernel = _WAITING.popitem()
-        run_sync(kernel.km.shutdown_kernel)(now=True)
-        kernel.group.close()
-        kernel.channel.close()
-        shutil.rmtree(kernel.run, ignore_errors=True)
+        kernel.discard()
 
 
-def prepare(name: str, settings: dict[str, Any], seed: str | None, run_root: Path) -> Kernel:
+def prepare(name: str, settings: dict[str, Any], run_root: Path) -> Kernel:
     """Set up and start the sandboxed kernel of notebook ``name`` (see the module's docstring)."""
     run = run_root / name
     shutil.rmtree(run, ignore_errors=True)
     runtime = run / "runtime"
     runtime.mkdir(parents=True)
-    issued = issue(name, seed)
+    listener = Listener(runtime / "hidden.sock")
     channel = EventChannel(runtime / "events")
     memory_limit = limits.Limits(
         memory_bytes=int(settings.get("memory_bytes", limits.Limits.memory_bytes)),
@@ -171,7 +192,7 @@ def prepare(name: str, settings: dict[str, Any], seed: str | None, run_root: Pat
         f"{settings.get('tag', 'run')}-{name}", memory_limit, settings.get("group", "auto")
     )
     mode = settings.get("mode", "bwrap")
-    command, environment = _command(settings, run, runtime, issued)
+    command, environment = _command(settings, name, run, runtime)
     launcher = {
         "cgroup_procs": group.procs_files(),
         "parent": os.getpid(),
@@ -191,26 +212,27 @@ def prepare(name: str, settings: dict[str, Any], seed: str | None, run_root: Pat
         "metadata": {"debugger": False},
     }
     (kernel_dir / "kernel.json").write_text(json.dumps(kernelspec))
-    km = AsyncKernelManager(
+    km = GradingKernelManager(
         kernel_name=KERNEL_NAME,
         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(run / "kernels")]),
         transport="ipc",
         connection_file=str(runtime / "kernel.json"),
+        exited_file=str(runtime / EXITED),
     )
     run_sync(km.start_kernel)(cwd=str(runtime if mode == "bwrap" else run), extra_arguments=[HISTORY])
     process = getattr(getattr(km, "provisioner", None), "process", None)
     if process is not None:
         group.watch(process.pid)
-    return Kernel(name, run, issued, channel, group, km)
+    return Kernel(name, run, channel, group, km, listener)
 
 
 def _command(
-    settings: dict[str, Any], run: Path, runtime: Path, issued: dict[str, Issued]
+    settings: dict[str, Any], name: str, run: Path, runtime: Path
 ) -> tuple[list[str], dict[str, str]]:
     """The session file, and the command (and its environment) the launcher starts."""
     session_file = run / "session.json"
     layout = bwrap.Layout(
-        python=sys.executable,
+        python=bwrap.python_executable() if settings.get("mode", "bwrap") == "bwrap" else sys.executable,
         prefixes=tuple(settings.get("prefixes", bwrap.python_prefixes())),
         runtime=str(runtime),
         recorder=str(settings["recorder"]),
@@ -219,12 +241,15 @@ def _command(
         fontlist=settings.get("fontlist"),
     )
     session = {
-        "questions": {qid: spec(item) for qid, item in issued.items()},
+        "questions": {qid: spec(item) for qid, item in issue(name, None).items()},  # public cases only
+        "hidden": str(runtime / "hidden.sock"),
+        "exited": str(runtime / EXITED),
         "events": str(runtime / "events"),
         "readable": list(bwrap.readable(layout)),
         "writable": list(bwrap.writable(layout)),
         "library": list(bwrap.library(layout)),
         "protected": [audit.hashed(settings.get("salt", ""), p) for p in settings.get("protected", ())],
+        "exposed": list(bwrap.exposed(layout)),
         "salt": settings.get("salt", ""),
     }
     session_file.write_text(json.dumps(session))

@@ -5,7 +5,7 @@ order: sanitizing (the released kernelspec as ``OverwriteKernelspec`` gives it, 
 :class:`RestoreCells` in place of ``OverwriteCells`` and ``CheckCellMetadata``,
 ``DeduplicateIds``), then grading
 (:class:`SandboxedExecute` in place of ``Execute``, :class:`JudgeAnswers`, :class:`PlainOutputs`,
-``IgnorePattern``, ``ClearMetadataPreprocessor``), configured from the course's
+:class:`StudentNotes`, ``IgnorePattern``, ``ClearMetadataPreprocessor``), configured from the course's
 ``nbgrader_config.py`` as ``nbgrader autograde`` would be. :func:`scores` then reads each part's
 score and comment with nbgrader's own rules (``nbgrader.utils.determine_grade`` and its
 "No response." check), which ``SaveAutoGrades`` would have written to a gradebook.
@@ -49,12 +49,11 @@ _LOG = logging.getLogger("roofline_grading.autograde")
 
 @dataclass(frozen=True)
 class Run:
-    """One student's grading: the run's settings, the student, the seeds of their random inputs,
-    the notebooks to grade in order, and the scratch folder their kernels run in."""
+    """One student's grading: the run's settings, the student, the notebooks to grade in order,
+    and the scratch folder their kernels run in."""
 
     settings: Settings
     student: str
-    seeds: dict[str, str]
     upcoming: list[str]
     scratch: Path
 
@@ -78,10 +77,13 @@ class Run:
         config.SandboxedExecute.sandbox = settings.sandbox
         config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
         config.SandboxedExecute.timeout = settings.timeout
+        # No run times in the graded notebook: the same code then gives the same notebook, byte for byte.
+        config.SandboxedExecute.record_timing = False
         config.SandboxedExecute.notebook_budget = settings.notebook_budget
         config.SandboxedExecute.upcoming = list(self.upcoming)
         config.SandboxedExecute.run_root = str(self.run_root)
-        config.SandboxedExecute.seeds = self.seeds
+        config.SandboxedExecute.secret = settings.secret.hex()
+        config.SandboxedExecute.assignment = settings.assignment
         return config
 
 
@@ -105,6 +107,7 @@ def _steps() -> list[type]:
 
     from roofline_grading.autograde.execute import SandboxedExecute
     from roofline_grading.autograde.judging import JudgeAnswers, PlainOutputs
+    from roofline_grading.autograde.notes import StudentNotes
     from roofline_grading.autograde.restore import RestoreCells
 
     return [
@@ -114,6 +117,7 @@ def _steps() -> list[type]:
         SandboxedExecute,
         JudgeAnswers,
         PlainOutputs,
+        StudentNotes,
         IgnorePattern,
         ClearMetadataPreprocessor,
     ]

@@ -1,13 +1,18 @@
 """What grading one student produced, as plain data, and how it reads in one line.
 
 A worker process returns a :class:`StudentResult`; the driver writes its scores into the
-gradebook and its :meth:`StudentResult.summary` into the report.
+gradebook, and into the report its :meth:`StudentResult.summary` (one line an instructor reads at
+a glance) and every clause of :meth:`StudentResult.problems_found`.
 
 >>> ok = NotebookResult("ex1", "graded", {"t": GradeResult(2.0, 2.0, False)})
 >>> eve = NotebookResult("ex2", "graded", {"u": GradeResult(0.0, 1.0, False)},
 ...                      attempts=["answer cell 'a', line 2: read /course/gradebook.db"])
->>> StudentResult("eve", [ok, eve, NotebookResult("ex3", "missing")]).summary()
-"2/3, flagged: ex2: tried: answer cell 'a', line 2: read /course/gradebook.db | not submitted: ex3"
+>>> result = StudentResult("eve", [ok, eve, NotebookResult("ex3", "missing")])
+>>> result.summary()
+"2/3 flagged: ex2: tried: answer cell 'a', line 2: read /course/gradebook.db (+1 more)"
+>>> result.problems_found()[1]
+'not submitted: ex3'
+
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 __all__ = ["GradeResult", "NotebookResult", "StudentResult", "clean"]
 
@@ -61,6 +67,11 @@ class NotebookResult:
     comments: dict[str, str | None] = field(default_factory=dict)
     misconceptions: dict[str, list[str]] = field(default_factory=dict)
     """Question id -> the known misconceptions its answer matches (only answers that match one)."""
+    language: str = "en"
+    """The language of the release it came from (guessed from its bytes if it could not be read)."""
+    inputs: dict[str, Any] = field(default_factory=dict)
+    """The hidden inputs it was asked: ``seed`` and ``hidden`` (question id -> cases), for the
+    instructor's record (never for the student)."""
     autograded: bytes | None = None
 
     @property
@@ -121,21 +132,35 @@ class StudentResult:
             return "incomplete"
         return "ok"
 
-    def summary(self, limit: int = 3) -> str:
-        """One line for the instructor: the score, then what happened, notebook by notebook
-        (flagged ones first), then what was ignored, then what was not submitted."""
-        line = f"{self.score:g}/{self.max_score:g}"
-        if self.status == "flagged":
-            line += ", flagged"
-        ordered = sorted(self.notebooks, key=lambda n: not n.flagged)
-        parts = []
-        for notebook in ordered:
-            clauses = notebook.clauses()
-            if clauses:
-                more = f" (and {len(clauses) - limit} more)" if len(clauses) > limit else ""
-                parts.append(f"{notebook.notebook}: " + "; ".join(clauses[:limit]) + more)
-        parts += [clean(p) for p in self.problems]
+    def problems_found(self) -> list[str]:
+        """Everything that happened, one clause each, the most serious first: notebooks that could
+        not be graded, what code tried, limits hit, what was put right, files ignored, notebooks
+        not submitted. Each clause names its notebook."""
+        ranked: list[tuple[int, str]] = []
+        for notebook in self.notebooks:
+            where = f"{notebook.notebook}: "
+            failed = notebook.status in ("unreadable", "failed")
+            ranked += [(0 if failed else 3, where + clean(p)) for p in notebook.problems]
+            if notebook.attempts:
+                tried = "; ".join(clean(a) for a in notebook.attempts[:20])
+                more = f" (and {len(notebook.attempts) - 20} more)" if len(notebook.attempts) > 20 else ""
+                ranked.append((1, f"{where}tried: {tried}{more}"))
+            ranked += [(2, where + clean(e)) for e in notebook.events]
+        ranked += [(4, clean(p)) for p in self.problems]
         missing = [n.notebook for n in self.notebooks if n.status == "missing"]
         if missing:
-            parts.append("not submitted: " + ", ".join(missing))
-        return line + (": " + " | ".join(parts) if parts else "")
+            ranked.append((5, "not submitted: " + ", ".join(missing)))
+        return [clause for _, clause in sorted(ranked, key=lambda r: r[0])]
+
+    def summary(self, width: int = 160) -> str:
+        """One line for the instructor, at most ``width`` characters with the student's name in
+        front: the score, the status, the most serious problem and how many others there are."""
+        line = f"{self.score:g}/{self.max_score:g}"
+        if self.status != "ok":
+            line += f" {self.status}"
+        found = self.problems_found()
+        if not found:
+            return line
+        more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
+        room = max(20, width - len(self.student) - 2 - len(line) - 2 - len(more))
+        return f"{line}: {clean(found[0], room)}{more}"

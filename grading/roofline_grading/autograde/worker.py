@@ -20,8 +20,6 @@ For one student, :func:`grade_student`
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import logging
 import shutil
@@ -33,13 +31,14 @@ from typing import Any
 
 from roofline_grading.autograde import kernels
 from roofline_grading.autograde.execute import REPORT
+from roofline_grading.autograde.notes import language_of_file
 from roofline_grading.autograde.pipeline import Run, autograde, scores
 from roofline_grading.autograde.precheck import read_submission
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, plan
 from roofline_grading.i18n import language_of
 
-__all__ = ["Settings", "grade_student", "ready", "seed_for", "start_worker"]
+__all__ = ["Settings", "grade_student", "ready", "start_worker"]
 
 TIMESTAMP = "timestamp.txt"
 
@@ -61,17 +60,6 @@ class Settings:
     """How to confine each kernel (:class:`SandboxedExecute`'s ``sandbox``): ``mode`` (``bwrap``
     or ``off``), ``recorder``, ``prefixes``, ``masks``, ``fontlist``, ``memory_bytes``,
     ``processes``, ``group``."""
-
-
-def seed_for(secret: bytes, assignment: str, student: str, notebook: str) -> str:
-    """The hexadecimal seed of one student's random sizes in one notebook: the same at every
-    regrade, unknown to anyone without the course's secret.
-
-    >>> seed_for(b"k", "a", "s", "n") == seed_for(b"k", "a", "s", "n") != seed_for(b"k", "a", "t", "n")
-    True
-    """
-    message = f"{assignment}\0{student}\0{notebook}".encode()
-    return hmac.new(secret, message, hashlib.sha256).hexdigest()[:32]
 
 
 def start_worker() -> None:
@@ -133,8 +121,7 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
         notebooks.append(result)
         if nb is not None:
             readable[structure.name] = nb
-    seeds = {name: seed_for(settings.secret, settings.assignment, student, name) for name in structures}
-    run = Run(settings, student, seeds, upcoming=list(readable), scratch=scratch)
+    run = Run(settings, student, upcoming=list(readable), scratch=scratch)
     try:
         config = run.config()
         for notebook in notebooks:
@@ -161,9 +148,10 @@ def _prepare(structure: NotebookStructure, source: Path) -> tuple[NotebookResult
     if submission.problem is not None:
         result.status = "unreadable"
         result.problems.append(submission.problem)
+        result.language = language_of_file(submission.raw)
         return result, None
     result.problems += list(submission.notes)
-    language = language_of(submission.notebook.metadata)
+    language = result.language = language_of(submission.notebook.metadata)
     result.problems += list(plan(submission.notebook.cells, structure.in_language(language)).problems)
     return result, submission.notebook
 
@@ -217,3 +205,4 @@ def _finish(run: Run, notebook: NotebookResult) -> None:
     ran = json.loads(report.read_text())
     notebook.events += [str(e) for e in ran.get("limits", [])]
     notebook.attempts += [str(a) for a in ran.get("attempts", [])]
+    notebook.inputs = {"seed": ran.get("seed"), "hidden": ran.get("hidden", {})}
