@@ -11,8 +11,18 @@ sandbox). The hook never stops anything (the sandbox does that); it only reports
 Only the standard library is used: this module runs inside the grading kernel.
 
 Events are reported only when the notebook's code caused them: the call stack holds a frame of
-a cell, or of code that is not part of the installation (``library``). What the kernel's own
-machinery does (ipykernel reading ``/proc``, matplotlib reading its fonts) is not reported.
+a cell, or of code that is not part of the installation (``library``), or the event happens in
+a thread the notebook's code started. What the kernel's own machinery does (ipykernel reading
+``/proc``, matplotlib reading its fonts) is not reported, nor what the recorder itself does for
+the hidden tests (``trusted``: its frames between the event and the cell).
+
+Some routes leave no audit event, so the monitor watches them itself: an import of a course
+package by any route (``importlib.import_module`` raises no ``import`` event; a finder at the
+front of ``sys.meta_path`` sees every import), threads (``threading`` and ``_thread`` starts
+are wrapped to remember the cell that started each), and its own channel (a channel that is no
+longer the pipe it was is reopened by its path and the change reported). :meth:`Monitor.seal`,
+called by the grader after the last cell, says whether all of that is still in place, so that
+a report that could not see everything says so.
 
 >>> events = []
 >>> monitor = Monitor(events.append, readable=("/usr",), writable=("/tmp",), own_pid=1, library=())
@@ -25,19 +35,23 @@ machinery does (ipykernel reading ``/proc``, matplotlib reading its fonts) is no
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import hashlib
 import json
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["HIDDEN_PACKAGES", "Monitor", "install"]
+__all__ = ["HIDDEN_PACKAGES", "MONITOR", "Monitor", "install", "seal"]
 
 HIDDEN_PACKAGES = frozenset({"rooflinekit", "roofline_grading"})
 """The course's packages, which a grading kernel does not have."""
+MONITOR: Monitor | None = None
+"""The kernel's monitor, once installed (the grader calls its :meth:`Monitor.seal`)."""
 MAX_EVENTS = 200
 """Distinct events reported per notebook; more are counted, not described."""
 
@@ -94,9 +108,13 @@ class Monitor:
         library: tuple[str, ...],
         protected: frozenset[str] = frozenset(),
         salt: str = "",
+        trusted: tuple[str, ...] = (),
+        exposed: tuple[str, ...] = (),
     ) -> None:
         self.report = report
+        self.exposed = tuple(_directory(p) for p in exposed)
         self.protected, self.salt = protected, salt
+        self.trusted = frozenset(os.path.abspath(p) for p in trusted)
         self.library = tuple(_directory(p) for p in library)
         self.readable = tuple(_directory(p) for p in (*readable, *writable))
         self.writable = tuple(_directory(p) for p in writable)
@@ -107,6 +125,11 @@ class Monitor:
         self.seen: set[tuple[Any, ...]] = set()
         self.dropped = 0
         self._busy = threading.local()
+        self.thread_origins: weakref.WeakKeyDictionary[threading.Thread, tuple[int | None, int | None]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self.raw_origins: dict[int, tuple[int | None, int | None]] = {}
+        self.installed_report: Callable[[dict[str, Any]], None] = report
 
     def attach(self, shell: Any) -> None:
         """Follow the IPython shell's cells: from the first one on, events are reported with
@@ -185,7 +208,13 @@ class Monitor:
             return "file", f"read {full}"
         # /tmp is the kernel's own, but a course kept in the grader's /tmp has paths there too: the
         # grader's places are known here only by salted hashes, so the kernel learns no path.
-        if self.protected and under.startswith(self.writable) and self._inside_protected(full):
+        exposed = bool(self.exposed) and under.startswith(self.exposed)  # the environment, mounted as it is
+        if (
+            self.protected
+            and under.startswith(self.writable)
+            and not exposed
+            and self._inside_protected(full)
+        ):
             return "file", f"{'write' if write else 'read'} {full}"
         return None
 
@@ -217,7 +246,9 @@ class Monitor:
 
     def _where(self) -> tuple[int | None, int | None, bool]:
         """The cell (execution count) and line of the innermost notebook frame behind the event,
-        and whether any code outside the installation is behind it at all."""
+        and whether the notebook's code is behind it at all (a frame of a cell or of code outside
+        the installation, with no frame of the recorder's own in between, or a thread the
+        notebook's code started)."""
         frame: Any = sys._getframe(2)
         ours = False
         while frame is not None:
@@ -225,10 +256,90 @@ class Monitor:
             count = self.filenames.get(filename)
             if count is not None:
                 return count, frame.f_lineno, True
+            if not ours and filename in self.trusted:
+                return self.cell, None, False  # the recorder at work for a hidden test
             # "<frozen importlib._bootstrap>", "<string>" (dataclasses, namedtuple): neither
             ours = ours or not (filename.startswith("<") or (filename + "/").startswith(self.library))
             frame = frame.f_back
+        if not ours:
+            origin = self._thread_origin()
+            if origin is not None:
+                return origin[0], origin[1], True
         return self.cell, None, ours
+
+    def _thread_origin(self) -> tuple[int | None, int | None] | None:
+        """Where the running thread was started, if the notebook's code started it."""
+        ident = threading.get_ident()
+        if ident in self.raw_origins:
+            return self.raw_origins[ident]
+        current = threading._active.get(ident)  # type: ignore[attr-defined]  # no dummy thread made
+        return self.thread_origins.get(current) if current is not None else None
+
+    def started_from(self) -> tuple[int | None, int | None] | None:
+        """The cell and line of the notebook's code starting a thread now, if it is behind it."""
+        cell, line, ours = self._where()
+        return (cell, line) if ours else None
+
+    def watch_threads(self) -> None:
+        """Remember, for each thread the notebook's code starts, where it started it."""
+        monitor = self
+        start, start_new_thread = threading.Thread.start, _thread.start_new_thread
+
+        def thread_start(thread: threading.Thread) -> None:
+            origin = monitor.started_from()
+            if origin is not None:
+                monitor.thread_origins[thread] = origin
+            start(thread)
+
+        def raw_start(function: Any, args: Any, kwargs: Any = None) -> int:
+            origin = monitor.started_from()
+            if origin is None:
+                return start_new_thread(function, args, kwargs or {})
+
+            def tagged(*a: Any, **k: Any) -> Any:
+                monitor.raw_origins[threading.get_ident()] = origin
+                return function(*a, **k)
+
+            return start_new_thread(tagged, args, kwargs or {})
+
+        threading.Thread.start = thread_start  # type: ignore[method-assign,assignment]
+        _thread.start_new_thread = raw_start
+        self.watched = (thread_start, raw_start)
+
+    def watch_imports(self) -> None:
+        """Put a finder first on ``sys.meta_path`` that reports every import of a course package,
+        however it is asked for, and finds nothing itself."""
+        self.finder = _CoursePackages(self)
+        sys.meta_path.insert(0, self.finder)
+
+    def seal(self, nonce: str) -> None:
+        """Report that the notebook is done, with ``nonce`` (given by the grader) and whether the
+        monitor could see everything until now: which of its watches were removed, if any."""
+        missing = []
+        if not sys.meta_path or sys.meta_path[0] is not getattr(self, "finder", None):
+            missing.append("the import watch was removed")
+        watched = getattr(self, "watched", (None, None))
+        if threading.Thread.start is not watched[0] or _thread.start_new_thread is not watched[1]:
+            missing.append("the thread watch was removed")
+        if self.report is not getattr(self, "installed_report", self.report):
+            missing.append("the monitor's report was replaced")
+        for name in ("hook", "_send", "_where", "_classify", "_file", "_thread_origin", "started_from"):
+            if name in vars(self):
+                missing.append(f"the monitor's {name} was replaced")
+        if not self.active:
+            missing.append("the monitor was switched off")
+        self.report({"what": "sealed", "nonce": nonce, "missing": missing, "cell": None, "line": None})
+
+
+class _CoursePackages:
+    """The import watch (:meth:`Monitor.watch_imports`)."""
+
+    def __init__(self, monitor: Monitor) -> None:
+        self.monitor = monitor
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if self.monitor.active and name.split(".")[0] in HIDDEN_PACKAGES:
+            self.monitor.hook("import", (name, None, None, None, None))
 
 
 def hashed(salt: str, path: str) -> str:
@@ -248,24 +359,65 @@ def install(
     library: tuple[str, ...],
     protected: frozenset[str] = frozenset(),
     salt: str = "",
+    trusted: tuple[str, ...] = (),
+    exposed: tuple[str, ...] = (),
+    path: str | None = None,
 ) -> Monitor:
-    """Add the audit hook, writing events as JSON lines to the file descriptor ``channel``."""
-
-    def report(event: dict[str, Any]) -> None:
-        with contextlib.suppress(OSError):
-            os.write(channel, (json.dumps(event) + "\n").encode("utf-8", "replace"))
-
+    """Add the audit hook, writing events as JSON lines to the file descriptor ``channel`` (the
+    named pipe at ``path``, reopened by that path if the descriptor is changed), and the watches
+    of imports and threads."""
+    write = _channel_writer(channel, path)
     monitor = Monitor(
-        report,
+        write,
         readable=readable,
         writable=writable,
         own_pid=os.getpid(),
         library=library,
         protected=protected,
         salt=salt,
+        trusted=trusted,
+        exposed=exposed,
     )
     sys.addaudithook(monitor.hook)
+    monitor.watch_imports()
+    monitor.watch_threads()
     return monitor
+
+
+def _channel_writer(channel: int, path: str | None) -> Callable[[dict[str, Any]], None]:
+    """Write events to ``channel``; if the descriptor no longer is the pipe it was (code made it
+    point elsewhere), write to the pipe at ``path`` instead, saying so first."""
+    identity = _identity(channel)
+    state = {"fd": channel, "told": False}
+
+    def write(event: dict[str, Any]) -> None:
+        fd = state["fd"]
+        if identity is not None and _identity(fd) != identity and path:
+            with contextlib.suppress(OSError):
+                reopened = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+                if _identity(reopened) == identity:
+                    state["fd"] = fd = reopened
+                else:
+                    os.close(reopened)
+            if not state["told"]:
+                state["told"] = True
+                note = {"what": "channel", "detail": "changed where the grading report's events go"}
+                with contextlib.suppress(OSError):
+                    os.write(
+                        fd, (json.dumps({**note, "cell": event.get("cell"), "line": None}) + "\n").encode()
+                    )
+        with contextlib.suppress(OSError):
+            os.write(fd, (json.dumps(event) + "\n").encode("utf-8", "replace"))
+
+    return write
+
+
+def _identity(fd: int) -> tuple[int, int] | None:
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def _writes(mode: Any, flags: Any) -> bool:
@@ -294,3 +446,9 @@ def _other_process(path: str, own_pid: int) -> bool:
 def _short(value: Any) -> str:
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+def seal(nonce: str) -> None:
+    """What the grader runs in the kernel after the last cell: :meth:`Monitor.seal`, if installed."""
+    if MONITOR is not None:
+        MONITOR.seal(nonce)

@@ -58,9 +58,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--processes",
         type=_tasks,
-        default=64,
-        help="processes and threads a kernel and everything it starts may run at once (default 64; at least "
-        "32: the kernel itself needs about 15)",
+        default=128,
+        help="processes and threads a kernel and everything it starts may run at once (default 128; at "
+        "least 32: the kernel itself needs about 15, and each hidden test leaves a copy of it waiting)",
     )
     return p
 

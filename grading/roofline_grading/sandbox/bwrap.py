@@ -37,7 +37,17 @@ from pathlib import Path
 
 from roofline_recorder.audit import HIDDEN_PACKAGES
 
-__all__ = ["GRADING", "HIDDEN_PACKAGES", "HOME", "Layout", "available", "command", "python_prefixes"]
+__all__ = [
+    "GRADING",
+    "HIDDEN_PACKAGES",
+    "HOME",
+    "Layout",
+    "available",
+    "command",
+    "exposed",
+    "python_executable",
+    "python_prefixes",
+]
 
 HOME = "/home/student"
 """The kernel's home and working directory inside the sandbox (in memory)."""
@@ -76,6 +86,13 @@ class Layout:
     home_bytes: int = 256 * 2**20
     tmp_bytes: int = 256 * 2**20
     environment: dict[str, str] = field(default_factory=dict)
+
+
+def python_executable() -> str:
+    """This Python, by a path that exists inside the sandbox: its directory resolved (a virtual
+    environment reached through a symbolic link is mounted where the link points), its own name
+    kept (a venv's ``bin/python`` must be started by that name to find its ``pyvenv.cfg``)."""
+    return os.path.join(os.path.realpath(os.path.dirname(sys.executable)), os.path.basename(sys.executable))
 
 
 def python_prefixes() -> tuple[str, ...]:
@@ -132,6 +149,9 @@ def command(layout: Layout, run: list[str] | None = None) -> list[str]:
         str(UID),
         "--disable-userns",
         "--die-with-parent",
+        # The kernel's keeper (roofline_recorder.kernel) is the sandbox's first process: signals the
+        # notebook's code sends it are ignored, so it cannot end the sandbox early.
+        "--as-pid-1",
         "--new-session",
         "--hostname",
         "grading",
@@ -210,6 +230,13 @@ def readable(layout: Layout) -> tuple[str, ...]:
         "/sys/fs/cgroup",
         layout.runtime,
     )
+
+
+def exposed(layout: Layout) -> tuple[str, ...]:
+    """What the sandbox mounts from the grader's machine at the same path: the Python installation
+    and environment and the kernel's runtime directory. Reading there is never reading the
+    grader's files, even where they lie inside the course or under ``/tmp``."""
+    return (*layout.prefixes, layout.runtime)
 
 
 def library(layout: Layout) -> tuple[str, ...]:

@@ -43,7 +43,7 @@ class Limits:
     """What one notebook's kernel and everything it starts may use together."""
 
     memory_bytes: int = 4 * 2**30
-    processes: int = 64
+    processes: int = 128
     """Processes and threads (what a cgroup's ``pids.max`` counts)."""
     file_bytes: int = 64 * 2**20
     """The largest file a kernel may write (its home and /tmp are small in-memory file systems too)."""
