@@ -150,6 +150,24 @@ def test_deleted_edited_and_relabelled_cells_are_put_back_as_released() -> None:
     nbformat.validate(fixed)
 
 
+def test_a_test_cell_moved_above_the_cells_it_needs_is_put_back_after_them() -> None:
+    """A student who moves a hidden test above its answer (or above a helper the answer needs)
+    would lose the part to a NameError: the test cell goes back where the release runs it."""
+    nb = model(EX5)
+    by_id = {c.metadata.nbgrader.grade_id: c for c in nb.cells if "nbgrader" in c.metadata}
+    nb.cells.remove(by_id["ex5_critical_batch"])
+    nb.cells.insert(nb.cells.index(by_id["ex5_peak_answer"]), by_id["ex5_critical_batch"])
+    extra = nbformat.v4.new_code_cell("note = 'a cell of my own'")
+    nb.cells.insert(nb.cells.index(by_id["ex5_global_answer"]) + 1, extra)
+    fixed, problems = sanitized(nb)
+    order = [c.metadata.get("nbgrader", {}).get("grade_id", c.source) for c in fixed.cells]
+    position = order.index
+    assert position("ex5_critical_answer") < position("ex5_critical_batch") < position("ex5_global_answer")
+    assert order.index("ex5_global_answer") + 1 == order.index(extra.source)  # the student's own cell stays
+    moved = "test cell 'ex5_critical_batch' was moved above answer cell 'ex5_critical_answer'"
+    assert f"{moved} (put back after it)" in problems
+
+
 def test_of_two_cells_with_one_id_the_last_keeps_it_and_the_other_loses_its_role() -> None:
     nb = model(EX5)
     fake = copy.deepcopy(
@@ -400,7 +418,7 @@ def test_a_sandboxed_kernel_sees_no_course_no_grader_and_no_network(tmp_path: Pa
         "import roofline_grading -> denied ModuleNotFoundError",
         "token in environment -> False",
         "token in /proc/1 -> False",
-        "processes -> [1, 2]",
+        "processes -> [1]",  # itself alone: the sandbox's first process (its keeper, when a kernel)
         "connect -> denied OSError",
         "write /usr -> denied OSError",
         "write home -> 2",

@@ -1,4 +1,9 @@
-"""The grading report: one line per submission, as text and as CSV, and progress lines.
+"""The grading report: one short line per submission, then the details; as text and as CSV.
+
+The text report reads at a glance: the run's header, then one line per student (at most about
+160 characters: the score, the status, the most serious problem and how many others), then,
+for each student with anything to say, every clause, one per line. The CSV has one row per
+student with the same line and all the clauses, for a spreadsheet.
 
 >>> from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 >>> alice = StudentResult("alice", [NotebookResult("ex1", "graded", {"t": GradeResult(1.0, 1.0, False)})])
@@ -14,28 +19,42 @@ from pathlib import Path
 
 from roofline_grading.autograde.results import StudentResult
 
-__all__ = ["progress_line", "write_report"]
+__all__ = ["WIDTH", "progress_line", "write_report"]
+
+WIDTH = 160
+"""Characters of a student's line in the report and on the console (the name included)."""
 
 
 def progress_line(done: int, total: int, result: StudentResult, *, flagged: int, failed: int) -> str:
-    """What the console shows when one student is done: count, the one-line summary, time,
+    """What the console shows when one student is done: count, the student's one line, time,
     and how many were flagged or failed so far."""
     width = len(str(total))
     tally = f"; {flagged} flagged, {failed} failed so far" if flagged or failed else ""
-    return f"[{done:>{width}}/{total}] {result.student}: {result.summary()}  ({result.seconds:.1f} s{tally})"
+    line = f"{result.student}: {result.summary(WIDTH)}"
+    return f"[{done:>{width}}/{total}] {line}  ({result.seconds:.1f} s{tally})"
 
 
 def write_report(
     text_path: Path, csv_path: Path, results: Sequence[StudentResult], header: Sequence[str]
 ) -> None:
-    """``text_path``: the header, then ``student: summary`` per line; ``csv_path``: one row per
-    student with ``student, status, score, max_score, summary``."""
+    """``text_path``: the header, a line per student, then each student's details; ``csv_path``:
+    one row per student with ``student, status, score, max_score, summary, details`` (the details
+    joined by `` | ``)."""
     text_path.parent.mkdir(parents=True, exist_ok=True)
     ordered = sorted(results, key=lambda r: r.student)
-    lines = [*header, ""] + [f"{r.student}: {r.summary(limit=10)}" for r in ordered]
+    lines = [*header, ""] + [f"{r.student}: {r.summary(WIDTH)}" for r in ordered]
+    detailed = [r for r in ordered if r.problems_found()]
+    if detailed:
+        lines += ["", "Details, student by student:"]
+        for result in detailed:
+            lines += ["", f"{result.student} ({result.score:g}/{result.max_score:g}, {result.status}):"]
+            lines += [f"  - {clause}" for clause in result.problems_found()]
     text_path.write_text("\n".join(lines) + "\n")
     with csv_path.open("w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "status", "score", "max_score", "summary"])
+        writer.writerow(["student", "status", "score", "max_score", "summary", "details"])
         for r in ordered:
-            writer.writerow([r.student, r.status, f"{r.score:g}", f"{r.max_score:g}", r.summary(limit=10)])
+            details = " | ".join(r.problems_found())
+            writer.writerow(
+                [r.student, r.status, f"{r.score:g}", f"{r.max_score:g}", r.summary(WIDTH), details]
+            )

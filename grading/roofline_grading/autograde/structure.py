@@ -5,8 +5,10 @@ cells, locked cells), in the order of the released notebook, as the gradebook st
 :func:`plan` compares a submitted notebook with it and decides, before anything runs, which cell
 plays which part: for each grade id the *last* cell that carries it keeps it (as nbgrader's
 ``DeduplicateIds`` does), cells with unknown or duplicate ids lose their nbgrader metadata,
-known cells get their metadata back, and deleted cells are put back. :func:`apply_plan` does
-that to the notebook (the sanitizing step of grading); the worker reports the plan's problems.
+known cells get their metadata back, deleted cells are put back, and a test cell moved above a
+cell that precedes it in the release (its answer, or a helper it needs) is put back after it, so
+that it runs when the release meant it to. :func:`apply_plan` does that to the notebook (the
+sanitizing step of grading); the worker reports the plan's problems.
 
 >>> test = SourceCell("t", "code", locked=True, grade=True, solution=False, task=False, points=2.0,
 ...                   source="assert x == 1", released="assert x == 1")
@@ -123,6 +125,13 @@ class Plan:
     problems: tuple[str, ...] = field(default=())
     """What differs from the released notebook, one short sentence each."""
     structure: NotebookStructure | None = None
+    moved: tuple[str, ...] = field(default=())
+    """Grade ids of test cells moved above a cell that precedes them in the release (put back)."""
+    changed: tuple[tuple[str, str], ...] = field(default=())
+    """(grade id, ``"edited"`` or ``"role"``): known cells whose source, type, flags or points were
+    changed (restored)."""
+    ignored: int = 0
+    """Cells that claimed an unknown grade id, or one a later cell claims too (their role dropped)."""
 
 
 def _nbgrader_meta(cell: Mapping[str, Any]) -> Any:
@@ -140,6 +149,7 @@ def plan(cells: Sequence[Mapping[str, Any]], structure: NotebookStructure) -> Pl
     problems: list[str] = []
     claims: dict[str, list[int]] = {}
     stripped: list[int] = []
+    ignored = 0
     for index, cell in enumerate(cells):
         metadata = cell.get("metadata")
         if not isinstance(metadata, Mapping) or "nbgrader" not in metadata:
@@ -151,6 +161,7 @@ def plan(cells: Sequence[Mapping[str, Any]], structure: NotebookStructure) -> Pl
         grade_id = meta.get("grade_id") if isinstance(meta, Mapping) else None
         if not isinstance(grade_id, str) or grade_id not in structure.ids:
             stripped.append(index)
+            ignored += 1
             shown = repr(grade_id) if isinstance(grade_id, str) else "none"
             problems.append(
                 f"cell {index + 1} carries nbgrader metadata for an unknown part ({shown}; ignored)"
@@ -162,35 +173,72 @@ def plan(cells: Sequence[Mapping[str, Any]], structure: NotebookStructure) -> Pl
         *earlier, last = indices
         kept[last] = grade_id
         stripped += earlier
+        ignored += len(earlier)
         if earlier:
             problems.append(
                 f"{len(indices)} cells carry the id of {structure.cell(grade_id).role} {grade_id!r} "
                 "(only the last one keeps it)"
             )
+    changed: list[tuple[str, str]] = []
     for index, grade_id in sorted(kept.items()):
-        problems += _differences(cells[index], structure.cell(grade_id))
+        for kind, said in _differences(cells[index], structure.cell(grade_id)):
+            problems.append(said)
+            changed.append((grade_id, kind))
     missing = tuple(c.grade_id for c in structure.cells if c.grade_id not in claims)
     for grade_id in missing:
         known = structure.cell(grade_id)
         what = "put back, empty" if known.solution else "put back"
         problems.append(f"{known.role} {grade_id!r} was deleted ({what})")
-    return Plan(kept, tuple(sorted(stripped)), missing, tuple(problems), structure)
+    moved = _moved_tests(kept, structure)
+    for grade_id, above in moved:
+        role = structure.cell(above).role
+        problems.append(f"test cell {grade_id!r} was moved above {role} {above!r} (put back after it)")
+    return Plan(
+        kept,
+        tuple(sorted(stripped)),
+        missing,
+        tuple(problems),
+        structure,
+        tuple(g for g, _ in moved),
+        tuple(dict.fromkeys(changed)),
+        ignored,
+    )
 
 
-def _differences(cell: Mapping[str, Any], known: SourceCell) -> list[str]:
+def _moved_tests(kept: Mapping[int, str], structure: NotebookStructure) -> list[tuple[str, str]]:
+    """Each test cell that sits above a known cell the release puts before it, with the last such
+    cell."""
+    position = {grade_id: index for index, grade_id in kept.items()}
+    moved = []
+    for order, known in enumerate(structure.cells):
+        if not known.grade or known.solution or known.grade_id not in position:
+            continue
+        later = [
+            c.grade_id
+            for c in structure.cells[:order]
+            if position.get(c.grade_id, -1) > position[known.grade_id]
+        ]
+        if later:
+            moved.append((known.grade_id, max(later, key=lambda g: position[g])))
+    return moved
+
+
+def _differences(cell: Mapping[str, Any], known: SourceCell) -> list[tuple[str, str]]:
+    """What differs between a submitted cell and the known one: (``"edited"`` or ``"role"``, the
+    report's words) each."""
     found = []
     meta = _nbgrader_meta(cell)
     if cell.get("cell_type") != known.cell_type:
-        found.append(
-            f"{known.role} {known.grade_id!r} was turned into a {cell.get('cell_type')} cell (restored)"
-        )
+        said = f"{known.role} {known.grade_id!r} was turned into a {cell.get('cell_type')} cell (restored)"
+        found.append(("edited", said))
     flags = {name: bool(meta.get(name, False)) for name in ("grade", "solution", "locked", "task")}
     expected = {"grade": known.grade, "solution": known.solution, "locked": known.locked, "task": known.task}
     changed = sorted(name for name in flags if flags[name] != expected[name])
     if changed:
-        found.append(
+        said = (
             f"{known.role} {known.grade_id!r} had its nbgrader flags changed ({', '.join(changed)}; restored)"
         )
+        found.append(("role", said))
     if known.grade or known.task:
         points = meta.get("points")
         try:
@@ -198,9 +246,11 @@ def _differences(cell: Mapping[str, Any], known: SourceCell) -> list[str]:
         except (TypeError, ValueError):
             same = False
         if not same:
-            found.append(f"{known.role} {known.grade_id!r} had its points changed to {points!r} (restored)")
+            found.append(
+                ("role", f"{known.role} {known.grade_id!r} had its points changed to {points!r} (restored)")
+            )
     if known.locked and cell.get("cell_type") == known.cell_type and _source(cell) != known.released:
-        found.append(f"{known.role} {known.grade_id!r} was edited (restored)")
+        found.append(("edited", f"{known.role} {known.grade_id!r} was edited (restored)"))
     return found
 
 
@@ -231,6 +281,14 @@ def apply_plan(nb: Any, the_plan: Plan) -> None:
             cells.insert(at, restored)
             anchors[known.grade_id] = restored
         previous = anchors[known.grade_id]
+    for order, known in enumerate(structure.cells):  # moved test cells back, in the release's order
+        if known.grade_id in the_plan.moved:
+            test = anchors[known.grade_id]
+            cells.remove(test)
+            before = [
+                cells.index(anchors[c.grade_id]) for c in structure.cells[:order] if c.grade_id in anchors
+            ]
+            cells.insert(max(before) + 1, test)
     nb.cells = cells
 
 
