@@ -613,6 +613,61 @@ CRAFTS = [
         says=("sent signal 15 to process 1",),
     ),
     Craft(
+        "importlib",
+        ex5(
+            **appended(
+                "ex5_figures",
+                "import importlib\nfor name in ('rooflinekit', 'roofline_grading.answer_key'):\n"
+                "    try:\n        importlib.import_module(name)\n    except ImportError:\n        pass",
+            )
+        ),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("imports rooflinekit (not available when grading)", "imports roofline_grading (not available"),
+    ),
+    Craft(
+        "threads",
+        ex5(
+            **appended(
+                "ex5_figures",
+                "import _thread, os, threading, time\n"
+                "worker = threading.Thread(target=os.listdir, args=('/proc/1/fd',))\nworker.start()\nworker.join()\n"
+                "_thread.start_new_thread(os.kill, (1, 15))\ntime.sleep(0.5)",
+            )
+        ),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("reads /proc/1/fd, which belongs to another process", "sent signal 15 to process 1"),
+    ),
+    Craft(
+        "channel",
+        ex5(
+            **appended(
+                "ex5_figures",
+                "import os\nfor fd in os.listdir('/proc/self/fd'):\n"
+                "    if os.readlink(f'/proc/self/fd/{fd}').endswith('/events'):\n"
+                "        os.dup2(os.open('/dev/null', os.O_WRONLY), int(fd))\n"
+                "os.kill(1, 15)",
+            )
+        ),
+        full=EX5_PARTS,
+        flagged=True,
+        says=("changed where the grading report's events go", "sent signal 15 to process 1"),
+    ),
+    Craft(
+        "prints-its-arguments",
+        ex5(
+            ex5_peak_answer="import os, sys\nSEEN = []\n\n\ndef dense_peak(datasheet_flops):\n"
+            "    print('ARGUMENT', datasheet_flops)\n    print('ARGUMENT', datasheet_flops, file=sys.__stdout__)\n"
+            "    os.write(1, f'ARGUMENT {datasheet_flops}\\n'.encode())\n    SEEN.append(datasheet_flops)\n"
+            "    with open(f'/tmp/seen-{datasheet_flops}', 'w') as seen:\n        seen.write(str(datasheet_flops))\n"
+            "    return datasheet_flops / 2",
+            ex5_bandwidth_answer="import os\nprint('SEEN', SEEN, sorted(os.listdir('/tmp')))\n\n\n"
+            "def hbm_bandwidth(terabytes_per_second):\n    return terabytes_per_second * 1e12",
+        ),
+        full=EX5_PARTS,
+    ),
+    Craft(
         "network",
         ex5(
             **appended(
@@ -1039,15 +1094,20 @@ def test_no_answer_is_flagged_or_marked_for_a_human_unless_its_code_tried_someth
 
 
 @pytest.mark.parametrize("craft", [c for c in CRAFTS if c.says or c.never], ids=lambda c: c.id)
-def test_the_report_says_in_one_line_what_happened(parallel: Run, craft: Craft) -> None:
-    line = parallel.report[craft.id]["summary"]
-    assert "\n" not in line
+def test_the_report_says_what_happened_in_a_short_line_then_in_detail(parallel: Run, craft: Craft) -> None:
+    """One line an instructor reads at a glance (the score, the worst problem, how many others),
+    then every clause, in the text report and the CSV."""
+    row = parallel.report[craft.id]
+    line, details = row["summary"], row["details"]
+    assert "\n" not in line and len(f"{craft.id}: {line}") <= 160, line
     for words in craft.says:
-        assert words in line, f"{craft.id}: {words!r} not in {line!r}"
+        assert words in details, f"{craft.id}: {words!r} not in {details!r}"
     for words in craft.never:
-        assert words not in line, f"{craft.id}: {words!r} in {line!r}"
-    text = (parallel.course / "autograded" / f"{ASSIGNMENT}-report.txt").read_text()
-    assert f"{craft.id}: {line}" in text.splitlines()
+        assert words not in details, f"{craft.id}: {words!r} in {details!r}"
+    text = (parallel.course / "autograded" / f"{ASSIGNMENT}-report.txt").read_text().splitlines()
+    assert f"{craft.id}: {line}" in text
+    for clause in details.split(" | ") if details else []:
+        assert f"  - {clause}" in text, clause
 
 
 # --- What the kernel can reach: nothing of the course's or the grader's ----------------------
@@ -1126,8 +1186,69 @@ def test_graded_notebooks_and_feedback_stay_small_and_say_where_output_was_cut(p
     for page in pages:
         assert page.stat().st_size < 2**20, page
     report = (parallel.course / "autograded" / f"{ASSIGNMENT}-report.txt").read_text()
-    assert "\x1b" not in report and len(report.splitlines()) == len(CRAFTS) + 3  # header, summary, blank
+    lines = report.splitlines()
+    assert "\x1b" not in report and lines[2] == "" and lines[3 + len(CRAFTS)] == ""  # header, summary, blank
+    assert all(len(line) <= 160 for line in lines[3 : 3 + len(CRAFTS)])  # a line per student, short
     assert "[output cut: this cell printed more than 100,000 characters]" in printed(parallel, "flood")
+
+
+def _written(value: Any) -> set[str]:
+    """The ways a number could be written on a page."""
+    if isinstance(value, list):
+        return {w for v in value for w in _written(v)}
+    number = float(value)
+    forms = {repr(value), str(value), f"{number:g}", f"{number:.6g}", f"{number:.4g}", f"{number:.3e}"}
+    if number == int(number) and abs(number) < 1e15:
+        forms.add(str(int(number)))
+    return forms
+
+
+def _shown_on(page: Path) -> str:
+    """What a page shows: a notebook's whole text; a feedback page's text, without its styles."""
+    text = page.read_text(errors="replace")
+    if page.suffix != ".html":
+        return text
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(text, "html.parser")
+    for style in soup(["style", "script"]):
+        style.decompose()
+    return soup.get_text(" ")
+
+
+def _tokens(text: str) -> set[str]:
+    """The numbers written in ``text`` (not digits inside a word, a hash, an id or a date)."""
+    text = re.sub(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?Z?", " ", text)
+    return set(re.findall(r"(?<![\w.])[-+]?\d[\d.]*(?:e[-+]?\d+)?(?![\w.])", text))
+
+
+def test_no_hidden_input_reaches_a_graded_notebook_or_a_feedback_page(parallel: Run) -> None:
+    """Every input the grader drew in secret for a student (its own record of them) is absent from
+    that student's graded notebooks and feedback pages: not in what the judge wrote, nor in what
+    the student's code printed, stored or wrote while it was called (see prints-its-arguments)."""
+    released = "".join(
+        path.read_text() for path in (ROOT / "exercises").rglob("*.ipynb")
+    )  # numbers the exercises print anyway
+    shown = _tokens(released)
+    checked = 0
+    for student in BY_ID:
+        record = parallel.course / "autograded" / f"{ASSIGNMENT}-inputs" / f"{student}.json"
+        if not record.is_file():
+            continue
+        pages = [
+            *(parallel.course / "autograded" / student / ASSIGNMENT).glob("*.ipynb"),
+            *(parallel.course / "feedback" / student / ASSIGNMENT).glob("*.html"),
+        ]
+        words = set().union(*(_tokens(_shown_on(page)) for page in pages)) if pages else set()
+        for notebook, inputs in json.loads(record.read_text()).items():
+            for qid, cases in inputs.get("hidden", {}).items():
+                for case in cases:
+                    for value in case:
+                        secret = {w for w in _written(value) if len(w) > 3} - shown
+                        leaked = secret & words
+                        assert not leaked, (student, notebook, qid, leaked)
+                        checked += 1
+    assert checked > 100
 
 
 def test_no_script_a_student_writes_reaches_the_feedback_or_the_formgrader(parallel: Run) -> None:
@@ -1181,12 +1302,19 @@ def test_the_gradebook_is_intact(parallel: Run) -> None:
             assert submission.max_score == sum(parallel.max_scores.values())  # restored points, not 100s
 
 
+KILL_THE_GRADER = """import os
+keeper = os.getppid()  # the kernel's keeper; the grader's worker started it
+with open(f"/proc/{keeper}/stat") as stat:
+    os.kill(int(stat.read().rsplit(")", 1)[1].split()[1]), 9)
+"""
+
+
 def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_template: Path) -> None:
     """Without the sandbox a student's code can kill the worker grading it: the driver grades the
     others again and reports the culprit."""
     killer = Craft(
         "killer",
-        ex5(ex5_peak_answer="import os\nos.kill(os.getppid(), 9)\n" + EX5_MODEL["ex5_peak_answer"]),
+        ex5(ex5_peak_answer=KILL_THE_GRADER + EX5_MODEL["ex5_peak_answer"]),
     )
     honest = Craft("model", ex5())
     run = grade_class(course_template, "worker-death", [killer, honest], jobs=2, options="--sandbox off")
@@ -1196,7 +1324,7 @@ def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_
         if s == "model" and part in EX5_PARTS
     )
     assert run.report["killer"]["status"] == "failed"
-    assert "the grading process died while grading this submission" in run.report["killer"]["summary"]
+    assert "the grading process died while grading this submission" in run.report["killer"]["details"]
     assert all(score == 0 for (s, _, _), (score, _) in run.grades.items() if s == "killer")
     assert run.after == run.before
     left = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)

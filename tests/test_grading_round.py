@@ -290,20 +290,15 @@ def points(notebook: str) -> dict[str, float]:
     return grade_ids(read(ROOT / "solutions" / ASSIGNMENT / f"{notebook}.ipynb"), tests=True)
 
 
-def expected_total(course: Path, student: Student) -> float:
-    """Full points for every part the student's slips cannot cost, and what the gradebook says for
-    those a slip may cost (checked part by part above)."""
+def expected_total(student: Student) -> float:
+    """Full points for every part the student's slips cannot cost, none for the others."""
     total = 0.0
     for notebook in NOTEBOOKS:
         if student.blank:
             continue
         slip = SLIPS[student.slips[notebook]] if notebook in student.slips else None
         lost = slip.fails if slip else frozenset()
-        maybe = slip.may_fail if slip else frozenset()
-        got = scores(course, student.id, notebook)
-        total += sum(
-            got[part] if part in maybe else p for part, p in points(notebook).items() if part not in lost
-        )
+        total += sum(p for part, p in points(notebook).items() if part not in lost)
     return total
 
 
@@ -326,7 +321,7 @@ def test_a_misconception_costs_exactly_the_parts_it_touches(
     got = scores(graded, student, notebook)
     full = points(notebook)
     lost = {part for part, score in got.items() if score != full[part]}
-    assert set(SLIPS[slip].fails) <= lost <= set(SLIPS[slip].fails | SLIPS[slip].may_fail)
+    assert lost == set(SLIPS[slip].fails)
     assert all(got[part] == 0 for part in lost)
 
 
@@ -364,8 +359,6 @@ def test_feedback_names_the_misconception(graded: Path, student: str, notebook: 
         # the known-mistake check under the answer names it first, or else the judge does
         assert "AnswerError" in outputs[part] or KNOWN_MISTAKE_SAYS[language] in outputs[part], part
         assert message in outputs[part], f"{part}: {outputs[part]}"
-    for part in SLIPS[slip].may_fail:
-        assert not outputs[part] or message in outputs[part], f"{part}: {outputs[part]}"
     feedback = feedback_text(graded, student, notebook)
     assert message in feedback
     if language != "en":
@@ -377,12 +370,7 @@ def test_the_same_answers_in_the_korean_release_get_the_same_points(
     graded: Path, korean: str, english: str
 ) -> None:
     for notebook in NOTEBOOKS:
-        slip = next(s for s in STUDENTS if s.id == english).slips.get(notebook)
-        chance = SLIPS[slip].may_fail if slip else frozenset()  # word answers, at each one's random inputs
-        got, want = scores(graded, korean, notebook), scores(graded, english, notebook)
-        assert {k: v for k, v in got.items() if k not in chance} == {
-            k: v for k, v in want.items() if k not in chance
-        }, notebook
+        assert scores(graded, korean, notebook) == scores(graded, english, notebook), notebook
 
 
 def test_korean_feedback_is_in_korean_and_restores_the_korean_notebook(graded: Path) -> None:
@@ -423,7 +411,7 @@ def test_export_writes_one_row_per_student_with_the_right_totals(graded: Path) -
         (row,) = [row for row in rows if row["student_id"] == student.id]
         assert row["assignment"] == ASSIGNMENT
         assert float(row["max_score"]) == max_score
-        assert float(row["score"]) == expected_total(graded, student), student.id
+        assert float(row["score"]) == expected_total(student), student.id
     for absent in ABSENT:  # on the class list, nothing submitted: a row with 0
         (row,) = [row for row in rows if row["student_id"] == absent]
         assert float(row["score"]) == 0 and float(row["max_score"]) == max_score
@@ -488,26 +476,18 @@ def test_misconception_summary_counts_the_class_part_by_part(graded: Path) -> No
     with (graded / "autograded" / f"{ASSIGNMENT}-misconceptions.csv").open(newline="") as handle:
         rows = {(r["question"], r["misconception"]): r for r in csv.DictReader(handle)}
     expected: dict[tuple[str, str], int] = dict.fromkeys(rows, 0)
-    uncertain: set[tuple[str, str]] = set()
     for _, notebook, slip in SLIPPED:
         parts = questions_of(notebook)
-        for part in SLIPS[slip].named | SLIPS[slip].may_fail:
+        for part in SLIPS[slip].named:
             question = key.question(parts[part])
             made = SLIPS[slip].misconception
             for misconception in {m.misconception for m in getattr(question, "mistakes", ())} | {made}:
                 counted = (question.id, misconception.name)
                 if counted not in rows or not same_values(question, made, misconception):
                     continue
-                if part in SLIPS[slip].may_fail:  # a word answer: named or not, by the inputs drawn
-                    uncertain.add(counted)
-                else:
-                    expected[counted] += 1
-        for counted in SLIPS[slip].also_named:
-            expected[counted] += 1
+                expected[counted] += 1
     for row_key, row in rows.items():
         assert int(row["graded"]) == len(STUDENTS), row  # every one who submitted, not the absent
-        if row_key in uncertain:
-            continue
         assert int(row["students"]) == expected[row_key], (row_key, row["students"], expected[row_key])
     assert sum(expected.values()) >= len(SLIPPED)
     assert (graded / "autograded" / f"{ASSIGNMENT}-misconceptions.png").read_bytes()[:4] == b"\x89PNG"
@@ -515,7 +495,7 @@ def test_misconception_summary_counts_the_class_part_by_part(graded: Path) -> No
 
 # --- Grading by hand in formgrader ---------------------------------------------------------
 
-HELD, BROKEN = "held", NOTEBOOKS[0]
+HELD, BROKEN = "erinq", NOTEBOOKS[0]  # a name that appears nowhere else on a page
 """A student whose first notebook is not a notebook (held for grading by hand), the others right."""
 
 
@@ -655,9 +635,14 @@ def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exporte
     listed = _api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{BROKEN}", token)
     (submission,) = [s for s in listed if s["student"] == HELD]
     assert submission["needs_manual_grade"], submission
-    # Its grading page opens: the released notebook, headed by a note, for the grader's scores.
+    # Its grading page opens: the released notebook, headed by the note its student reads too (why
+    # it could not be graded, in the student's terms), with no name or path: graders see it anonymised.
     page = _page(f"{url}/formgrader/submissions/{submission['id']}/", token)
-    assert "Graded by hand" in page and "the grading report says why" in page, page[:2000]
+    text = " ".join(BeautifulSoup(page, "html.parser").get_text().split())
+    assert "could not be graded automatically: not a notebook: invalid JSON" in text, text[:2000]
+    assert "submitted/" not in page and "raise NotImplementedError" not in text
+    shown = read(course / "autograded" / HELD / ASSIGNMENT / f"{BROKEN}.ipynb")  # what the page renders
+    assert not any(HELD in cell.source for cell in shown.cells)  # formgrader's own link aside
     given = {}
     for grade in _api(f"{url}/formgrader/api/grades?submission_id={submission['id']}", token):
         assert grade["needs_manual_grade"], grade
@@ -670,6 +655,9 @@ def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exporte
     formgrader.stop()  # then make grades, as the guide says
 
     assert scores(course, HELD, BROKEN) == given
+    make("feedback", course=course)  # the student reads why, and the points given by hand
+    feedback = feedback_text(course, HELD, BROKEN)
+    assert "could not be graded automatically" in feedback and "submitted/" not in feedback
     make("grades", course=course, GRADES="export/grades.csv")
     with (course / "export" / "grades.csv").open(newline="") as handle:
         (row,) = [r for r in csv.DictReader(handle) if r["student_id"] == HELD]
