@@ -8,8 +8,8 @@ What an LMS's zip says about time, and what ``make collect`` makes of it:
   only order two uploads of one notebook (:mod:`roofline_grading.autograde.duplicates`);
 - an upload the LMS marks late (Canvas's ``late_`` in the name) keeps its own time when the name
   gives one after the due date; otherwise it gets a time :data:`LATE_BY` after the assignment's due
-  date in the gradebook, so that nbgrader's penalty applies (the smallest one a penalty per hour
-  or per day gives). With no due date in the gradebook, the marker cannot be applied: the
+  date in the gradebook, so that nbgrader's penalty applies (the smallest one, for a penalty that
+  grows with lateness). With no due date in the gradebook, the marker cannot be applied: the
   summary says so and how to set one.
 
 A student's time is the latest of their notebooks' times. The file is written as
