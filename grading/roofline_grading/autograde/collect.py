@@ -70,6 +70,11 @@ class Report:
     failed: str | None = None
     """Why a student's folder could not be written (the run stopped there)."""
 
+    def skip(self, entry: Entry, why: str, log: logging.Logger) -> None:
+        """Name ``entry``, which cannot be taken, and why."""
+        log.warning("Skipped %s: %s", entry.label, why)
+        self.skipped.append(f"skipped {entry.label}: {why}")
+
     def lines(self, assignment: str, zips: int) -> list[str]:
         return [*self.students, *self.skipped, self.summary(assignment, zips)]
 
@@ -128,7 +133,7 @@ def collect(
 ) -> Report:
     """Collect every upload of ``archives`` into ``course``; see the module's docstring."""
     report = Report()
-    uploads: dict[tuple[str, str], list[Candidate[Taken]]] = defaultdict(list)
+    uploads: dict[str, dict[str, list[Candidate[Taken]]]] = defaultdict(lambda: defaultdict(list))
     for archive in archives:
         for entry in archive.entries():
             if entry.kind == "folder":
@@ -136,71 +141,83 @@ def collect(
             log.info("Parsing file: %s", entry.label)
             found = entry.problem or names.read(archive.name, entry.path)
             if isinstance(found, str):
-                log.warning("Skipped %s: %s", entry.label, found)
-                report.skipped.append(f"skipped {entry.label}: {found}")
+                report.skip(entry, found, log)
                 continue
-            taken = (archive, entry, found)
-            uploads[(found.student, found.notebook)].append(
-                Candidate(taken, found.time, found.resubmission, entry.date_time, entry.order)
+            candidate = Candidate(
+                (archive, entry, found), found.time, found.resubmission, entry.date_time, entry.order
             )
-    by_student: dict[str, dict[str, tuple[Taken, bytes]]] = defaultdict(dict)
-    resolved: dict[str, list[str]] = defaultdict(list)
-    budget = Budget()
-    for (student, notebook), candidates in sorted(uploads.items()):
-        ordered, why = latest_first(candidates)
-        unreadable = []
-        for candidate in ordered:
-            archive, entry, _ = candidate.item
-            try:
-                by_student[student][notebook] = (candidate.item, archive.read(entry, budget).read())
-            except EntryError as error:
-                log.warning("Skipped %s: %s", entry.label, error)
-                report.skipped.append(f"skipped {entry.label}: {error}")
-                unreadable.append(entry.label)
-                continue
-            if len(ordered) > 1:
-                others = [
-                    c.item[1].label
-                    for c in ordered
-                    if c is not candidate and c.item[1].label not in unreadable
-                ]
-                line = f"  {notebook}: {len(ordered)} uploads, took {entry.label} ({why}"
-                line += f"; the later {', '.join(unreadable)} cannot be read)" if unreadable else ")"
-                line += f" over {', '.join(others)}" if others else ""
-                resolved[student].append(line)
-                report.counts["duplicates"] += 1
-            break
-    if any(upload.late for chosen in by_student.values() for (_, _, upload), _ in chosen.values()):
+            uploads[found.student][found.notebook].append(candidate)
+    if any(c.item[2].late for notebooks in uploads.values() for cs in notebooks.values() for c in cs):
         report.due = due_date(course, assignment)
         log.info("Due date of %s: %s", assignment, report.due or "none in the gradebook")
-    for student, notebooks in sorted(by_student.items()):
+    budget = Budget()
+    for student, notebooks in sorted(uploads.items()):
         try:
-            line = _file_student(course, assignment, student, notebooks, report, log)
+            report.students += _collect_student(course, assignment, student, notebooks, report, budget, log)
         except OSError as error:
             report.failed = f"cannot write {course.submitted_dir(student, assignment)}: {error}"
             break
-        report.students += [line, *resolved[student]]
     return report
 
 
-def _file_student(
+def _latest_readable(
+    candidates: list[Candidate[Taken]], report: Report, budget: Budget, log: logging.Logger
+) -> tuple[Upload, bytes, str | None] | None:
+    """The LMS's latest upload that can be read, its bytes, and the line telling the choice (None
+    for a single upload); the unreadable ones are skipped and named."""
+    ordered, why = latest_first(candidates)
+    unreadable: list[str] = []
+    for candidate in ordered:
+        archive, entry, upload = candidate.item
+        try:
+            data = archive.read(entry, budget).read()
+        except EntryError as error:
+            report.skip(entry, str(error), log)
+            unreadable.append(entry.label)
+            continue
+        log.info("Copying from: %s", entry.label)
+        if len(ordered) == 1:
+            return upload, data, None
+        others = [
+            c.item[1].label for c in ordered if c is not candidate and c.item[1].label not in unreadable
+        ]
+        line = f"  {upload.notebook}: {len(ordered)} uploads, took {entry.label} ({why}"
+        line += f"; the later {', '.join(unreadable)} cannot be read)" if unreadable else ")"
+        line += f" over {', '.join(others)}" if others else ""
+        report.counts["duplicates"] += 1
+        return upload, data, line
+    return None
+
+
+def _collect_student(
     course: Course,
     assignment: str,
     student: str,
-    notebooks: dict[str, tuple[Taken, bytes]],
+    notebooks: dict[str, list[Candidate[Taken]]],
     report: Report,
+    budget: Budget,
     log: logging.Logger,
-) -> str:
+) -> list[str]:
+    """File one student's notebooks and timestamp; their line, and a line per duplicate resolved
+    (nothing when none of their uploads can be read)."""
     folder = course.submitted_dir(student, assignment)
     before = read_stamp(folder)
-    statuses = {}
-    for notebook, ((_, entry, _), data) in sorted(notebooks.items()):
-        log.info("Copying from: %s", entry.label)
+    statuses: dict[str, str] = {}
+    uploads: list[Upload] = []
+    resolved: list[str] = []
+    for notebook, candidates in sorted(notebooks.items()):
+        latest = _latest_readable(candidates, report, budget, log)
+        if latest is None:
+            continue
+        upload, data, line = latest
         log.info("  Copying to: %s", folder / notebook)
         statuses[notebook] = file_notebook(folder, notebook, data)
         report.counts[statuses[notebook]] += 1
+        uploads.append(upload)
+        resolved += [line] if line else []
+    if not statuses:
+        return []
     kept = kept_files(folder, set(statuses))
-    uploads = [upload for (_, _, upload), _ in notebooks.values()]
     decision = decide([(u.time, u.late) for u in uploads], report.due)
     clauses = [describe(statuses, kept)]
     clauses += [decision.said] if decision.said else []
@@ -215,7 +232,7 @@ def _file_student(
     if decision.late:
         report.counts[decision.late] += 1
     clauses += [f"{u.notebook}: {u.note}" for u in uploads if u.note]
-    return f"{student}: {'; '.join(clauses)}"
+    return [f"{student}: {'; '.join(clauses)}", *resolved]
 
 
 def _logger(verbose: bool) -> logging.Logger:
