@@ -31,6 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from roofline_grading.autograde.archives import (
     Archive,
@@ -248,20 +249,33 @@ def _logger(verbose: bool) -> logging.Logger:
     return log
 
 
+def _course(root: Path, assignment: str) -> tuple[Course, Any, list[str]]:
+    """The course in ``root``, its configuration and the assignment's released notebooks, or a
+    :class:`CourseError` saying what is missing."""
+    if not (root / "nbgrader_config.py").is_file():
+        raise CourseError(f"{root} is not a course directory: it has no nbgrader_config.py")
+    try:
+        config = load_config(root)
+    except Exception as error:  # whatever the file raises: the instructor's file, not a bug here
+        raise CourseError(
+            f"{root / 'nbgrader_config.py'} cannot be read: {type(error).__name__}: {error}"
+        ) from None
+    course = open_course(root)
+    released = released_notebooks(course, assignment)
+    if not released:
+        raise CourseError(
+            f"no released notebooks in {course.release / assignment}: generate the assignment first "
+            f"(make exercises)"
+        )
+    return course, config, released
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     log = _logger(args.verbose)
     try:
-        course = open_course(args.course)
-        if course.config_file is None:
-            raise CourseError(f"{course.root} is not a course directory: it has no nbgrader_config.py")
-        released = released_notebooks(course, args.assignment)
-        if not released:
-            raise CourseError(
-                f"no released notebooks in {course.release / args.assignment}: "
-                f"generate the assignment first (make exercises)"
-            )
-        names = Names(load_config(course.root), course.root, args.assignment, released, log)
+        course, config, released = _course(args.course, args.assignment)
+        names = Names(config, course.root, args.assignment, released, log)
         archives = open_archives(args.zips)
     except (CourseError, PatternError, ArchiveError) as error:
         print(f"collect: {error}", file=sys.stderr)
