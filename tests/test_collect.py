@@ -280,6 +280,8 @@ def test_usage_errors_say_what_is_wrong_and_collect_nothing(tmp_path: Path) -> N
     empty = tmp_path / "empty"
     empty.mkdir()
     assert "is not a course directory" in failed_collect(empty, ZIP=str(good)).stderr
+    (empty / "nbgrader_config.py").write_text("c = get_config(\n")
+    assert "nbgrader_config.py cannot be read: SyntaxError" in failed_collect(empty, ZIP=str(good)).stderr
     assert not (course / "submitted").exists()
 
 
