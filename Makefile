@@ -104,9 +104,11 @@ $(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
 compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
-# JupyterLab refuses to run as root unless told --allow-root (containers, CI machines).
+# JupyterLab refuses to run as root unless told --allow-root (containers, CI machines): lab, lab-ko
+# and formgrader tell it so when make runs as root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 # Both write the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
-LAB := $(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root)
+LAB := $(BIN)/jupyter lab $(ALLOW_ROOT)
 KO_CHAPTERS := $(BIN)/python tools/chapter_translations.py --language ko
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
 	$(KO_CHAPTERS)
@@ -175,7 +177,7 @@ grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change),
 # nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
 # by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
 formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
-	cd $(COURSE) && $(abspath $(BIN))/jupyter lab
+	cd $(COURSE) && $(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
 
 grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
 	$(MAKE) -o $(STAMP) collect

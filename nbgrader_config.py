@@ -6,6 +6,8 @@ the student versions nbgrader generates from them in ``exercises/roofline/``.
 The instructor's guide (book/instructor-guide.md) walks through a grading round.
 """
 
+from roofline_grading import formgrader
+
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (nbgrader provides get_config)
 
 c.CourseDirectory.course_id = "roofline"
@@ -28,3 +30,18 @@ c.FileNameCollectorPlugin.named_regexp = (
     r"^.*/(?P<student_id>[^\W_](?:[^\W_]|[.\-])*)_(?P<late>(?i:late_))?(?:[0-9]+_)*"
     r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
 )
+
+# make grades (nbgrader export): nbgrader's CSV, its rows sorted by student id (roofline_grading/export.py).
+c.ExportApp.plugin_class = "roofline_grading.export.SortedCsvExport"
+
+# No nbgrader exchange: students hand in through the LMS (above). Listing the exchange finds nothing
+# instead of failing on its missing directory (formgrader's warning, JupyterLab's Assignments panel).
+c.ExchangeFactory.list = "roofline_grading.formgrader.NoExchangeList"
+# Formgrader (make formgrader) lists the assignments of solutions/ but not the Korean release in
+# solutions/ko/, and offers no release or collect (the LMS's job): roofline_grading/formgrader.py.
+formgrader.install()
+
+# The students' feedback pages (make feedback) stand alone, offline or on a network that blocks
+# CDNs: the math of the Markdown cells is written into them as MathML, instead of nbgrader's
+# template loading MathJax from a CDN (grading/roofline_grading/feedback.py).
+c.GenerateFeedback.exporter_class = "roofline_grading.feedback.FeedbackExporter"

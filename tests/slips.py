@@ -151,18 +151,21 @@ def read(path: Path) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 
 
-def release_dir(kind: str, language: str = "en") -> Path:
-    """Where the ``kind`` (``solutions`` or ``exercises``) notebooks of a language's release are."""
-    return ROOT / kind / ASSIGNMENT if language == "en" else ROOT / kind / language / ASSIGNMENT
+def release_dir(kind: str, language: str = "en", root: Path = ROOT) -> Path:
+    """Where the ``kind`` (``solutions`` or ``exercises``) notebooks of a language's release are,
+    in the course at ``root`` (this checkout by default)."""
+    return root / kind / ASSIGNMENT if language == "en" else root / kind / language / ASSIGNMENT
 
 
-def answered(notebook: str, slip: str | None = None, language: str = "en") -> nbformat.NotebookNode:
-    """The released student version (in ``language``) with each answer cell holding the model
-    answer, with the slip ``slip`` (a key of SLIPS) applied if given."""
-    release = read(release_dir("exercises", language) / f"{notebook}.ipynb")
+def answered(
+    notebook: str, slip: str | None = None, language: str = "en", root: Path = ROOT
+) -> nbformat.NotebookNode:
+    """The released student version (in ``language``, of the course at ``root``) with each answer
+    cell holding the model answer, with the slip ``slip`` (a key of SLIPS) applied if given."""
+    release = read(release_dir("exercises", language, root) / f"{notebook}.ipynb")
     answers = {
         cell.metadata["nbgrader"]["grade_id"]: cell.source
-        for cell in read(release_dir("solutions", language) / f"{notebook}.ipynb").cells
+        for cell in read(release_dir("solutions", language, root) / f"{notebook}.ipynb").cells
         if cell.metadata.get("nbgrader", {}).get("solution")
     }
     replaced = dict.fromkeys(SLIPS[slip].replace if slip else (), 0)

@@ -430,6 +430,28 @@ def test_export_writes_one_row_per_student_with_the_right_totals(graded: Path) -
         assert row["first_name"] == "Absent" and row["last_name"] == absent.title()
 
 
+def test_export_rows_are_sorted_by_student_id_with_nbgraders_columns(graded: Path) -> None:
+    """nbgrader lists students by last name (the roster's names put "model" before "blank"); the
+    export orders its rows by student id instead, with nbgrader's columns."""
+    with (graded / "export" / "grades.csv").open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        ids = [row["student_id"] for row in reader]
+    assert reader.fieldnames == [
+        "assignment",
+        "duedate",
+        "timestamp",
+        "student_id",
+        "last_name",
+        "first_name",
+        "email",
+        "raw_score",
+        "late_submission_penalty",
+        "score",
+        "max_score",
+    ]
+    assert ids == sorted(ids) and len(ids) == len(STUDENTS) + len(ABSENT), ids
+
+
 # --- The misconception summary -----------------------------------------------------------
 
 
@@ -493,10 +515,31 @@ def test_misconception_summary_counts_the_class_part_by_part(graded: Path) -> No
 
 # --- Grading by hand in formgrader ---------------------------------------------------------
 
+HELD, BROKEN = "held", NOTEBOOKS[0]
+"""A student whose first notebook is not a notebook (held for grading by hand), the others right."""
 
-def _formgrader(course: Path, scratch: Path) -> tuple[subprocess.Popen[bytes], str, str]:
+
+@dataclass
+class Formgrader:
+    """``make formgrader`` running on a course: its address, token and log."""
+
+    course: Path
+    server: subprocess.Popen[bytes]
+    url: str
+    token: str
+    log: Path
+
+    def stop(self) -> None:
+        """Ctrl+C for make, its shell and JupyterLab (one process group); again does nothing."""
+        if self.server.poll() is None:
+            os.killpg(self.server.pid, signal.SIGTERM)
+        self.server.wait(timeout=60)
+
+
+def _formgrader(course: Path, scratch: Path) -> Formgrader:
     """``make formgrader`` on ``course`` (JupyterLab with nbgrader's formgrader, as an instructor
-    opens it), on a free port with a known token; returns the server, its address and the token."""
+    opens it), on a free port with a known token, once it answers. Nothing in its configuration
+    allows root: as root, only the Makefile's ``--allow-root`` lets it start."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
@@ -506,13 +549,13 @@ def _formgrader(course: Path, scratch: Path) -> tuple[subprocess.Popen[bytes], s
     (config / "jupyter_server_config.json").write_text(
         json.dumps(
             {
-                "ServerApp": {"ip": "127.0.0.1", "port": port, "open_browser": False, "allow_root": True},
+                "ServerApp": {"ip": "127.0.0.1", "port": port, "open_browser": False},
                 "IdentityProvider": {"token": token},
             }
         )
     )
-    log = (scratch / "server.log").open("wb")
-    try:
+    log = scratch / "server.log"
+    with log.open("wb") as output:  # the server writes to its own copy of the file descriptor
         server = subprocess.Popen(
             command("formgrader", course=course),
             env={
@@ -522,13 +565,21 @@ def _formgrader(course: Path, scratch: Path) -> tuple[subprocess.Popen[bytes], s
                 "JUPYTERLAB_SETTINGS_DIR": str(scratch / "settings"),
                 "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces"),
             },
-            stdout=log,
+            stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # make, its shell and jupyter: one process group to stop
         )
-    finally:
-        log.close()  # the server writes to its own copy of the file descriptor
-    return server, f"http://127.0.0.1:{port}", token
+    running = Formgrader(course, server, f"http://127.0.0.1:{port}", token, log)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            _api(f"{running.url}/formgrader/api/status", token)
+            return running
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                running.stop()
+                pytest.fail(f"make formgrader did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
 
 
 def _api(url: str, token: str, method: str = "GET", body: object = None) -> Any:
@@ -540,72 +591,87 @@ def _api(url: str, token: str, method: str = "GET", body: object = None) -> Any:
         return json.loads(response.read())
 
 
-def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exported(
-    graded: Path, tmp_path: Path
-) -> None:
-    """A submission nbgrader cannot grade (a file that is not a notebook) is held: its parts score
-    0 and wait for a grader. In formgrader (``make formgrader``) the grader gives them points;
-    ``make grades`` then exports them with the rest of the student's work."""
-    course = tmp_path / "course"
+def _page(url: str, token: str) -> str:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return str(response.read().decode())
+
+
+@pytest.fixture(scope="module")
+def formgrader(graded: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Formgrader]:
+    """A copy of the graded course with one more student, held for grading by hand (a file that is
+    not a notebook), and ``make formgrader`` running on it."""
+    scratch = tmp_path_factory.mktemp("formgrader")
+    course = scratch / "course"
     shutil.copytree(graded, course)
-    held, broken = "held", NOTEBOOKS[0]
-    archive = tmp_path / "held.zip"
+    archive = scratch / "held.zip"
     model = next(s for s in STUDENTS if s.id == "model")
     with zipfile.ZipFile(archive, "w") as zipped:
         for notebook in NOTEBOOKS:
             text = (
                 "my answers are in the PDF"
-                if notebook == broken
+                if notebook == BROKEN
                 else nbformat.writes(student_notebook(model, notebook))
             )
-            zipped.writestr(f"{held}_{notebook}.ipynb", text)
+            zipped.writestr(f"{HELD}_{notebook}.ipynb", text)
     make("collect", course=course, ZIP=str(archive))
-    make("autograde", course=course, AUTOGRADE_OPTIONS=f"--student {held}")
-    assert scores(course, held, broken) == dict.fromkeys(points(broken), 0.0)
-
-    server, url, token = _formgrader(course, tmp_path)
+    make("autograde", course=course, AUTOGRADE_OPTIONS=f"--student {HELD}")
+    running = _formgrader(course, scratch)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                _api(f"{url}/formgrader/api/status", token)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(
-                        "make formgrader did not start:\n" + (tmp_path / "server.log").read_text()[-3000:]
-                    )
-                time.sleep(0.5)
-        # What the formgrader lists for the notebook: the held submission, marked for grading by hand.
-        listed = _api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{broken}", token)
-        (submission,) = [s for s in listed if s["student"] == held]
-        assert submission["needs_manual_grade"], submission
-        # Its grading page opens: the released notebook, headed by a note, for the grader's scores.
-        request = urllib.request.Request(
-            f"{url}/formgrader/submissions/{submission['id']}/", headers={"Authorization": f"token {token}"}
-        )
-        with urllib.request.urlopen(request, timeout=60) as response:
-            page = response.read().decode()
-        assert "Graded by hand" in page and "the grading report says why" in page, page[:2000]
-        given = {}
-        for grade in _api(f"{url}/formgrader/api/grades?submission_id={submission['id']}", token):
-            assert grade["needs_manual_grade"], grade
-            given[grade["name"]] = grade["max_score"] / 2  # half marks, by hand
-            saved = _api(
-                f"{url}/formgrader/api/grade/{grade['id']}",
-                token,
-                "PUT",
-                {"manual_score": given[grade["name"]]},
-            )
-            assert saved["manual_score"] == given[grade["name"]] and not saved["needs_manual_grade"], saved
-        assert set(given) == set(points(broken))
+        yield running
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=60)
+        running.stop()
 
-    assert scores(course, held, broken) == given
+
+def test_make_formgrader_lists_the_assignment_without_warnings(formgrader: Formgrader) -> None:
+    """``make formgrader`` starts (as root too: the tests run as root in CI); formgrader lists the
+    assignment ``roofline`` and not the Korean release's folder ``solutions/ko/``; its page shows
+    no warning about nbgrader's exchange (which the course does not use), offers no release or
+    collect, and the server logs no exchange error; JupyterLab's Assignments panel lists nothing."""
+    url, token = formgrader.url, formgrader.token
+    assignments = _api(f"{url}/formgrader/api/assignments", token)
+    assert [a["name"] for a in assignments] == [ASSIGNMENT], assignments
+    (assignment,) = assignments
+    assert assignment["source_path"] == f"solutions/{ASSIGNMENT}" and not assignment["releaseable"]
+    # The page formgrader opens on (Manage Assignments): nbgrader's warnings are its alerts.
+    page = BeautifulSoup(_page(f"{url}/formgrader/manage_assignments", token), "html.parser")
+    assert page.find(id="warning-exchange") is None
+    assert not page.select(".alert"), [alert.get_text(" ", strip=True) for alert in page.select(".alert")]
+    panel = _api(f"{url}/assignments?course_id=roofline", token)
+    assert panel == {"success": True, "value": []}, panel
+    log = formgrader.log.read_text()  # nbgrader's exchange logs "Unwritable directory ...exchange"
+    assert "Unwritable directory" not in log and "exchange directory" not in log, log[-3000:]
+
+
+def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exported(
+    formgrader: Formgrader,
+) -> None:
+    """A submission nbgrader cannot grade (a file that is not a notebook) is held: its parts score
+    0 and wait for a grader. In formgrader (``make formgrader``) the grader gives them points;
+    ``make grades`` then exports them with the rest of the student's work."""
+    course, url, token = formgrader.course, formgrader.url, formgrader.token
+    assert scores(course, HELD, BROKEN) == dict.fromkeys(points(BROKEN), 0.0)
+    # What the formgrader lists for the notebook: the held submission, marked for grading by hand.
+    listed = _api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{BROKEN}", token)
+    (submission,) = [s for s in listed if s["student"] == HELD]
+    assert submission["needs_manual_grade"], submission
+    # Its grading page opens: the released notebook, headed by a note, for the grader's scores.
+    page = _page(f"{url}/formgrader/submissions/{submission['id']}/", token)
+    assert "Graded by hand" in page and "the grading report says why" in page, page[:2000]
+    given = {}
+    for grade in _api(f"{url}/formgrader/api/grades?submission_id={submission['id']}", token):
+        assert grade["needs_manual_grade"], grade
+        given[grade["name"]] = grade["max_score"] / 2  # half marks, by hand
+        saved = _api(
+            f"{url}/formgrader/api/grade/{grade['id']}", token, "PUT", {"manual_score": given[grade["name"]]}
+        )
+        assert saved["manual_score"] == given[grade["name"]] and not saved["needs_manual_grade"], saved
+    assert set(given) == set(points(BROKEN))
+    formgrader.stop()  # then make grades, as the guide says
+
+    assert scores(course, HELD, BROKEN) == given
     make("grades", course=course, GRADES="export/grades.csv")
     with (course / "export" / "grades.csv").open(newline="") as handle:
-        (row,) = [r for r in csv.DictReader(handle) if r["student_id"] == held]
-    others = sum(sum(points(notebook).values()) for notebook in NOTEBOOKS if notebook != broken)
+        (row,) = [r for r in csv.DictReader(handle) if r["student_id"] == HELD]
+    others = sum(sum(points(notebook).values()) for notebook in NOTEBOOKS if notebook != BROKEN)
     assert float(row["score"]) == others + sum(given.values())
