@@ -154,13 +154,13 @@ roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTE
 	@test -f "$(ROSTER)" && head -1 "$(ROSTER)" | tr -d '\r' | tr ',' '\n' | grep -qx id || { echo "roster: $(ROSTER) is not a CSV file whose first line names an id column (id,first_name,last_name,email)" >&2; exit 2; }
 	$(NBGRADER) db student import '$(abspath $(ROSTER))'
 
-collect: $(STAMP)  ## Collect submissions from LMS zips: make collect ZIP="a.zip b.zip"
+# Reads the zips itself (python -m roofline_grading.autograde.collect): an entry it cannot take is
+# skipped and named, every other student collected; late markers and submission times become
+# timestamp.txt. One line per student, per skipped entry, then a summary; VERBOSE=1 says what
+# happens to every entry.
+collect: $(STAMP)  ## Collect submissions from LMS zips into submitted/: make collect ZIP="a.zip b.zip" (VERBOSE=1: every entry)
 	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
-	rm -rf $(COURSE)/downloaded/$(ASSIGNMENT)/archive $(COURSE)/downloaded/$(ASSIGNMENT)/collected
-	mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
-	cp $(ZIP) $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
-	$(NBGRADER) zip_collect $(ASSIGNMENT) --force --strict --CourseDirectory.submitted_directory=downloaded/$(ASSIGNMENT)/collected
-	$(abspath $(BIN))/python -m roofline_grading.autograde.collect $(ASSIGNMENT) --course '$(COURSE)'
+	$(abspath $(BIN))/python -m roofline_grading.autograde.collect $(ASSIGNMENT) --course '$(COURSE)' $(if $(filter-out 0,$(VERBOSE)),--verbose) -- $(ZIP)
 
 # JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
 # python -m roofline_grading.autograde (--timeout S, --notebook-budget S, --memory-gb G,

@@ -18,15 +18,16 @@ c.CourseDirectory.release_directory = "exercises"
 # The grading driver (make autograde) also stops a whole notebook after 10 times this.
 c.Execute.timeout = 30
 
-# Submissions downloaded from a learning-management system: nbgrader zip_collect matches this
-# pattern against each extracted file's full path. The file name must be
+# Submissions downloaded from a learning-management system: `make collect` (which reads the zips
+# itself, see book/instructor-guide.md) matches this pattern, with nbgrader's FileNameCollectorPlugin,
+# against each zip entry's path as nbgrader zip_collect would have extracted it. The file name must be
 #   <student>_[late_][<digits>_...]<notebook>[-<n>].ipynb
 # e.g. "alice_ex1_int8_matmul.ipynb" or, as Canvas names them,
 # "smithjane_late_123456_7890123_ex1_int8_matmul-1.ipynb": the student id is the first
-# token (letters, digits, "." or "-"), the LMS's numbers and "late_" are skipped, and a
-# "-<n>" a re-submission adds is dropped.
+# token (letters of any script, digits, "." or "-"), the LMS's numbers are skipped, "late_" (or
+# Canvas's "LATE_") is the LMS's late marker (group `late`), and "-<n>" is the LMS's n-th re-upload.
 c.FileNameCollectorPlugin.named_regexp = (
-    r"^.*/(?P<student_id>[A-Za-z0-9][A-Za-z0-9.\-]*)_(?:late_)?(?:[0-9]+_)*"
+    r"^.*/(?P<student_id>[^\W_](?:[^\W_]|[.\-])*)_(?P<late>(?i:late_))?(?:[0-9]+_)*"
     r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
 )
 

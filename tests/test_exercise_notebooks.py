@@ -216,12 +216,15 @@ def test_config_names_the_course_directories() -> None:
             "ex5_h100_threshold",
         ),
         ("/c/x/bob_42_ex2_int8_weights.ipynb", "bob", "ex2_int8_weights"),
+        ("/c/x/smithjane_LATE_123_456_ex4_batched_matmul-2.ipynb", "smithjane", "ex4_batched_matmul"),
+        ("/c/x/김민준_123_456_ex2_int8_weights.ipynb", "김민준", "ex2_int8_weights"),
     ],
 )
 def test_lms_file_name_pattern_finds_student_and_notebook(path: str, student: str, notebook: str) -> None:
     match = re.match(config().FileNameCollectorPlugin.named_regexp, path)
     assert match is not None
     assert (match["student_id"], match["file_id"]) == (student, notebook)
+    assert bool(match["late"]) == ("_late_" in path.lower())  # Canvas's late marker, in either case
 
 
 @pytest.mark.parametrize(

@@ -227,7 +227,7 @@ def test_a_late_zip_replaces_only_the_notebooks_it_holds(course: Path, tmp_path:
     folder = late / "submitted" / "model" / ASSIGNMENT
     assert sorted(p.stem for p in folder.glob("*.ipynb")) == NOTEBOOKS
     assert read(folder / f"{NOTEBOOKS[0]}.ipynb") == released(NOTEBOOKS[0])
-    assert f"model: {NOTEBOOKS[0]}.ipynb collected; " in done.stdout
+    assert f"model: {NOTEBOOKS[0]}.ipynb replaced; {len(NOTEBOOKS) - 1} files kept from before" in done.stdout
 
 
 def test_a_late_submission_gets_the_penalty_the_course_configures(course: Path, tmp_path: Path) -> None:

@@ -36,11 +36,10 @@ from roofline_grading.autograde.pipeline import Run, autograde, scores
 from roofline_grading.autograde.precheck import read_submission
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, plan
+from roofline_grading.autograde.submission_times import TIMESTAMP
 from roofline_grading.i18n import language_of
 
-__all__ = ["Settings", "grade_student", "ready", "start_worker"]
-
-TIMESTAMP = "timestamp.txt"
+__all__ = ["TIMESTAMP", "Settings", "grade_student", "ready", "start_worker"]
 
 
 @dataclass(frozen=True)
