@@ -10,16 +10,10 @@ what ``nbgrader generate_assignment`` makes from ``solutions/``.
 from __future__ import annotations
 
 import csv
-import json
-import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,6 +24,7 @@ import nbformat
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
+from formgrader_server import Formgrader, api, page_text, start_formgrader
 from make_targets import command, make
 from slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
@@ -499,84 +494,6 @@ HELD, BROKEN = "erinq", NOTEBOOKS[0]  # a name that appears nowhere else on a pa
 """A student whose first notebook is not a notebook (held for grading by hand), the others right."""
 
 
-@dataclass
-class Formgrader:
-    """``make formgrader`` running on a course: its address, token and log."""
-
-    course: Path
-    server: subprocess.Popen[bytes]
-    url: str
-    token: str
-    log: Path
-
-    def stop(self) -> None:
-        """Ctrl+C for make, its shell and JupyterLab (one process group); again does nothing."""
-        if self.server.poll() is None:
-            os.killpg(self.server.pid, signal.SIGTERM)
-        self.server.wait(timeout=60)
-
-
-def _formgrader(course: Path, scratch: Path) -> Formgrader:
-    """``make formgrader`` on ``course`` (JupyterLab with nbgrader's formgrader, as an instructor
-    opens it), on a free port with a known token, once it answers. Nothing in its configuration
-    allows root: as root, only the Makefile's ``--allow-root`` lets it start."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    token = "formgrader-test"
-    config = scratch / "config"
-    config.mkdir()
-    (config / "jupyter_server_config.json").write_text(
-        json.dumps(
-            {
-                "ServerApp": {"ip": "127.0.0.1", "port": port, "open_browser": False},
-                "IdentityProvider": {"token": token},
-            }
-        )
-    )
-    log = scratch / "server.log"
-    with log.open("wb") as output:  # the server writes to its own copy of the file descriptor
-        server = subprocess.Popen(
-            command("formgrader", course=course),
-            env={
-                **os.environ,
-                "JUPYTER_CONFIG_DIR": str(config),  # nothing from ~/.jupyter
-                "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
-                "JUPYTERLAB_SETTINGS_DIR": str(scratch / "settings"),
-                "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces"),
-            },
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # make, its shell and jupyter: one process group to stop
-        )
-    running = Formgrader(course, server, f"http://127.0.0.1:{port}", token, log)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            _api(f"{running.url}/formgrader/api/status", token)
-            return running
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                running.stop()
-                pytest.fail(f"make formgrader did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.5)
-
-
-def _api(url: str, token: str, method: str = "GET", body: object = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        url, data=data, method=method, headers={"Authorization": f"token {token}"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
-def _page(url: str, token: str) -> str:
-    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return str(response.read().decode())
-
-
 @pytest.fixture(scope="module")
 def formgrader(graded: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Formgrader]:
     """A copy of the graded course with one more student, held for grading by hand (a file that is
@@ -596,7 +513,7 @@ def formgrader(graded: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             zipped.writestr(f"{HELD}_{notebook}.ipynb", text)
     make("collect", course=course, ZIP=str(archive))
     make("autograde", course=course, AUTOGRADE_OPTIONS=f"--student {HELD}")
-    running = _formgrader(course, scratch)
+    running = start_formgrader(command("formgrader", course=course), course, scratch)
     try:
         yield running
     finally:
@@ -609,15 +526,15 @@ def test_make_formgrader_lists_the_assignment_without_warnings(formgrader: Formg
     no warning about nbgrader's exchange (which the course does not use), offers no release or
     collect, and the server logs no exchange error; JupyterLab's Assignments panel lists nothing."""
     url, token = formgrader.url, formgrader.token
-    assignments = _api(f"{url}/formgrader/api/assignments", token)
+    assignments = api(f"{url}/formgrader/api/assignments", token)
     assert [a["name"] for a in assignments] == [ASSIGNMENT], assignments
     (assignment,) = assignments
     assert assignment["source_path"] == f"solutions/{ASSIGNMENT}" and not assignment["releaseable"]
     # The page formgrader opens on (Manage Assignments): nbgrader's warnings are its alerts.
-    page = BeautifulSoup(_page(f"{url}/formgrader/manage_assignments", token), "html.parser")
+    page = BeautifulSoup(page_text(f"{url}/formgrader/manage_assignments", token), "html.parser")
     assert page.find(id="warning-exchange") is None
     assert not page.select(".alert"), [alert.get_text(" ", strip=True) for alert in page.select(".alert")]
-    panel = _api(f"{url}/assignments?course_id=roofline", token)
+    panel = api(f"{url}/assignments?course_id=roofline", token)
     assert panel == {"success": True, "value": []}, panel
     log = formgrader.log.read_text()  # nbgrader's exchange logs "Unwritable directory ...exchange"
     assert "Unwritable directory" not in log and "exchange directory" not in log, log[-3000:]
@@ -632,22 +549,22 @@ def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exporte
     course, url, token = formgrader.course, formgrader.url, formgrader.token
     assert scores(course, HELD, BROKEN) == dict.fromkeys(points(BROKEN), 0.0)
     # What the formgrader lists for the notebook: the held submission, marked for grading by hand.
-    listed = _api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{BROKEN}", token)
+    listed = api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{BROKEN}", token)
     (submission,) = [s for s in listed if s["student"] == HELD]
     assert submission["needs_manual_grade"], submission
     # Its grading page opens: the released notebook, headed by the note its student reads too (why
     # it could not be graded, in the student's terms), with no name or path: graders see it anonymised.
-    page = _page(f"{url}/formgrader/submissions/{submission['id']}/", token)
+    page = page_text(f"{url}/formgrader/submissions/{submission['id']}/", token)
     text = " ".join(BeautifulSoup(page, "html.parser").get_text().split())
     assert "could not be graded automatically: not a notebook: invalid JSON" in text, text[:2000]
     assert "submitted/" not in page and "raise NotImplementedError" not in text
     shown = read(course / "autograded" / HELD / ASSIGNMENT / f"{BROKEN}.ipynb")  # what the page renders
     assert not any(HELD in cell.source for cell in shown.cells)  # formgrader's own link aside
     given = {}
-    for grade in _api(f"{url}/formgrader/api/grades?submission_id={submission['id']}", token):
+    for grade in api(f"{url}/formgrader/api/grades?submission_id={submission['id']}", token):
         assert grade["needs_manual_grade"], grade
         given[grade["name"]] = grade["max_score"] / 2  # half marks, by hand
-        saved = _api(
+        saved = api(
             f"{url}/formgrader/api/grade/{grade['id']}", token, "PUT", {"manual_score": given[grade["name"]]}
         )
         assert saved["manual_score"] == given[grade["name"]] and not saved["needs_manual_grade"], saved

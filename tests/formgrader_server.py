@@ -1,0 +1,99 @@
+"""``make formgrader`` started as an instructor starts it, and the calls its pages make.
+
+Shared by the grading round's tests (`test_grading_round.py`) and the guide's round in a fresh
+clone (`test_guide_round.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@dataclass
+class Formgrader:
+    """``make formgrader`` running on a course: its address, token and log."""
+
+    course: Path
+    server: subprocess.Popen[bytes]
+    url: str
+    token: str
+    log: Path
+
+    def stop(self) -> None:
+        """Ctrl+C for make, its shell and JupyterLab (one process group); again does nothing."""
+        if self.server.poll() is None:
+            os.killpg(self.server.pid, signal.SIGTERM)
+        self.server.wait(timeout=60)
+
+
+def start_formgrader(make_formgrader: list[str], course: Path, scratch: Path) -> Formgrader:
+    """``make formgrader`` (the command line ``make_formgrader``) on ``course`` (JupyterLab with
+    nbgrader's formgrader, as an instructor opens it), on a free port with a known token, once it
+    answers. Nothing in its configuration
+    allows root: as root, only the Makefile's ``--allow-root`` lets it start."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    token = "formgrader-test"
+    config = scratch / "config"
+    config.mkdir()
+    (config / "jupyter_server_config.json").write_text(
+        json.dumps(
+            {
+                "ServerApp": {"ip": "127.0.0.1", "port": port, "open_browser": False},
+                "IdentityProvider": {"token": token},
+            }
+        )
+    )
+    log = scratch / "server.log"
+    with log.open("wb") as output:  # the server writes to its own copy of the file descriptor
+        server = subprocess.Popen(
+            make_formgrader,
+            env={
+                **os.environ,
+                "JUPYTER_CONFIG_DIR": str(config),  # nothing from ~/.jupyter
+                "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
+                "JUPYTERLAB_SETTINGS_DIR": str(scratch / "settings"),
+                "JUPYTERLAB_WORKSPACES_DIR": str(scratch / "workspaces"),
+            },
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # make, its shell and jupyter: one process group to stop
+        )
+    running = Formgrader(course, server, f"http://127.0.0.1:{port}", token, log)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            api(f"{running.url}/formgrader/api/status", token)
+            return running
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                running.stop()
+                pytest.fail(f"make formgrader did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+
+
+def api(url: str, token: str, method: str = "GET", body: object = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Authorization": f"token {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def page_text(url: str, token: str) -> str:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return str(response.read().decode())
