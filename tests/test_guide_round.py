@@ -80,7 +80,9 @@ def test_the_guides_grading_round_in_a_fresh_clone(tmp_path: Path) -> None:
     with (clone / "nbgrader_config.py").open("a") as config:
         config.write('c.LateSubmissionPlugin.penalty_method = "zero"\n')
     roster = tmp_path / "students.csv"
-    roster.write_text("id,first_name,last_name,email\n" + "".join(f"{i},{f},{l},\n" for i, f, l in ROSTER))
+    roster.write_text(
+        "id,first_name,last_name,email\n" + "".join(f"{i},{first},{last},\n" for i, first, last in ROSTER)
+    )
     run(clone, "make", "roster", f"ROSTER={roster}")
     changed = subprocess.run(
         ["git", "status", "--porcelain", "exercises", "solutions"], cwd=clone, capture_output=True, text=True
