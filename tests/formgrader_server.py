@@ -47,7 +47,7 @@ def start_formgrader(make_formgrader: list[str], course: Path, scratch: Path) ->
         port = int(s.getsockname()[1])
     token = "formgrader-test"
     config = scratch / "config"
-    config.mkdir()
+    config.mkdir(parents=True)
     (config / "jupyter_server_config.json").write_text(
         json.dumps(
             {
