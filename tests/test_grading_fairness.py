@@ -1,8 +1,8 @@
 """Fair grading, through `make autograde` with real nbgrader and the real sandbox.
 
-- The same submission gets the same points and the same graded notebook wherever it appears in
-  a class graded in parallel (JOBS=2), in either language's release, and, for right answers and
-  known mistakes, in another course with another secret.
+- The same submission gets the same points, graded notebook and feedback page wherever it
+  appears in a class graded in parallel (JOBS=2), the same points in either language's release,
+  and, for right answers and known mistakes, the same in another course with another secret.
 - No layout of the course and its Python environment (the environment inside the course, under
   /tmp or the home directory, reached through a symbolic link) makes an honest class look flagged.
 """
@@ -100,6 +100,7 @@ def graded_class(template: Path, name: str, secret: str) -> Path:
             folder.mkdir(parents=True)
             nbformat.write(nb, folder / f"{notebook}.ipynb")
     make("autograde", course=course, JOBS="2")
+    make("feedback", course=course)
     return course
 
 
@@ -133,6 +134,12 @@ def test_identical_submissions_get_identical_points_and_graded_notebooks(first: 
     assert all(s == scores[0] for s in scores), scores
     notebooks = [graded_notebook(first, f"{kind}.{copy}") for copy in range(COPIES)]
     assert all(n == notebooks[0] for n in notebooks), f"{kind}: the graded notebooks differ"
+    notebook = KINDS[kind][0]
+    pages = [
+        (first / "feedback" / f"{kind}.{copy}" / ASSIGNMENT / f"{notebook}.html").read_bytes()
+        for copy in range(COPIES)
+    ]
+    assert all(p == pages[0] for p in pages), f"{kind}: the feedback pages differ"
 
 
 @pytest.mark.parametrize("slip", [s for s in KINDS if s in SLIPS])
