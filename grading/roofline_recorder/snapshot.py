@@ -26,6 +26,7 @@ import contextlib
 import io
 import json
 import os
+import select
 import socket
 import struct
 import sys
@@ -36,6 +37,8 @@ __all__ = ["MAX_FRAME", "frame", "leave", "read_frame"]
 
 MAX_FRAME = 64 * 2**20
 """Bytes one frame may hold (the results of one question at every hidden input fit easily)."""
+READY_SECONDS = 30
+"""How long the kernel waits for a copy to be in place (it takes milliseconds)."""
 _LENGTH = struct.Struct(">I")
 
 
@@ -75,17 +78,29 @@ def leave(
 ) -> bool:
     """Fork a copy of this process that waits at ``address`` for the hidden inputs of ``question``
     and answers them with ``answer_cases(answer, cases)`` (see the module's docstring). ``keep``:
-    file descriptors the copy keeps open (the audit channel). False if no copy could be made."""
+    file descriptors the copy keeps open (the audit channel). Returns once the copy is waiting
+    (connected to the grader's socket, so that the grader, which serves the copies already there
+    when the notebook ends, cannot miss it however loaded the machine is); False if no copy could
+    be made."""
+    ready, told = os.pipe()
     try:
         pid = os.fork()
     except OSError:
+        os.close(ready)
+        os.close(told)
         return False
     if pid:
-        return True
+        os.close(told)
+        try:
+            waiting = select.select([ready], [], [], READY_SECONDS)[0] and os.read(ready, 1) == b"1"
+        finally:
+            os.close(ready)
+        return bool(waiting)
     status = 1
     try:
-        _cut_off(keep)
-        _wait_and_answer(question, answer, address, cell, answer_cases)
+        os.close(ready)
+        _cut_off((*keep, told))
+        _wait_and_answer(question, answer, address, cell, answer_cases, told)
         status = 0
     finally:
         os._exit(status)
@@ -125,10 +140,13 @@ def _wait_and_answer(
     address: str,
     cell: int | None,
     answer_cases: Callable[[Callable[..., Any], list[Any]], list[Any]],
+    told: int,
 ) -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
         connection.connect(address)
         connection.sendall(frame({"question": question, "cell": cell}))
+        os.write(told, b"1")  # waiting: the kernel may go on
+        os.close(told)
         asked = read_frame(connection)
         results = answer_cases(answer, list(asked["cases"]))
         connection.sendall(frame({"results": results}))
