@@ -558,7 +558,7 @@ def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exporte
     text = " ".join(BeautifulSoup(page, "html.parser").get_text().split())
     assert "could not be graded automatically: not a notebook: invalid JSON" in text, text[:2000]
     shown = read(course / "autograded" / HELD / ASSIGNMENT / f"{BROKEN}.ipynb")  # what the page renders
-    assert not any(HELD in c.source or "submitted/" in c.source for c in shown.cells)  # formgrader's link aside
+    assert not any(HELD in c.source or "submitted/" in c.source for c in shown.cells)  # (formgrader links it)
     answers = [c.source for c in shown.cells if c.metadata.get("nbgrader", {}).get("solution")]
     assert answers and all("file you submitted" in a and "NotImplementedError" not in a for a in answers)
     given = {}
