@@ -32,8 +32,8 @@ from rooflinekit.errors import UnknownNameError
 from rooflinekit.messages import message
 
 __all__ = [
-    "ACHIEVABLE", "CHIPS", "KINDS", "Achievable", "Chip", "Provenance", "Source", "achievable", "chip",
-    "custom_chip",
+    "ACHIEVABLE", "CHIPS", "KINDS", "VMEM_OVER_HBM", "Achievable", "Chip", "Provenance", "Source",
+    "SourcedFigure", "achievable", "chip", "custom_chip",
 ]
 
 CHECKED = "2026-11-22"
@@ -369,6 +369,24 @@ ACHIEVABLE: Mapping[str, Achievable] = MappingProxyType(
 )
 """By vendor: how much of the datasheet's peak FLOP/s real kernels reach, as the course's source
 reports it. Use it with ``rk.hardware(chip, achieved=...)`` to see the roofline they live under."""
+
+
+class SourcedFigure(NamedTuple):
+    """A figure that belongs to no one chip of the catalog, and where it comes from."""
+
+    value: float
+    provenance: Provenance
+
+
+VMEM_OVER_HBM = SourcedFigure(22.0, Provenance(
+    SCALING_BOOK_TPUS, CHECKED,
+    "The source: a TPU's VMEM, an on-chip scratchpad much smaller than HBM (128 MiB on a v5e), has"
+    " a bandwidth to the matrix unit 'around 22x higher than HBM bandwidth', so parameters kept"
+    " there make matmuls compute-bound at far smaller batches.",
+))
+"""How many times the HBM bandwidth a TPU's matrix unit reads from VMEM, its on-chip vector memory,
+as the course's source estimates it: ``rk.hardware(chip, bandwidth=chip.hbm_bandwidth *
+VMEM_OVER_HBM.value)`` is the roof of parameters kept in VMEM."""
 
 
 def achievable(on: str | Chip) -> Achievable:
