@@ -32,8 +32,8 @@ from rooflinekit.errors import UnknownNameError
 from rooflinekit.messages import message
 
 __all__ = [
-    "ACHIEVABLE", "CHIPS", "KINDS", "Achievable", "Chip", "Provenance", "Source", "achievable", "chip",
-    "custom_chip",
+    "ACHIEVABLE", "CHIPS", "KINDS", "VMEM_OVER_HBM", "Achievable", "Chip", "Provenance", "Source",
+    "SourcedFigure", "achievable", "chip", "custom_chip",
 ]
 
 CHECKED = "2026-11-22"
@@ -103,6 +103,16 @@ _GPU_DCN_NOTE = (
 )
 _TPU_HOST_DCN = 2.5e10  # B/s per host, the source's figure; each chip gets its share
 
+# Google's figures where the course uses its source's rounding, as Google's pages write them: each
+# typed once, for the figure's provenance and for the chip's note alike.
+_V5E_VENDOR_HBM = "819 GB/s"
+_V5P_VENDOR_HBM = "2,765 GB/s"
+_V6E_VENDOR = {"bf16": "918 TFLOP/s", "int8": "1,836 TOP/s", "hbm": "1,638 GB/s"}
+_V5P_VECTOR_NOTE = (
+    "The source's estimate for the chip's vector unit (VPU), 'roughly 7e12 FLOPs / second', which it"
+    " divides by the chip's HBM bandwidth for a critical intensity 'around 3'; Google gives none."
+)
+
 # H100 SXM and H200 SXM share the Hopper GPU and its tensor-core peaks.
 _HOPPER_DENSE = {
     "fp64": 6.7e13,
@@ -150,13 +160,13 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.int8",
                             note="Google gives 393 TOP/s; the course uses its source's 3.94e14, twice bf16."),
                     **_cite(SCALING_BOOK, "hbm_bandwidth",
-                            note="Google gives 819 GB/s; the course uses its source text's rounding, "
-                            "8.2e11 B/s (exercise 1 states 8.1e11)."),
+                            note=f"Google gives {_V5E_VENDOR_HBM}; the course uses its source text's "
+                            "rounding, 8.2e11 B/s (exercise 1 states 8.1e11)."),
                     **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (400 GB/s, 4 ports)."),
                 },
                 notes=(
-                    message("Vendor HBM bandwidth is 819 GB/s; the course's text rounds it to 8.2e11 B/s "
-                            "and its first exercise uses 8.1e11 B/s."),
+                    message("Vendor HBM bandwidth is {hbm}; the course's text rounds it to 8.2e11 B/s "
+                            "and its first exercise uses 8.1e11 B/s.", hbm=_V5E_VENDOR_HBM),
                 ),
             ),
             Chip(
@@ -177,15 +187,17 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                     **_cite(SCALING_BOOK_TPUS, "dcn_bandwidth", note=_TPU_DCN_NOTE.format("v5p", 4, 4)),
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.int8", note="Google's page gives no int8 peak."),
                     **_cite(SCALING_BOOK_TPUS, "hbm_bandwidth",
-                            note="Google gives 2,765 GB/s; the course, like its source, uses 2.8e12 B/s."),
+                            note=f"Google gives {_V5P_VENDOR_HBM}; the course, like its source, "
+                            "uses 2.8e12 B/s."),
                     **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (1,200 GB/s)."),
-                    **_cite(SCALING_BOOK, "vector_flops",
-                            note="The source's estimate per core; Google gives none."),
+                    **_cite(SCALING_BOOK, "vector_flops", note=_V5P_VECTOR_NOTE),
                 },
                 notes=(
-                    message("Vendor HBM bandwidth is 2,765 GB/s; the course rounds it to 2.8e12 B/s."),
-                    message("The vector unit does about 7e12 FLOP/s per core, so elementwise work has a "
-                            "critical intensity (vector_flops / hbm_bandwidth) far below the matrix unit's."),
+                    message("Vendor HBM bandwidth is {hbm}; the course rounds it to 2.8e12 B/s.",
+                            hbm=_V5P_VENDOR_HBM),
+                    message("The chip's vector unit does about 7e12 FLOP/s (the source's estimate, per "
+                            "chip), so elementwise work has a critical intensity (vector_flops / "
+                            "hbm_bandwidth) far below the matrix unit's."),
                 ),
             ),
             Chip(
@@ -205,16 +217,19 @@ CHIPS: Mapping[str, Chip] = MappingProxyType(
                             note="The source: Trillium's PCIe moves 32 GB/s, about twice v5's."),
                     **_cite(SCALING_BOOK_TPUS, "dcn_bandwidth", note=_TPU_DCN_NOTE.format("v6e", 8, 8)),
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.bf16",
-                            note="Google gives 918 TFLOP/s; the course uses its source's 9.2e14."),
+                            note=f"Google gives {_V6E_VENDOR['bf16']}; the course uses its source's 9.2e14."),
                     **_cite(SCALING_BOOK_TPUS, "dense_flops.int8",
-                            note="Google gives 1,836 TOP/s; the course uses its source's 1.84e15."),
+                            note=f"Google gives {_V6E_VENDOR['int8']}; the course uses its source's "
+                            "1.84e15."),
                     **_cite(SCALING_BOOK_TPUS, "hbm_bandwidth",
-                            note="Google gives 1,638 GB/s; the course uses its source's 1.6e12 B/s."),
+                            note=f"Google gives {_V6E_VENDOR['hbm']}; the course uses its source's "
+                            "1.6e12 B/s."),
                     **_cite(SCALING_BOOK_TPUS, "link_bandwidth", note=f"{_ICI_NOTE} (800 GB/s, 4 ports)."),
                 },
                 notes=(
-                    message("Vendor figures: 918 TFLOP/s bf16, 1,836 TOP/s int8, 1,640 GB/s HBM; the "
-                            "course rounds them (and once writes 9.1e14 for bf16)."),
+                    message("Vendor figures: {bf16} bf16, {int8} int8, {hbm} HBM; the course rounds them "
+                            "(and once writes 9.1e14 for bf16).", bf16=_V6E_VENDOR["bf16"],
+                            int8=_V6E_VENDOR["int8"], hbm=_V6E_VENDOR["hbm"]),
                 ),
             ),
             Chip(
@@ -354,6 +369,24 @@ ACHIEVABLE: Mapping[str, Achievable] = MappingProxyType(
 )
 """By vendor: how much of the datasheet's peak FLOP/s real kernels reach, as the course's source
 reports it. Use it with ``rk.hardware(chip, achieved=...)`` to see the roofline they live under."""
+
+
+class SourcedFigure(NamedTuple):
+    """A figure that belongs to no one chip of the catalog, and where it comes from."""
+
+    value: float
+    provenance: Provenance
+
+
+VMEM_OVER_HBM = SourcedFigure(22.0, Provenance(
+    SCALING_BOOK_TPUS, CHECKED,
+    "The source: a TPU's VMEM, an on-chip scratchpad much smaller than HBM (128 MiB on a v5e), has"
+    " a bandwidth to the matrix unit 'around 22x higher than HBM bandwidth', so parameters kept"
+    " there make matmuls compute-bound at far smaller batches.",
+))
+"""How many times the HBM bandwidth a TPU's matrix unit reads from VMEM, its on-chip vector memory,
+as the course's source estimates it: ``rk.hardware(chip, bandwidth=chip.hbm_bandwidth *
+VMEM_OVER_HBM.value)`` is the roof of parameters kept in VMEM."""
 
 
 def achievable(on: str | Chip) -> Achievable:

@@ -4,7 +4,8 @@
   intensity on log-log axes, with a dotted line at each ridge (the critical intensity).
 - :func:`mark_operations` places operations on such a plot, coloured by what limits them.
 - :func:`attainable_curve` draws attainable FLOP/s against the token batch.
-- :func:`critical_intensity_lines` marks chips' critical intensities, each line labelled.
+- :func:`critical_intensity_lines` marks chips' critical intensities, each line labelled, and
+  :func:`label_lines_at_edge` names lines that lie too close for a legend beside the axes.
 
 Every plotted number comes from :mod:`rooflinekit.analysis`; the lines carry a ``gid``
 (``"roof"``, ``"achieved-roof"``, ``"ridge"``, ``"operation"``, ``"batch-curve"``, ``"peak"``,
@@ -229,6 +230,54 @@ def critical_intensity_lines(
                  "linewidth": 1.5, "label": f"{found.name}: {num(value)}", "gid": "critical-intensity"}
         lines.append(ax.axvline(value, **style) if vertical else ax.axhline(value, **style))
     return lines
+
+
+def label_lines_at_edge(ax: Axes, lines: Sequence[Line2D], *, gap: float = 0.08,
+                        fontsize: float = 8) -> list[Any]:
+    """Name horizontal ``lines`` (such as :func:`critical_intensity_lines` with ``vertical=False``)
+    beside the right edge of ``ax``, in their colours, each joined to its line by a short leader.
+
+    Lines that nearly coincide (the catalog's chips between 164 and 295 FLOPs per byte) cannot be
+    told apart by a legend; their names are spread out in height, ``gap`` (a share of the axes'
+    height) apart at least, and kept in the lines' order. Call it once the axes' limits are set.
+    Returns the annotations, from the lowest line to the highest.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> _, ax = plt.subplots()
+    >>> lines = critical_intensity_lines(ax, ["h100-sxm", "b200"], vertical=False)
+    >>> _ = ax.set(yscale="log", ylim=(1, 1000))
+    >>> names = label_lines_at_edge(ax, lines)
+    >>> [n.get_text() for n in names], round(names[1].xyann[1] - names[0].xyann[1], 2)
+    (['NVIDIA B200: 281', 'NVIDIA H100 SXM: 295'], 0.08)
+    >>> plt.close("all")
+    """
+    if not 0 < gap < 1 / max(1, len(lines)):
+        raise RooflineInputError("gap", f"a share of the axes' height below 1/{max(1, len(lines))}", gap)
+    to_axes = ax.transAxes.inverted()
+    heights = []
+    for line in lines:
+        y = float(np.asarray(line.get_ydata(), dtype=float)[0])
+        heights.append(float(to_axes.transform(ax.transData.transform((ax.get_xlim()[0], y)))[1]))
+    order = sorted(range(len(lines)), key=lambda i: heights[i])
+    placed = [heights[i] for i in order]
+    for k in range(1, len(placed)):  # upwards: at least `gap` above the one below
+        placed[k] = max(placed[k], placed[k - 1] + gap)
+    top = 1.0
+    for k in reversed(range(len(placed))):  # then down from the top, if that overflowed
+        placed[k] = min(placed[k], top)
+        top = placed[k] - gap
+    annotations = []
+    for k, i in enumerate(order):
+        color = lines[i].get_color()
+        annotations.append(ax.annotate(
+            str(lines[i].get_label()), xy=(1.0, heights[i]), xycoords="axes fraction",
+            xytext=(1.04, placed[k]), textcoords="axes fraction", ha="left", va="center",
+            fontsize=fontsize, color=color, annotation_clip=False,
+            arrowprops={"arrowstyle": "-", "color": color, "linewidth": 0.8, "shrinkA": 0, "shrinkB": 0},
+        ))
+    return annotations
 
 
 def roof_lines(ax: Axes) -> list[Line2D]:

@@ -187,3 +187,24 @@ def test_the_vector_unit_note_leaves_the_number_to_the_library() -> None:
     assert v5p.vector_critical_intensity == v5p.vector_flops / v5p.hbm_bandwidth
     # A rounded copy of a computed figure in a note is how "about 3" and "2.5" came to disagree.
     assert not any("critical intensity of" in note for note in v5p.notes)
+
+
+@pytest.mark.parametrize("chip_id", [c.id for c in rk.CHIPS.values() if c.vendor == "Google"])
+def test_a_chips_notes_quote_the_vendors_figures_as_its_provenance_does(chip_id: str) -> None:
+    # The v6e's HBM was once 1,638 GB/s in one note and 1,640 in the other.
+    import re
+
+    c = rk.chip(chip_id)
+    figure = r"\d[\d,]*(?:\.\d+)?(?:e\d+)?"
+    quoted = {m for note in c.notes for m in re.findall(rf"({figure}) (?:GB/s|TB/s|TFLOP/s|TOP/s|B/s)", note)}
+    sourced = {m for p in c.provenance.values() for m in re.findall(figure, p.note)}
+    assert quoted and quoted <= sourced, quoted - sourced
+
+
+def test_the_vector_unit_is_the_chips_as_the_source_divides_it() -> None:
+    # The source: "The TPU v5p VPU can do roughly 7e12 FLOPs / second, so its critical intensity is
+    # around 3": per chip, over the chip's bandwidth (not per core).
+    v5p = rk.chip("tpu-v5p")
+    words = " ".join([*v5p.notes, v5p.provenance["vector_flops"].note])
+    assert "per core" not in words and "per chip" in words and "around 3" in words
+    assert v5p.vector_critical_intensity is not None and 2 < v5p.vector_critical_intensity <= 3

@@ -177,8 +177,8 @@ def test_console_script_is_installed() -> None:
 
 # --- a transformer on the roofline --------------------------------------------------------------
 
-TRANSFORMER_KEYS = {"params", "kv_cache_bytes_per_token", "max_batch", "t_lower", "bound",
-                    "tokens_per_second", "ops"}
+TRANSFORMER_KEYS = {"params", "kv_cache_bytes_per_token", "max_batch", "t_lower", "t_sequential",
+                    "t_collectives_hidden", "t_overlapped", "bound", "tokens_per_second", "ops"}
 OP_KEYS = {"name", "flops", "bytes", "intensity", "bound"}
 
 

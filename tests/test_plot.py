@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from rooflinekit.reference import EX2_CHIP, EX3_BATCHES, EX3_SIZES, ex3_attainab
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.text import Text
 
 
 @pytest.fixture(autouse=True)
@@ -218,6 +220,27 @@ def test_critical_intensity_lines_are_labelled_and_differ_beyond_colour() -> Non
     assert len({line.get_color() for line in lines}) == len(chips)
     (horizontal,) = plot.critical_intensity_lines(ax, ["tpu-v5p"], vertical=False, compute="int8")
     assert list(horizontal.get_ydata()) == [rk.chip("tpu-v5p").critical_intensity("int8")] * 2
+
+
+def test_lines_too_close_for_a_legend_are_named_apart_beside_the_axes() -> None:
+    # Five of the catalog's six ridges lie between 164 and 295 FLOPs per byte: on a log axis from
+    # 0.1 to 2000 their lines are a few pixels apart, and their names must not be.
+    chips = list(rk.CHIPS.values())
+    fig, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    lines = plot.critical_intensity_lines(ax, chips, vertical=False)
+    ax.set(yscale="log", ylim=(0.1, 2000))
+    names = plot.label_lines_at_edge(ax, lines, gap=0.08)
+    heights = [name.xyann[1] for name in names]
+    values = [float(line.get_ydata()[0]) for line in lines]
+    assert [name.get_text() for name in names] == [lines[i].get_label() for i in np.argsort(values)]
+    assert all(b - a >= 0.08 - 1e-9 for a, b in itertools.pairwise(heights))
+    assert max(heights) <= 1 and all(name.xyann[0] > 1 for name in names)  # beside, not on, the plot
+    assert [name.get_color() for name in names] == [lines[i].get_color() for i in np.argsort(values)]
+    fig.canvas.draw()
+    boxes = [Text.get_window_extent(name) for name in names]  # the words, not their leaders
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    with pytest.raises(rk.RooflineInputError, match="gap"):
+        plot.label_lines_at_edge(ax, lines, gap=0.5)
 
 
 def test_the_achieved_roof_is_the_share_of_the_peak() -> None:

@@ -125,3 +125,12 @@ def test_h100_at_eighty_percent_of_its_peak_takes_a_quarter_longer_when_compute_
     big = rk.matmul_cost(4096, 8192, 8192)
     assert rk.analyze(big, "h100-sxm", achieved=0.8).t_lower == pytest.approx(
         1.25 * rk.analyze(big, "h100-sxm").t_lower)
+
+
+def test_vmem_is_about_22_times_hbm_so_a_v5e_matmul_needs_a_batch_of_about_11() -> None:
+    # "VMEM bandwidth is around 22x higher than HBM bandwidth which means an MXU operation reading
+    # from/writing to VMEM requires an arithmetic intensity of only 10-20"; the worked answer: B > 11.
+    v5e = rk.chip("tpu-v5e")
+    assert rk.VMEM_OVER_HBM.value == 22
+    from_vmem = rk.hardware(v5e, bandwidth=v5e.hbm_bandwidth * rk.VMEM_OVER_HBM.value)
+    assert 10 <= from_vmem.critical_intensity <= 20 and round(from_vmem.critical_intensity) == 11

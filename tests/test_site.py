@@ -220,7 +220,7 @@ def test_the_errata_summary_gives_the_librarys_numbers(built_site: Path) -> None
     library = {  # the topic a row starts with: what rooflinekit computes for it
         "TPU v5e, exercise 1": rk.matmul_critical_batch_approx("tpu-v5e", w="int8", compute="int8"),
         "H100 critical batch": rk.matmul_critical_batch_approx(h100),
-        "H100, 2 x": rk.matmul_critical_batch_approx(h100),
+        "H100, a write-up's": rk.matmul_critical_batch_approx(h100),
         "exercise 3": reference.ex3_crossover(reference.EX3_SIZES[0]),
         "H100 critical intensity": h100.critical_intensity("bf16"),
         "TPU v6e bf16 peak": rk.chip("tpu-v6e").peak("bf16"),

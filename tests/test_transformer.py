@@ -198,6 +198,31 @@ def test_totals_are_the_sums_of_the_parts(args: dict[str, object]) -> None:
         assert p.t_lower == max(p.bounds.times.values())
 
 
+
+@settings(max_examples=60, deadline=None)
+@given(args=steps)
+def test_the_step_is_bracketed_by_how_much_its_operations_overlap(args: dict[str, object]) -> None:
+    step = try_step(args)
+    if step is None:
+        return
+    # Everything overlapped <= collectives hidden behind the rest <= all in sequence <= nothing overlapped.
+    tolerance = 1 + 1e-12
+    assert step.totals.t_lower <= step.t_collectives_hidden * tolerance
+    assert step.t_collectives_hidden <= step.t_sequential * tolerance
+    assert step.t_sequential <= step.totals.t_upper * tolerance
+    assert step.t_lower == step.t_sequential  # the name the command line has always printed
+    network = step.time_by_bound["network"]
+    assert step.t_collectives_hidden == pytest.approx(max(step.t_sequential - network, network))
+
+
+def test_with_collectives_the_bracket_is_open_and_on_one_chip_it_closes() -> None:
+    eight = rk.transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, phase="prefill", context=2048)
+    collectives = sum(p.op.count * p.t_lower for p in eight.ops if p.op.collective)
+    assert collectives > 0 and eight.t_collectives_hidden == pytest.approx(eight.t_sequential - collectives)
+    one = rk.transformer_step("llama-3.1-8b", "h100-sxm", phase="prefill", context=2048)
+    assert one.t_collectives_hidden == one.t_sequential
+
+
 @settings(max_examples=40, deadline=None)
 @given(args=steps)
 def test_the_math_of_a_step_is_about_two_flops_per_parameter_per_token(args: dict[str, object]) -> None:
@@ -388,3 +413,5 @@ def test_the_step_as_json_has_the_keys_the_command_line_prints() -> None:
         assert op["bound"] in ("compute", "memory", "network")
         assert op["intensity"] is None or math.isfinite(op["intensity"])
     assert sum(op["count"] * op["t_lower"] for op in data["ops"]) == pytest.approx(data["t_lower"])
+    assert (data["t_sequential"], data["t_collectives_hidden"], data["t_overlapped"]) == (
+        step.t_sequential, step.t_collectives_hidden, step.totals.t_lower)
