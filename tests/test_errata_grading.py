@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +47,18 @@ def _run(source: str, namespace: dict[str, Any]) -> Any:
 
 
 @pytest.fixture(scope="module")
-def errata() -> tuple[str, list[Table]]:
-    """Chapter 10's prose with the glued texts pasted in, one paragraph a line, and the tables it shows."""
+def errata() -> Iterator[tuple[str, list[Table]]]:
+    """Chapter 10's prose with the glued texts pasted in, one paragraph a line, and the tables it
+    shows (the texts it glues are forgotten afterwards, as the chapter's own kernel would)."""
+    saved = dict(glued._texts)
+    try:
+        yield _errata()
+    finally:
+        glued._texts.clear()
+        glued._texts.update(saved)
+
+
+def _errata() -> tuple[str, list[Table]]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
