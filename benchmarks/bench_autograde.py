@@ -197,14 +197,23 @@ def main() -> None:
         "driver, 1 worker": time_driver(1),
         f"driver, {args.jobs} workers": time_driver(args.jobs),
     }
+    samples, busy, scores = measure(contenders, notebooks, args.students, args.repeat)
+    print_results(samples, busy, scores, args.students * len(notebooks), args)
+
+
+def measure(
+    contenders: dict[str, Callable[[Path], float]], notebooks: list[str], students: int, repeat: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]], dict[str, dict[str, float]]]:
+    """Each contender's times and busy cores, ``repeat`` interleaved rounds over a class of
+    ``students``, and the totals each graded run gave."""
+    samples: dict[str, list[float]] = {name: [] for name in contenders}
+    busy: dict[str, list[float]] = {name: [] for name in contenders}
+    scores: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-autograde-") as scratch:
         template = build_course(Path(scratch), notebooks)
-        build_class(template, args.students)
+        build_class(template, students)
         subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], env=ENV, check=True)  # font cache
-        samples: dict[str, list[float]] = {name: [] for name in contenders}
-        busy: dict[str, list[float]] = {name: [] for name in contenders}
-        scores: dict[str, dict[str, float]] = {}
-        for round_ in range(args.repeat):
+        for round_ in range(repeat):
             names = list(contenders)
             names = names[round_ % len(names) :] + names[: round_ % len(names)]
             for name in names:
@@ -217,12 +226,23 @@ def main() -> None:
                     scores[f"{name}, round {round_ + 1}"] = totals(course)
                 shutil.rmtree(course)
                 print(f"  round {round_ + 1}: {name}: {samples[name][-1]:.1f} s", flush=True)
+    return samples, busy, scores
+
+
+def print_results(
+    samples: dict[str, list[float]],
+    busy: dict[str, list[float]],
+    scores: dict[str, dict[str, float]],
+    notebooks_graded: int,
+    args: argparse.Namespace,
+) -> None:
+    """Medians side by side, their ratios, and whether every driver run agreed."""
     medians = {name: statistics.median(times) for name, times in samples.items()}
-    notebooks_graded = args.students * len(notebooks)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"\nGrading {args.students} students x {len(notebooks)} notebooks ({notebooks_graded} notebooks), "
-        f"{os.cpu_count()} cores, median of {args.repeat} interleaved rounds (load average now {load:.1f}):"
+        f"\nGrading {args.students} students x {notebooks_graded // args.students} notebooks "
+        f"({notebooks_graded} notebooks), {os.cpu_count()} cores, median of {args.repeat} interleaved "
+        f"rounds (load average now {load:.1f}):"
     )
     for name, median in medians.items():
         cores = statistics.median(busy[name])
@@ -241,8 +261,8 @@ def main() -> None:
     limit = f"{args.jobs} workers at most {ceiling:.2f} x faster"
     print(f"    (1 worker keeps {one_busy:.2f} cores busy: {limit})")
     print(f"  speed-up {args.jobs} workers over nbgrader:       {nbgrader_time / many:.2f}")
-    # The driver draws each student's random inputs from the course's secret, so its runs agree
-    # exactly; plain nbgrader judges in the kernel with fresh inputs at every run.
+    # The driver draws each notebook's hidden inputs from its code and the course's secret, so its
+    # runs agree exactly; plain nbgrader judges in the kernel with fresh inputs at every run.
     driver_scores = {k: v for k, v in scores.items() if k.startswith("driver")}
     same = len({tuple(sorted(t.items())) for t in driver_scores.values()}) == 1
     print(f"  every driver run gave every student the same total: {'yes' if same else 'NO'}")

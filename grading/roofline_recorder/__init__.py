@@ -15,8 +15,9 @@ process, reads both, judges them against the answer key and writes the verdict i
 notebook.
 
 Outside grading (an instructor running a solution notebook), :func:`record` judges the answer
-on the spot with ``roofline_grading``, if it is installed, and raises ``AssertionError`` with
-the feedback a student would get.
+on the spot with the judge an installed package provides (the entry-point group :data:`JUDGES`:
+the course's grading package, with its answer key) and raises ``AssertionError`` with the
+feedback a student would get.
 
 This package imports only the standard library, numpy and (for figures) matplotlib.
 
@@ -213,16 +214,25 @@ def _emit(payload: dict[str, Any]) -> None:
     display({MIMETYPE: encode(payload)}, raw=True)
 
 
+JUDGES = "roofline_recorder.judges"
+"""The entry-point group a package joins to judge answers on the spot, outside grading (the
+course's grading package does, with its answer key); the recorder names no such package."""
+
+
 def _judge_here(question: str, answer: Any) -> None:
-    """Outside grading: judge with the answer key if this environment has it."""
+    """Outside grading: judge with a judge this environment provides (an entry point of the
+    group :data:`JUDGES`), if it provides one that loads."""
     __tracebackhide__ = True
-    try:
-        from roofline_grading.local import check
-    except ImportError:
-        message = "hidden tests are judged when the notebook is graded"
-        print(f"{question}: {message}")
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=JUDGES):
+        try:
+            check = entry.load()
+        except ImportError:  # installed but not importable here (a grading kernel masks it)
+            continue
+        check(question, answer)
         return
-    check(question, answer)
+    print(f"{question}: hidden tests are judged when the notebook is graded")
 
 
 def _describe(value: Any) -> str:

@@ -33,11 +33,13 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from roofline_grading.autograde import gradebook, kernels, misconceptions, worker
 from roofline_grading.autograde.report import progress_line, write_report
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
+from roofline_grading.autograde.settings import Settings
+from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.sandbox import bwrap, limits
 
 __all__ = ["Options", "Outcome", "run"]
@@ -86,86 +88,136 @@ class Outcome:
         return 1 if self.errors else 0
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """A run, decided before anything is graded: the course, its notebooks, who, how."""
+
+    options: Options
+    course: gradebook.Course
+    structures: dict[str, NotebookStructure]
+    students: list[str]
+    timeout: int
+    budget: int
+    jobs: int
+    header: str
+
+
 def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     """Grade every submission of ``options.assignment`` (see the module's docstring)."""
     started = time.monotonic()
+    plan = _plan(options, out)
+    outcome = Outcome()
+    if plan is None:
+        return outcome
+    before = {s: _hashes(plan.course.submitted_dir(s, options.assignment)) for s in plan.students}
+    print(plan.header, file=out, flush=True)
+    run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-", dir=_scratch_root()))
+    pool = _start_pool(plan.jobs)  # the workers load nbgrader while this process prepares the run
+    try:
+        settings = _settings(plan, run_dir)
+        saver = _Saver(plan, outcome, out)
+        with gradebook.opened(plan.course) as book:  # once for the run: opening it costs as much as a merge
+            saver.book = book
+            _grade_all(settings, plan.students, plan.jobs, saver.done, pool)
+    finally:
+        pool.shutdown(cancel_futures=True)  # already shut down unless the run stopped before grading
+        limits.sweep(run_dir.name)  # what a worker that died left running
+        shutil.rmtree(run_dir, ignore_errors=True)
+    _check_unchanged(plan, before, outcome)
+    outcome.seconds = time.monotonic() - started
+    _report(plan, outcome, out)
+    return outcome
+
+
+def _plan(options: Options, out: TextIO) -> _Plan | None:
+    """What the run will do (None, having said why, when there is nothing to grade); a
+    :class:`~roofline_grading.autograde.gradebook.CourseError` when the course cannot be graded."""
     sandbox_text = _check_sandbox(options.sandbox)
     course = gradebook.open_course(options.course)
     structures = gradebook.read_structures(course, options.assignment)
     students = list(options.students) or course.students(options.assignment)
-    outcome = Outcome()
     if not students:
         print(
             f"No submissions of {options.assignment} in {course.submitted}: collect them first "
             "(make collect ZIP=...).",
             file=out,
         )
-        return outcome
+        return None
     missing = [s for s in students if not course.submitted_dir(s, options.assignment).is_dir()]
     if missing:
         raise gradebook.CourseError(f"no submission of {options.assignment} for {', '.join(missing)}")
     timeout = options.timeout or _configured_timeout(course) or 30
     budget = options.notebook_budget or BUDGET_FACTOR * timeout
     jobs = min(options.jobs or _cores(), len(students))
-    before = {s: _hashes(course.submitted_dir(s, options.assignment)) for s in students}
-    header = [
+    header = (
         f"Grading {len(students)} submissions of {options.assignment} with {jobs} worker"
         f"{'s' if jobs != 1 else ''}; sandbox: {sandbox_text}; a cell may run {timeout} s, "
-        f"a notebook {budget} s.",
-    ]
-    print(header[0], file=out, flush=True)
-    run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-", dir=_scratch_root()))
-    pool = _start_pool(jobs)  # the workers load nbgrader while this process prepares the run
-    try:
-        sandbox_settings = _sandbox_settings(options, run_dir)
-        refused = kernels.check_start(sandbox_settings, sorted(structures)[0], run_dir / "preflight")
-        if refused is not None:
-            raise gradebook.CourseError(f"{refused}. Nothing was graded.")
-        settings = worker.Settings(
-            config_file=course.config_file,
-            submitted=course.submitted,
-            assignment=options.assignment,
-            structures={name: s.to_json() for name, s in structures.items()},
-            scratch=run_dir,
-            secret=_secret(course.root),
-            timeout=timeout,
-            notebook_budget=budget,
-            sandbox=sandbox_settings,
-        )
-        tally = {"flagged": 0, "failed": 0}
-        late = gradebook.late_penalties(course)
+        f"a notebook {budget} s."
+    )
+    return _Plan(options, course, structures, students, timeout, budget, jobs, header)
 
-        def done(result: StudentResult) -> None:
-            try:
-                gradebook.merge(course, options.assignment, result, book, late)
-                _write_autograded(
-                    course.autograded_dir(result.student, options.assignment),
-                    result,
-                    course.release / options.assignment,
-                )
-                misconceptions.save(course.autograded, options.assignment, result)
-                _write_inputs(course.autograded / INPUTS.format(assignment=options.assignment), result)
-            except Exception as error:
-                outcome.errors.append(f"{result.student}: could not save the grades ({error})")
-                result.problems.append(f"grades NOT saved: {error}")
-            tally["flagged"] += result.status == "flagged"
-            tally["failed"] += result.status == "failed"
-            outcome.results.append(result)
-            line = progress_line(len(outcome.results), len(students), result, **tally)
-            print(line, file=out, flush=True)
 
-        with gradebook.opened(course) as book:  # once for the run: opening it costs as much as a merge
-            _grade_all(settings, students, jobs, done, pool)
-    finally:
-        pool.shutdown(cancel_futures=True)  # already shut down unless the run stopped before grading
-        limits.sweep(run_dir.name)  # what a worker that died left running
-        shutil.rmtree(run_dir, ignore_errors=True)
-    for student in students:
-        after = _hashes(course.submitted_dir(student, options.assignment))
+def _settings(plan: _Plan, run_dir: Path) -> Settings:
+    """The workers' settings, once one sandboxed kernel has started as grading starts them (a
+    machine that cannot start one is refused before anyone is graded)."""
+    sandbox_settings = _sandbox_settings(plan.options, run_dir)
+    refused = kernels.check_start(sandbox_settings, sorted(plan.structures)[0], run_dir / "preflight")
+    if refused is not None:
+        raise gradebook.CourseError(f"{refused}. Nothing was graded.")
+    return Settings(
+        config_file=plan.course.config_file,
+        submitted=plan.course.submitted,
+        assignment=plan.options.assignment,
+        structures={name: s.to_json() for name, s in plan.structures.items()},
+        scratch=run_dir,
+        secret=_secret(plan.course.root),
+        timeout=plan.timeout,
+        notebook_budget=plan.budget,
+        sandbox=sandbox_settings,
+    )
+
+
+class _Saver:
+    """What happens as each student is done: their grades into the gradebook (``book``, open for
+    the whole run), their graded notebooks, misconceptions and inputs into the course, a progress
+    line."""
+
+    def __init__(self, plan: _Plan, outcome: Outcome, out: TextIO) -> None:
+        self.plan, self.outcome, self.out = plan, outcome, out
+        self.book: Any = None
+        self.late = gradebook.late_penalties(plan.course)
+        self.tally = {"flagged": 0, "failed": 0}
+
+    def done(self, result: StudentResult) -> None:
+        course, assignment = self.plan.course, self.plan.options.assignment
+        try:
+            gradebook.merge(course, assignment, result, self.book, self.late)
+            _write_autograded(
+                course.autograded_dir(result.student, assignment), result, course.release / assignment
+            )
+            misconceptions.save(course.autograded, assignment, result)
+            _write_inputs(course.autograded / INPUTS.format(assignment=assignment), result)
+        except Exception as error:
+            self.outcome.errors.append(f"{result.student}: could not save the grades ({error})")
+            result.problems.append(f"grades NOT saved: {error}")
+        self.tally["flagged"] += result.status == "flagged"
+        self.tally["failed"] += result.status == "failed"
+        self.outcome.results.append(result)
+        line = progress_line(len(self.outcome.results), len(self.plan.students), result, **self.tally)
+        print(line, file=self.out, flush=True)
+
+
+def _check_unchanged(plan: _Plan, before: dict[str, dict[str, str]], outcome: Outcome) -> None:
+    """An error for each student whose submitted files changed while they were graded (never expected)."""
+    for student in plan.students:
+        after = _hashes(plan.course.submitted_dir(student, plan.options.assignment))
         if after != before[student]:
             changed = sorted(set(after.items()) ^ set(before[student].items()))
             outcome.errors.append(f"{student}: submitted files changed during grading: {changed}")
-    outcome.seconds = time.monotonic() - started
+
+
+def _report(plan: _Plan, outcome: Outcome, out: TextIO) -> None:
+    """The run's summary line, the report and the misconceptions' summary, on disk and on ``out``."""
     statuses = [r.status for r in outcome.results]
     kinds = (
         ("ok", "ok"),
@@ -176,15 +228,15 @@ def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
     )
     counted = [f"{statuses.count(k)} {w}" for k, w in kinds if statuses.count(k) or k == "ok"]
     summary = f"Done in {_duration(outcome.seconds)}: " + ", ".join(counted) + "."
-    report = course.autograded / f"{options.assignment}-report.txt"
-    write_report(report, report.with_suffix(".csv"), outcome.results, [*header, summary, *outcome.errors])
+    course, assignment = plan.course, plan.options.assignment
+    report = course.autograded / f"{assignment}-report.txt"
+    write_report(report, report.with_suffix(".csv"), outcome.results, [plan.header, summary, *outcome.errors])
     outcome.report = report
-    mistakes, _ = misconceptions.write_summary(course.autograded, options.assignment)
+    mistakes, _ = misconceptions.write_summary(course.autograded, assignment)
     for error in outcome.errors:
         print(f"ERROR {error}", file=out)
     print(f"{summary} Report: {report} (and .csv)", file=out, flush=True)
     print(f"Known mistakes, part by part: {mistakes} (and .png)", file=out, flush=True)
-    return outcome
 
 
 def _scratch_root() -> str | None:
@@ -205,7 +257,7 @@ def _start_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def _grade_all(
-    settings: worker.Settings,
+    settings: Settings,
     students: list[str],
     jobs: int,
     done: Callable[[StudentResult], None],
@@ -254,7 +306,7 @@ def _end_workers() -> None:
         child.terminate()
 
 
-def _not_graded(settings: worker.Settings, student: str, why: str) -> StudentResult:
+def _not_graded(settings: Settings, student: str, why: str) -> StudentResult:
     """A student the workers could not grade: every part 0, for a human to look at."""
     notebooks = []
     for name, data in settings.structures.items():
@@ -371,7 +423,7 @@ def _check_sandbox(wanted: str) -> str:
 
 
 def _sandbox_settings(options: Options, run_dir: Path) -> dict[str, object]:
-    """How every kernel of the run is confined (see :class:`worker.Settings`)."""
+    """How every kernel of the run is confined (see :class:`Settings`)."""
     import roofline_recorder
 
     prefixes = bwrap.python_prefixes()

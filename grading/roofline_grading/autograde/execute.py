@@ -76,7 +76,7 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     assignment = Unicode("", help="The assignment graded (part of what the hidden inputs derive from)").tag(
         config=True
     )
-    sandbox = Dict(help="How to confine the kernel (see roofline_grading.autograde.worker.Settings)").tag(
+    sandbox = Dict(help="How to confine the kernel (see roofline_grading.autograde.settings.Settings)").tag(
         config=True
     )
     upcoming = List(

@@ -32,13 +32,11 @@ import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from roofline_grading.autograde.results import GradeResult
+from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.structure import NotebookStructure
-
-if TYPE_CHECKING:  # the worker builds a Run from its settings
-    from roofline_grading.autograde.worker import Settings
 
 __all__ = ["Run", "autograde", "scores"]
 

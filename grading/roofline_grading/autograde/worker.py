@@ -25,7 +25,6 @@ import logging
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,30 +34,12 @@ from roofline_grading.autograde.notes import language_of_file
 from roofline_grading.autograde.pipeline import Run, autograde, scores
 from roofline_grading.autograde.precheck import read_submission
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
+from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.structure import NotebookStructure, plan
 from roofline_grading.autograde.submission_times import TIMESTAMP
 from roofline_grading.i18n import language_of
 
-__all__ = ["TIMESTAMP", "Settings", "grade_student", "ready", "start_worker"]
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What every worker needs to know, the same for all students of a run."""
-
-    config_file: Path | None
-    submitted: Path
-    assignment: str
-    structures: dict[str, dict[str, Any]]
-    """Notebook name -> NotebookStructure.to_json()."""
-    scratch: Path
-    secret: bytes
-    timeout: int
-    notebook_budget: int
-    sandbox: dict[str, Any] = field(default_factory=dict)
-    """How to confine each kernel (:class:`SandboxedExecute`'s ``sandbox``): ``mode`` (``bwrap``
-    or ``off``), ``recorder``, ``prefixes``, ``masks``, ``fontlist``, ``memory_bytes``,
-    ``processes``, ``group``."""
+__all__ = ["TIMESTAMP", "grade_student", "ready", "start_worker"]
 
 
 def start_worker() -> None:
