@@ -135,24 +135,25 @@ clean:  ## Remove build outputs (keeps .venv)
 ASSIGNMENT ?= roofline
 COURSE ?= .
 GRADES ?= grades.csv
-NBGRADER = cd $(COURSE) && $(abspath $(BIN))/nbgrader
+# Every step is the grading package's command, roofline-grading (grading/roofline_grading/cli.py).
+GRADING = $(abspath $(BIN))/roofline-grading
 .PHONY: fingerprints exercises roster collect autograde feedback grades grading-round formgrader
 
 # Each exercise's locked "known mistakes" cell: fingerprints of the answer key's known mistakes, so
 # the checks under each answer name a mistake before submission (roofline_grading/fingerprints.py).
+# (make exercises rewrites them too, before it releases.)
 fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
 	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
 
-exercises: fingerprints  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
-	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+exercises: $(STAMP)  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
+	$(GRADING) release $(ASSIGNMENT) --course '$(COURSE)'
 	$(BIN)/python tools/exercise_translations.py build --language ko --course '$(COURSE)'
 
 # The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
 # ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).
 roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTER=students.csv
 	@test -n "$(ROSTER)" || { echo "roster: name the class list, e.g. make roster ROSTER=students.csv (a CSV file with an id column; first_name, last_name, email optional)" >&2; exit 2; }
-	@test -f "$(ROSTER)" && head -1 "$(ROSTER)" | tr -d '\r' | tr ',' '\n' | grep -qx id || { echo "roster: $(ROSTER) is not a CSV file whose first line names an id column (id,first_name,last_name,email)" >&2; exit 2; }
-	$(NBGRADER) db student import '$(abspath $(ROSTER))'
+	$(GRADING) roster '$(abspath $(ROSTER))' --course '$(COURSE)'
 
 # Reads the zips itself (python -m roofline_grading.autograde.collect): an entry it cannot take is
 # skipped and named, every other student collected; late markers and submission times become
@@ -160,19 +161,19 @@ roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTE
 # happens to every entry.
 collect: $(STAMP)  ## Collect submissions from LMS zips into submitted/: make collect ZIP="a.zip b.zip" (VERBOSE=1: every entry)
 	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
-	$(abspath $(BIN))/python -m roofline_grading.autograde.collect $(ASSIGNMENT) --course '$(COURSE)' $(if $(filter-out 0,$(VERBOSE)),--verbose) -- $(ZIP)
+	$(GRADING) collect $(ASSIGNMENT) --course '$(COURSE)' $(if $(filter-out 0,$(VERBOSE)),--verbose) -- $(ZIP)
 
 # JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
 # python -m roofline_grading.autograde (--timeout S, --notebook-budget S, --memory-gb G,
 # --processes N, --student ID, --sandbox off).
 autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
-	$(abspath $(BIN))/python -m roofline_grading.autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
+	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
 
 feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
-	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
+	$(GRADING) feedback $(ASSIGNMENT) --course '$(COURSE)'
 
 grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
-	cd $(COURSE) && mkdir -p "$$(dirname '$(GRADES)')" && $(abspath $(BIN))/nbgrader export --to '$(GRADES)'
+	$(GRADING) grades --to '$(GRADES)' --course '$(COURSE)'
 
 # nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
 # by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.

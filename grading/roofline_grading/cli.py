@@ -1,0 +1,158 @@
+"""``roofline-grading``: the instructor's round, one command a step (the Makefile calls only it).
+
+    roofline-grading release ASSIGNMENT     the known-mistakes cells, then nbgrader's generate_assignment
+    roofline-grading roster CSV             the class list into the gradebook
+    roofline-grading collect ASSIGNMENT ZIP...   LMS zips into submitted/ (see autograde.collect)
+    roofline-grading autograde ASSIGNMENT   grade every submission, sandboxed (see autograde.cli)
+    roofline-grading feedback ASSIGNMENT    each student's feedback pages
+    roofline-grading grades [--to FILE]     the gradebook exported to CSV, a row per student
+
+Every step takes ``--course DIR`` (the nbgrader course directory, default ``.``). A mistake in
+the command (a missing file, a class list without an ``id`` column, a folder that is not a
+course) is one line on the error stream and exit status 2; nbgrader's own steps (generate,
+import, feedback, export) run as nbgrader's command line, in the course directory, with this
+environment's ``bin`` first on ``PATH`` (nbgrader calls ``alembic`` through it).
+
+>>> parser().parse_args(["grades", "--to", "out/grades.csv"]).to
+'out/grades.csv'
+>>> print(check_roster(Path("missing.csv")))  # doctest: +ELLIPSIS
+roster: missing.csv does not exist (a CSV file whose first line names an id column: ...)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+__all__ = ["check_roster", "main", "parser"]
+
+ROSTER_COLUMNS = "id,first_name,last_name,email"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: a subcommand a step of the round."""
+    top = argparse.ArgumentParser(
+        prog="roofline-grading", description="The instructor's grading round, one step at a time."
+    )
+    steps = top.add_subparsers(dest="step", required=True, metavar="STEP")
+    release = steps.add_parser(
+        "release", help="rewrite the known-mistakes cells, then nbgrader generate_assignment"
+    )
+    release.add_argument("assignment")
+    _course(release)
+    roster = steps.add_parser("roster", help="import the class list into the gradebook")
+    roster.add_argument(
+        "csv", type=Path, help=f"a CSV file whose first line names its columns ({ROSTER_COLUMNS})"
+    )
+    _course(roster)
+    for name, words in (
+        ("collect", "collect submissions from LMS zips (roofline_grading.autograde.collect)"),
+        ("autograde", "grade every collected submission (roofline_grading.autograde)"),
+    ):
+        passed = steps.add_parser(name, help=words, description=words, add_help=False)
+        passed.add_argument("arguments", nargs=argparse.REMAINDER)
+    feedback = steps.add_parser(
+        "feedback", help="write each student's feedback pages (nbgrader generate_feedback)"
+    )
+    feedback.add_argument("assignment")
+    _course(feedback)
+    grades = steps.add_parser("grades", help="export the gradebook to CSV (nbgrader export)")
+    grades.add_argument(
+        "--to", default="grades.csv", help="the file, relative to the course (default grades.csv)"
+    )
+    _course(grades)
+    return top
+
+
+def _course(step: argparse.ArgumentParser) -> None:
+    step.add_argument(
+        "--course", type=Path, default=Path("."), help="the nbgrader course directory (default .)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one step; its exit status."""
+    args = parser().parse_args(argv)
+    steps: dict[str, Callable[[argparse.Namespace], int]] = {
+        "release": _release,
+        "roster": _roster,
+        "collect": _collect,
+        "autograde": _autograde,
+        "feedback": lambda a: _nbgrader(a.course, "generate_feedback", a.assignment, "--force"),
+        "grades": _grades,
+    }
+    return steps[args.step](args)
+
+
+def _release(args: argparse.Namespace) -> int:
+    from roofline_grading import fingerprints
+
+    solutions = args.course / "solutions" / args.assignment
+    if not solutions.is_dir():
+        return _refuse(f"release: no {solutions} (the instructor's notebooks of {args.assignment})")
+    written = fingerprints.main([str(solutions)])
+    if written:
+        return written
+    return _nbgrader(args.course, "generate_assignment", args.assignment, "--force")
+
+
+def check_roster(path: Path) -> str | None:
+    """None if ``path`` is a class list nbgrader can import, else why not, in one line."""
+    shown = f"{path} does not exist" if not path.is_file() else None
+    if shown is None:
+        try:
+            with path.open(newline="", encoding="utf-8-sig") as handle:
+                header = next(csv.reader(handle), [])
+        except (OSError, UnicodeDecodeError, csv.Error) as error:
+            shown = f"{path} cannot be read as CSV ({error})"
+        else:
+            if "id" not in [column.strip() for column in header]:
+                shown = f"the first line of {path} names no id column ({','.join(header)[:80]})"
+    if shown is None:
+        return None
+    return f"roster: {shown} (a CSV file whose first line names an id column: {ROSTER_COLUMNS})"
+
+
+def _roster(args: argparse.Namespace) -> int:
+    problem = check_roster(args.csv)
+    if problem:
+        return _refuse(problem)
+    return _nbgrader(args.course, "db", "student", "import", str(args.csv.resolve()))
+
+
+def _collect(args: argparse.Namespace) -> int:
+    from roofline_grading.autograde import collect
+
+    return collect.main(list(args.arguments))
+
+
+def _autograde(args: argparse.Namespace) -> int:
+    from roofline_grading.autograde import cli
+
+    return cli.main(list(args.arguments))
+
+
+def _grades(args: argparse.Namespace) -> int:
+    (args.course / args.to).parent.mkdir(parents=True, exist_ok=True)
+    return _nbgrader(args.course, "export", "--to", args.to)
+
+
+def _nbgrader(course: Path, *arguments: str) -> int:
+    """nbgrader's own command line, in ``course``; its exit status."""
+    if not course.is_dir():
+        return _refuse(f"no course directory {course}")
+    binaries = Path(sys.executable).parent
+    environment = {**os.environ, "PATH": f"{binaries}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(
+        [str(binaries / "nbgrader"), *arguments], cwd=course, env=environment, check=False
+    ).returncode
+
+
+def _refuse(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 2
