@@ -81,10 +81,11 @@ translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pa
 
 FORCE:
 
-lint: $(STAMP)  ## ruff, mypy and the import contracts (the package's layers, pyproject.toml)
-	$(BIN)/ruff check rooflinekit grading tests benchmarks
+lint: $(STAMP)  ## ruff, mypy, the import contracts (the packages' layers, pyproject.toml) and the 60-line rule
+	$(BIN)/ruff check rooflinekit grading tests benchmarks tools book/_ext
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	$(BIN)/python tools/function_length.py
 
 bench: $(STAMP)  ## Run every benchmark
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done

@@ -1,4 +1,7 @@
-"""The package type-checks under mypy --strict and passes ruff, as CI enforces."""
+"""The repository's house rules that are not imports: functions that read on one screen.
+
+ruff, mypy --strict and import-linter run in `make lint` (`.ci/run` runs it before `make test`),
+not here: the contracts' own tests are tests/test_layers.py."""
 
 from __future__ import annotations
 
@@ -14,28 +17,18 @@ def run(*command: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
 
 
-def test_mypy_strict() -> None:
-    done = run(str(BIN / "mypy"))
-    assert done.returncode == 0, done.stdout + done.stderr
+def test_every_function_of_the_repository_reads_on_one_screen() -> None:
+    """No function of the library, the grading package, the book's extension, the tools or the
+    benchmarks runs past 60 lines (`make lint` checks it with tools/function_length.py)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import function_length
+
+    assert function_length.too_long(*(ROOT / part for part in function_length.CODE)) == []
 
 
-def test_ruff() -> None:
-    done = run(str(BIN / "ruff"), "check", "rooflinekit", "grading", "tests", "benchmarks")
-    assert done.returncode == 0, done.stdout + done.stderr
-
-
-LONGEST_FUNCTION = 60
-
-
-def test_functions_stay_short_enough_to_read() -> None:
-    """No function of the library, docstring included, runs past about 60 lines."""
-    import ast
-
-    long = []
-    for path in sorted((ROOT / "rooflinekit").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                length = (node.end_lineno or node.lineno) - node.lineno + 1
-                if length > LONGEST_FUNCTION:
-                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({length} lines)")
-    assert not long, long
+def test_the_length_check_names_a_function_too_long(tmp_path: Path) -> None:
+    (tmp_path / "module.py").write_text("def fine():\n    pass\n\n\ndef sprawling():\n" + "    x = 1\n" * 61)
+    done = run(sys.executable, str(ROOT / "tools" / "function_length.py"), str(tmp_path))
+    assert done.returncode == 1
+    said = f"{tmp_path / 'module.py'}:5 sprawling (62 lines): over 60 lines; split it by job"
+    assert done.stderr.strip() == said

@@ -105,11 +105,23 @@ def _judge_function(
     language: str,
     shown: int,
 ) -> Verdict | None:
-    call = f"{question.name}{question.parameters}"
+    answers = _answers(question, cases, payload, tr, shown)
+    if isinstance(answers, Verdict):
+        return answers
+    expected = [question.reference(*case) for case in cases]
+    if question.returns == "word":
+        return _judge_words(question, cases, answers, expected, tr, language, shown)
+    return _judge_numbers(question, cases, answers, expected, tr, language, shown)
+
+
+def _answers(
+    question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any], tr: Tr, shown: int
+) -> list[Any] | Verdict:
+    """The answer at each case, or the verdict on a payload that holds no usable answer."""
     if "not_callable" in payload:
         return Verdict(
             tr("{name} should be a function {call}, not {what}.").format(
-                name=question.name, call=call, what=payload["not_callable"]
+                name=question.name, call=f"{question.name}{question.parameters}", what=payload["not_callable"]
             )
         )
     results = payload.get("results")
@@ -122,7 +134,6 @@ def _judge_function(
         )
     if not isinstance(results, list) or len(results) != len(cases):
         return Verdict(tr("{name}: the answer could not be read at every case.").format(name=question.name))
-    expected = [question.reference(*case) for case in cases]
     answers: list[Any] = []
     for index, (case, result) in enumerate(zip(cases, results, strict=True)):
         where = f"{question.name}({_format_case(case, tr)})" if index < shown else None
@@ -130,8 +141,19 @@ def _judge_function(
         if problem:
             return Verdict(problem)
         answers.append(result.get("value", result.get("word")))
-    if question.returns == "word":
-        return _judge_words(question, cases, answers, expected, tr, language, shown)
+    return answers
+
+
+def _judge_numbers(
+    question: FunctionQuestion,
+    cases: list[tuple[Any, ...]],
+    answers: list[Any],
+    expected: list[Any],
+    tr: Tr,
+    language: str,
+    shown: int,
+) -> Verdict | None:
+    """The verdict on numbers: right, or where and how wrong (a known mistake named when it fits)."""
     wrong = [
         (index, case, got, want)
         for index, (case, got, want) in enumerate(zip(cases, answers, expected, strict=True))
@@ -163,7 +185,7 @@ def _judge_function(
             tr(
                 "{call} returned {got} whatever its arguments. Compute the answer from the arguments: "
                 "the tests call it with other figures and sizes too."
-            ).format(call=call, got=_format(got))
+            ).format(call=f"{question.name}{question.parameters}", got=_format(got))
         )
     feedback = (
         tr("{where} returned {got}, which is not right.").format(where=where, got=_format(got))
