@@ -27,7 +27,7 @@ $(STAMP): requirements.lock pyproject.toml grading/pyproject.toml $(LAB_SETTINGS
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
 
-test: $(STAMP)  ## Run every test
+test: $(STAMP) $(AXE)  ## Run every test
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
@@ -36,18 +36,20 @@ test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
 # The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
 # offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
 # them into book/_static/vendor, and node_modules goes again (Sphinx would walk its 12,000
-# files on every build).
+# files on every build). The browser tests' axe-core (a dev dependency) goes to tests/vendor,
+# outside the site; both come from one `npm ci`.
 VENDOR_STAMP := book/_static/vendor/.vendored
+AXE := tests/vendor/axe-core/axe.min.js
 # The one command that builds the site (jupyter-book build . --builder html -W -n --keep-going,
 # see tools/build_book.py); tests/conftest.py runs `make book` too.
 BOOK_BUILD := $(BIN)/python tools/build_book.py
 
-$(VENDOR_STAMP): package.json package-lock.json tools/vendor_assets.py
+$(VENDOR_STAMP) $(AXE) &: package.json package-lock.json tools/vendor_assets.py
 	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 	$(PYTHON) tools/vendor_assets.py
 	rm -rf node_modules
 
-vendor: $(VENDOR_STAMP)  ## Install the site's browser assets from npm
+vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the tests' axe-core) from npm
 
 # Everything the site is built from. With none of it newer than the last successful build,
 # `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
@@ -127,7 +129,7 @@ lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
 
 clean:  ## Remove build outputs (keeps .venv)
-	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor node_modules
+	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor tests/vendor node_modules
 
 # --- Graded exercises (nbgrader). See book/instructor-guide.md for a whole grading round.
 # COURSE is the nbgrader course directory: this checkout by default. To keep student work out of

@@ -76,9 +76,18 @@ def test_vendored_assets_cover_what_the_config_loads() -> None:
             assert (ROOT / "book" / "_static" / path).is_file()
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    for name, version in package["dependencies"].items():
+    for name, version in {**package["dependencies"], **package["devDependencies"]}.items():
         assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"{name} is not pinned exactly"
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
+
+
+def test_the_tests_axe_core_is_a_dev_dependency_kept_out_of_the_site() -> None:
+    package = json.loads((ROOT / "package.json").read_text())
+    assert "axe-core" in package["devDependencies"] and "axe-core" not in package["dependencies"]
+    assert vendor_assets.AXE.is_relative_to(vendor_assets.TESTS_VENDOR)
+    assert not vendor_assets.TESTS_VENDOR.is_relative_to(ROOT / "book")
+    for asset in vendor_assets.TEST_ASSETS:
+        assert asset.source.startswith("axe-core/") and asset.into == vendor_assets.TESTS_VENDOR
 
 
 def test_the_extensions_docstring_examples_run() -> None:
