@@ -54,9 +54,15 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 # Everything the site is built from. With none of it newer than the last successful build,
 # `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
 # (book/ and exercises/ themselves are left out: their names are also targets.)
+# Files the tools write are not inputs: the vendored assets (their stamp is a prerequisite below;
+# listed, the first build of a fresh clone would add 130 files to the list, and the second would
+# start afresh), the compiled catalogs (*.mo, written by the build) and the chapters in Korean
+# (locale/<lang>/chapters, written by `make lab`). tests/test_book_tools.py checks that no input
+# is a file git ignores.
 BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build_book.py \
-	tools/book_cache.py $(shell find book/* exercises/* rooflinekit locale -name __pycache__ -prune \
-	-o -name .ipynb_checkpoints -prune -o -name '*.mo' -prune -o -print 2>/dev/null)
+	tools/book_cache.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
+	-o -regex 'locale/[^/]*/chapters' -prune -o -name __pycache__ -prune -o -name .ipynb_checkpoints -prune \
+	-o -name '*.mo' -prune -o -print 2>/dev/null)
 BOOK_STAMP := _build/html/.built
 # The list itself, so that a removed file counts as a change. When the list changes, the site
 # is written afresh (chapters come from the execution cache): Sphinx never deletes the page of
@@ -68,9 +74,10 @@ $(BOOK_MANIFEST): FORCE
 	@echo '$(sort $(BOOK_INPUTS))' | cmp -s - $@ || { rm -rf _build/html _build/.doctrees; \
 		echo '$(sort $(BOOK_INPUTS))' > $@; }
 
+# The build's last lines say where to open the site (tools/build_book.py), so the stamp is quiet.
 $(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_MANIFEST) $(BOOK_INPUTS)
 	$(BOOK_BUILD)
-	touch $@
+	@touch $@
 
 book: $(BOOK_STAMP)  ## Build the site into _build/html (Korean edition in _build/html/ko); fails on any warning or cell error
 
