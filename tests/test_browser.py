@@ -4,9 +4,11 @@ Every page of the book is opened from a localhost server, at a phone's width (39
 desktop's (1280 px), with requests to any other host blocked and recorded: no console errors,
 no failed requests (the favicon included), math rendered by MathJax, every image loaded, no
 sideways scroll of the page and nothing wider than its column unless it sits in a box of its
-own that scrolls; at desktop width every equation fits. A screenshot of each page at each
-width is saved under _build/screenshots/. Then the static roofline explorer is dragged about
-and what it shows is checked against rooflinekit.
+own that scrolls; at desktop width every equation fits; no violation of axe-core's WCAG 2.1 A
+and AA rules (axe-core from npm, copied into tests/vendor by ``make vendor``, injected into the
+page: nothing comes from a CDN). A screenshot of each page at each width is saved under
+_build/screenshots/. Then the static roofline explorer is dragged about and what it shows is
+checked against rooflinekit, and both explorers are driven with the keyboard alone.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+import vendor_assets  # tools/vendor_assets.py: where the tests' axe-core is
 from book_site import ROOT, pages_using, toc_docnames
 from browsers import CHROMIUM, CHROMIUM_ARGS
 
@@ -39,6 +42,8 @@ SCREENSHOTS = ROOT / "_build" / "screenshots"
 NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",
            "t_upper", "critical_batch", "critical_batch_approx")
 TIMES = ("t_math", "t_comms", "t_lower", "t_upper")
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+"""axe-core's rules of WCAG 2.0 and 2.1, levels A and AA."""
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +51,28 @@ def browser(playwright_session: Any) -> Iterator[Any]:
     launched = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield launched
     launched.close()
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's browser build (axe.min.js), as `make vendor` copied it from npm."""
+    path = vendor_assets.AXE
+    assert path.is_file(), f"{path.relative_to(ROOT)} is missing: run `make vendor` (make test does)"
+    return path.read_text(encoding="utf-8")
+
+
+# axe-core's audit of the page as it is now: one line per element that breaks a rule.
+AUDIT = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+    .then(r => r.violations.flatMap(v => v.nodes.map(n =>
+        `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 160)}`)))"""
+
+
+def _accessibility_violations(page: Any, axe_script: str) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations on ``page``; axe is injected as an inline script."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=axe_script)
+    found: list[str] = page.evaluate(AUDIT, AXE_TAGS)
+    return found
 
 
 @dataclass
@@ -133,7 +160,9 @@ CUT_EQUATIONS = """() => [...document.querySelectorAll('mjx-container[display="t
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("path", PAGES)
-def test_page_loads_cleanly_offline(visit: Any, path: str, width: str, site_url: str) -> None:
+def test_page_loads_cleanly_offline(
+    visit: Any, path: str, width: str, site_url: str, axe_script: str
+) -> None:
     seen = visit(path, width=WIDTHS[width])
     page = seen.page
     # In its edition's language, with a switcher to the same page in the other one.
@@ -181,6 +210,19 @@ def test_page_loads_cleanly_offline(visit: Any, path: str, width: str, site_url:
     assert not layout["wide"], f"wider than the column, see {shot}:\n" + "\n".join(layout["wide"])
     if width == "desktop":
         assert not page.evaluate(CUT_EQUATIONS), f"equations cut at {WIDTHS[width]} px, see {shot}"
+    violations = _accessibility_violations(page, axe_script)
+    assert not violations, f"axe-core, WCAG 2.1 A/AA, at {WIDTHS[width]} px:\n" + "\n".join(violations)
+
+
+def test_the_audit_names_what_it_breaks(browser: Any, axe_script: str) -> None:
+    # The faults the audit of issue 21 found, in a page of their own: the audit must name both.
+    page = browser.new_page()
+    page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>t</h1>'
+                     '<button aria-label="Search">Search <kbd>Ctrl</kbd>+<kbd>K</kbd></button>'
+                     '<details><summary><i></i></summary><p>more</p></details></main></body></html>')
+    rules = {line.split(" ", 1)[0] for line in _accessibility_violations(page, axe_script)}
+    page.close()
+    assert rules == {"label-content-name-mismatch", "summary-name"}
 
 
 def test_one_search_field_and_a_sidebar_that_opens_on_a_phone(visit: Any) -> None:
