@@ -29,7 +29,7 @@ from browsers import CHROMIUM, CHROMIUM_ARGS
 import rooflinekit as rk
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate, plot_axes
-from rooflinekit.explorer.transformer_view import TransformerSettings
+from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings
 from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
 
@@ -630,6 +630,165 @@ def test_transformer_view_follows_its_controls_and_matches_rooflinekit(visit: An
     assert short["state"]["context"] == 128 and short["state"]["phase"] == "decode"
     _check_transformer_against_rooflinekit(short)
     view.screenshot(path=str(SCREENSHOTS / "transformer-view-short.png"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+# --- the explorers with the keyboard alone -----------------------------------------------
+# Tab reaches every control of both explorers from the top of the page, each named as a reader sees
+# it and showing its focus; arrows, Home, End, Space and Enter move them; the numbers follow as
+# rooflinekit says. No mouse, no locator's click or fill: only keys.
+
+
+def _focus_is_on(control: Any) -> bool:
+    """Whether ``control`` has the keyboard's focus, drawn around it (``:focus-visible``)."""
+    shown: bool = control.evaluate(
+        "e => e === document.activeElement && e.matches(':focus-visible')"
+        " && getComputedStyle(e).outlineStyle !== 'none'"
+    )
+    return shown
+
+
+def _tab_into(page: Any, view: str, limit: int = 200) -> int:
+    """Press Tab until the focus is inside the first ``view`` (a CSS selector); the presses."""
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => document.activeElement.closest('{view}') !== null"):
+            return presses
+    raise AssertionError(f"{limit} presses of Tab never reached {view}")
+
+
+def _press(page: Any, key: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.keyboard.press(key)
+
+
+def test_both_explorers_work_with_the_keyboard_alone(visit: Any) -> None:
+    seen = visit("book/explorer.html")
+    page = seen.page
+    explorer = page.locator(".rk-explorer").first
+    menu = explorer.get_by_role("combobox", name="chip", exact=True)
+    _tab_into(page, ".rk-explorer")
+    assert _focus_is_on(menu), "the chip menu is not the explorer's first stop"
+    first = _shown(explorer)
+
+    # The next chip of the menu, by arrow: its own figures, exactly.
+    chips = menu.evaluate("s => [...s.options].map(o => o.value)")
+    _press(page, "ArrowDown")
+    chosen = _shown(explorer)
+    assert chosen["state"]["chip"] == chips[chips.index(first["state"]["chip"]) + 1]
+    assert (chosen["state"]["peak"], chosen["state"]["bandwidth"]) == chip_figures(chosen["state"]["chip"])
+    _check_against_rooflinekit(chosen)
+
+    # The peak, up five steps: custom figures, and the slider says the figure, not its logarithm.
+    _press(page, "Tab")
+    peak = explorer.get_by_role("slider", name=re.compile(r"^peak \S+ FLOP\/s$"))
+    assert _focus_is_on(peak)
+    _press(page, "ArrowRight", 5)
+    raised = _shown(explorer)
+    assert raised["state"]["chip"] == "custom" and raised["state"]["peak"] > chosen["state"]["peak"]
+    assert peak.get_attribute("aria-valuetext") == num(raised["state"]["peak"], 4)
+    _check_against_rooflinekit(raised)
+
+    # The bandwidth, down five steps.
+    _press(page, "Tab")
+    bandwidth = explorer.get_by_role("slider", name="HBM bandwidth (B/s)", exact=True)
+    assert _focus_is_on(bandwidth)
+    _press(page, "ArrowLeft", 5)
+    slower = _shown(explorer)
+    assert slower["state"]["bandwidth"] < raised["state"]["bandwidth"]
+    assert bandwidth.get_attribute("aria-valuetext") == num(slower["state"]["bandwidth"], 4)
+    _check_against_rooflinekit(slower)
+
+    # The batch to its end and the width to its start: their values are sizes, not positions.
+    _press(page, "Tab")
+    batch = explorer.get_by_role("slider", name="batch B (tokens)", exact=True)
+    assert _focus_is_on(batch)
+    _press(page, "End")
+    _press(page, "Tab")
+    width = explorer.get_by_role("slider", name="width D = F", exact=True)
+    assert _focus_is_on(width)
+    _press(page, "Home")
+    resized = _shown(explorer)
+    assert (resized["state"]["B"], resized["state"]["D"]) == (B_VALUES[-1], D_VALUES[0])
+    assert batch.get_attribute("aria-valuetext") == str(B_VALUES[-1])
+    assert width.get_attribute("aria-valuetext") == str(D_VALUES[0])
+    _check_against_rooflinekit(resized)
+
+    # The achieved share, one choice down.
+    _press(page, "Tab")
+    shares = explorer.get_by_role("combobox", name="achieved share of the peak", exact=True)
+    assert _focus_is_on(shares)
+    _press(page, "ArrowDown")
+    achieved = _shown(explorer)
+    assert achieved["state"]["achieved"] == float(shares.evaluate("s => s.options[1].value")) != 1
+    _check_against_rooflinekit(achieved)
+
+    # The first operation, unticked with Space; Tab goes on through the others to the table.
+    _press(page, "Tab")
+    operation = achieved["state"]["operations"][0]
+    label = explorer.locator(f"input[data-control=op][value={operation}]").evaluate(
+        "b => b.labels[0].textContent")
+    assert _focus_is_on(explorer.get_by_role("checkbox", name=label.strip(), exact=True))
+    _press(page, "Space")
+    fewer = _shown(explorer)
+    assert fewer["state"]["operations"] == achieved["state"]["operations"][1:]
+    assert operation not in fewer["rows"]
+    _check_against_rooflinekit(fewer)
+    _press(page, "Tab", explorer.locator("input[data-control=op]").count())  # the others, the table
+    table = explorer.get_by_role("region", name="figures of the operations", exact=True)
+    assert _focus_is_on(table)
+
+    # Back, with Shift+Tab, to "back to <chip>", and Enter: the chip's figures again.
+    name = chip(chosen["state"]["chip"]).name
+    back = explorer.get_by_role("button", name=f"back to {name}", exact=True)
+    for _ in range(20):
+        if _focus_is_on(back):
+            break
+        _press(page, "Shift+Tab")
+    assert _focus_is_on(back)
+    _press(page, "Enter")
+    returned = _shown(explorer)
+    assert returned["state"]["chip"] == chosen["state"]["chip"]
+    assert (returned["state"]["peak"], returned["state"]["bandwidth"]) == chip_figures(chosen["state"]["chip"])
+    _check_against_rooflinekit(returned)
+
+    # The transformer view: its phase by arrow, then its sliders.
+    view = page.locator(".rk-transformer").first
+    _tab_into(page, ".rk-transformer")
+    decode = view.get_by_role("radio", name="decode", exact=True)
+    assert _focus_is_on(decode), "the phase is not the transformer view's first stop"
+    before = _transformer_shown(view)
+    _check_transformer_against_rooflinekit(before)
+    _press(page, "ArrowRight")
+    prefill = _transformer_shown(view)
+    assert prefill["state"]["phase"] == "prefill"
+    assert _focus_is_on(view.get_by_role("radio", name="prefill", exact=True))
+    _check_transformer_against_rooflinekit(prefill)
+
+    _press(page, "Tab")
+    sequences = view.get_by_role("slider", name="batch (sequences)", exact=True)
+    assert _focus_is_on(sequences)
+    _press(page, "ArrowRight", 4)
+    batched = _transformer_shown(view)
+    assert batched["state"]["batch"] == BATCHES[BATCHES.index(before["state"]["batch"]) + 4]
+    assert sequences.get_attribute("aria-valuetext") == str(batched["state"]["batch"])
+    _check_transformer_against_rooflinekit(batched)
+
+    _press(page, "Tab")
+    context = view.get_by_role("slider", name="context (tokens)", exact=True)
+    assert _focus_is_on(context)
+    _press(page, "End")
+    too_long = _transformer_shown(view)
+    assert too_long["state"]["context"] == CONTEXTS[-1] and not too_long["state"]["fits"]
+    assert context.get_attribute("aria-valuetext") == str(CONTEXTS[-1])
+    _check_transformer_against_rooflinekit(too_long)
+    _press(page, "Home")
+    short = _transformer_shown(view)
+    assert short["state"]["context"] == CONTEXTS[0] and short["state"]["fits"]
+    _check_transformer_against_rooflinekit(short)
+
+    _press(page, "Tab")
+    assert _focus_is_on(view.get_by_role("region", name="figures of the step's operations", exact=True))
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
 
