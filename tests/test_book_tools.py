@@ -92,8 +92,14 @@ def test_the_tests_axe_core_is_a_dev_dependency_kept_out_of_the_site() -> None:
 
 
 def test_the_extensions_docstring_examples_run() -> None:
-    failures, tried = doctest.testmod(roofline_book)
-    assert tried > 0 and failures == 0
+    import importlib
+    import pkgutil
+
+    inside = [f"roofline_book.{m.name}" for m in pkgutil.iter_modules(roofline_book.__path__)]
+    modules = ["roofline_book", *inside]
+    for module in modules:  # each module of the extension has examples, and they hold
+        failures, tried = doctest.testmod(importlib.import_module(module))
+        assert tried > 0 and failures == 0, module
 
 
 def test_buttons_to_the_course_home_appear_only_once_it_is_set() -> None:
