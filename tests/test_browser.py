@@ -749,7 +749,8 @@ def test_both_explorers_work_with_the_keyboard_alone(visit: Any) -> None:
     _press(page, "Enter")
     returned = _shown(explorer)
     assert returned["state"]["chip"] == chosen["state"]["chip"]
-    assert (returned["state"]["peak"], returned["state"]["bandwidth"]) == chip_figures(chosen["state"]["chip"])
+    figures = (returned["state"]["peak"], returned["state"]["bandwidth"])
+    assert figures == chip_figures(chosen["state"]["chip"])
     _check_against_rooflinekit(returned)
 
     # The transformer view: its phase by arrow, then its sliders.
