@@ -82,10 +82,6 @@ def build_edition(language: str, builder: str = "html", outdir: Path | None = No
     return int(result or 0)
 
 
-EDITION_NAMES = {"en": "English", "ko": "한국어"}
-"""How the last lines of the build name each edition."""
-
-
 def where_to_open(languages: tuple[str, ...]) -> str:
     """The build's last lines: each edition's index page (English at the root, each translation
     in its folder) and how to serve them.
@@ -96,8 +92,12 @@ def where_to_open(languages: tuple[str, ...]) -> str:
       _build/html/ko/index.html   (한국어)
     or serve it: python -m http.server -d _build/html, then http://127.0.0.1:8000/
     """
-    pages = [("_build/html/index.html", EDITION_NAMES["en"])]
-    pages += [(f"_build/html/{lang}/index.html", EDITION_NAMES.get(lang, lang)) for lang in languages]
+    if str(ROOT / "book" / "_ext") not in sys.path:
+        sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    from roofline_book.editions import EDITIONS, PRIMARY  # each edition's name in its language
+
+    pages = [("_build/html/index.html", EDITIONS[PRIMARY])]
+    pages += [(f"_build/html/{lang}/index.html", EDITIONS.get(lang, lang)) for lang in languages]
     width = max(len(path) for path, _ in pages) + 3
     lines = [f"  {path:<{width}}({name})" for path, name in pages]
     return "\n".join([
