@@ -27,7 +27,7 @@ $(STAMP): requirements.lock pyproject.toml grading/pyproject.toml $(LAB_SETTINGS
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
 
-test: $(STAMP)  ## Run every test
+test: $(STAMP) $(AXE)  ## Run every test
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
@@ -36,25 +36,33 @@ test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
 # The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
 # offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
 # them into book/_static/vendor, and node_modules goes again (Sphinx would walk its 12,000
-# files on every build).
+# files on every build). The browser tests' axe-core (a dev dependency) goes to tests/vendor,
+# outside the site; both come from one `npm ci`.
 VENDOR_STAMP := book/_static/vendor/.vendored
+AXE := tests/vendor/axe-core/axe.min.js
 # The one command that builds the site (jupyter-book build . --builder html -W -n --keep-going,
 # see tools/build_book.py); tests/conftest.py runs `make book` too.
 BOOK_BUILD := $(BIN)/python tools/build_book.py
 
-$(VENDOR_STAMP): package.json package-lock.json tools/vendor_assets.py
+$(VENDOR_STAMP) $(AXE) &: package.json package-lock.json tools/vendor_assets.py
 	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 	$(PYTHON) tools/vendor_assets.py
 	rm -rf node_modules
 
-vendor: $(VENDOR_STAMP)  ## Install the site's browser assets from npm
+vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the tests' axe-core) from npm
 
 # Everything the site is built from. With none of it newer than the last successful build,
 # `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
 # (book/ and exercises/ themselves are left out: their names are also targets.)
+# Files the tools write are not inputs: the vendored assets (their stamp is a prerequisite below;
+# listed, the first build of a fresh clone would add 130 files to the list, and the second would
+# start afresh), the compiled catalogs (*.mo, written by the build) and the chapters in Korean
+# (locale/<lang>/chapters, written by `make lab`). tests/test_book_tools.py checks that no input
+# is a file git ignores.
 BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build_book.py \
-	tools/book_cache.py $(shell find book/* exercises/* rooflinekit locale -name __pycache__ -prune \
-	-o -name .ipynb_checkpoints -prune -o -name '*.mo' -prune -o -print 2>/dev/null)
+	tools/book_cache.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
+	-o -regex 'locale/[^/]*/chapters' -prune -o -name __pycache__ -prune -o -name .ipynb_checkpoints -prune \
+	-o -name '*.mo' -prune -o -print 2>/dev/null)
 BOOK_STAMP := _build/html/.built
 # The list itself, so that a removed file counts as a change. When the list changes, the site
 # is written afresh (chapters come from the execution cache): Sphinx never deletes the page of
@@ -66,9 +74,10 @@ $(BOOK_MANIFEST): FORCE
 	@echo '$(sort $(BOOK_INPUTS))' | cmp -s - $@ || { rm -rf _build/html _build/.doctrees; \
 		echo '$(sort $(BOOK_INPUTS))' > $@; }
 
+# The build's last lines say where to open the site (tools/build_book.py), so the stamp is quiet.
 $(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_MANIFEST) $(BOOK_INPUTS)
 	$(BOOK_BUILD)
-	touch $@
+	@touch $@
 
 book: $(BOOK_STAMP)  ## Build the site into _build/html (Korean edition in _build/html/ko); fails on any warning or cell error
 
@@ -128,7 +137,7 @@ lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
 
 clean:  ## Remove build outputs (keeps .venv)
-	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor node_modules
+	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor tests/vendor node_modules
 
 # --- Graded exercises (nbgrader). See book/instructor-guide.md for a whole grading round.
 # COURSE is the nbgrader course directory: this checkout by default. To keep student work out of

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import book_cache
@@ -76,14 +77,29 @@ def test_vendored_assets_cover_what_the_config_loads() -> None:
             assert (ROOT / "book" / "_static" / path).is_file()
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    for name, version in package["dependencies"].items():
+    for name, version in {**package["dependencies"], **package["devDependencies"]}.items():
         assert re.fullmatch(r"\d+\.\d+\.\d+", version), f"{name} is not pinned exactly"
         assert lock["packages"][f"node_modules/{name}"]["version"] == version
 
 
+def test_the_tests_axe_core_is_a_dev_dependency_kept_out_of_the_site() -> None:
+    package = json.loads((ROOT / "package.json").read_text())
+    assert "axe-core" in package["devDependencies"] and "axe-core" not in package["dependencies"]
+    assert vendor_assets.AXE.is_relative_to(vendor_assets.TESTS_VENDOR)
+    assert not vendor_assets.TESTS_VENDOR.is_relative_to(ROOT / "book")
+    for asset in vendor_assets.TEST_ASSETS:
+        assert asset.source.startswith("axe-core/") and asset.into == vendor_assets.TESTS_VENDOR
+
+
 def test_the_extensions_docstring_examples_run() -> None:
-    failures, tried = doctest.testmod(roofline_book)
-    assert tried > 0 and failures == 0
+    import importlib
+    import pkgutil
+
+    inside = [f"roofline_book.{m.name}" for m in pkgutil.iter_modules(roofline_book.__path__)]
+    modules = ["roofline_book", *inside]
+    for module in modules:  # each module of the extension has examples, and they hold
+        failures, tried = doctest.testmod(importlib.import_module(module))
+        assert tried > 0 and failures == 0, module
 
 
 def test_buttons_to_the_course_home_appear_only_once_it_is_set() -> None:
@@ -163,3 +179,67 @@ def test_cache_fingerprint_follows_the_package(tmp_path: Path) -> None:
     assert book_cache.fingerprint(tmp_path) == before
     module.write_text("A = 2\n")
     assert book_cache.fingerprint(tmp_path) != before
+
+
+# --- `make book`: its inputs, its last lines, and a second run that does nothing -----------------
+
+def _book_inputs() -> list[str]:
+    """The Makefile's BOOK_INPUTS as make computes them in this checkout."""
+    printed = subprocess.run(
+        ["make", "--no-print-directory", "-s", "-f", "Makefile", "-f", "-", "book-inputs"],
+        input="book-inputs: ; @echo $(sort $(BOOK_INPUTS))\n", cwd=ROOT, capture_output=True,
+        text=True, check=True,
+    )
+    return printed.stdout.split()
+
+
+def test_no_book_input_is_a_file_the_tools_write() -> None:
+    # A file the build (or npm, or `make lab`) writes is ignored by git. Listed as an input, it is
+    # newer than the last build or lengthens the list, and the next `make book` starts again: in
+    # a fresh clone the 130 vendored assets did, so the second build rebuilt both editions.
+    inputs = _book_inputs()
+    assert "book/chapters/01-where-the-time-goes.md" in inputs and "_config.yml" in inputs
+    assert any(path.endswith(".po") for path in inputs)
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", "--stdin"], input="\n".join(inputs),
+                             cwd=ROOT, capture_output=True, text=True, check=False)
+    assert ignored.returncode in (0, 1), ignored.stderr
+    assert ignored.stdout.split() == [], "inputs of `make book` that a tool writes: add a -prune"
+
+
+@pytest.mark.slow
+def test_a_second_make_book_does_nothing(built_site: Path) -> None:
+    # In a fresh clone (CI) the fixture's `make book` is the first build; a second must do nothing.
+    # (make -q cannot tell: the inputs' list is compared by a recipe that always runs.)
+    stamp = built_site / ".built"
+    before = stamp.stat().st_mtime_ns
+    again = subprocess.run(["make", "--no-print-directory", "book"], cwd=ROOT, capture_output=True,
+                           text=True, check=False, timeout=3600)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert stamp.stat().st_mtime_ns == before, "`make book` built again:\n" + again.stdout[-3000:]
+    assert "build_book" not in again.stdout + again.stderr
+
+
+def test_the_build_ends_by_saying_where_to_open_the_site_as_the_readme_does() -> None:
+    failures, tried = doctest.testmod(build_book)
+    assert tried > 0 and failures == 0
+    last = build_book.where_to_open(build_book.TRANSLATIONS)
+    pages = re.findall(r"_build/html/\S*index\.html", last)
+    assert pages == ["_build/html/index.html"] + [f"_build/html/{lang}/index.html"
+                                                 for lang in build_book.TRANSLATIONS]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    for page in pages:
+        assert f"`{page}`" in quick_start, page
+    assert all((ROOT / page).parent.name for page in pages)
+    # The Makefile says nothing after the build's own last lines.
+    recipe = (ROOT / "Makefile").read_text().split("\n$(BOOK_STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert recipe.splitlines()[-1].strip() == "@touch $@"
+
+
+def test_the_quick_start_names_every_tool_make_book_needs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    makefile = (ROOT / "Makefile").read_text()
+    assert "npm ci" in makefile
+    for tool in ("Python 3.11", "`make`", "Node.js", "npm", "npm ci"):
+        assert tool in quick_start, tool

@@ -4,9 +4,11 @@ Every page of the book is opened from a localhost server, at a phone's width (39
 desktop's (1280 px), with requests to any other host blocked and recorded: no console errors,
 no failed requests (the favicon included), math rendered by MathJax, every image loaded, no
 sideways scroll of the page and nothing wider than its column unless it sits in a box of its
-own that scrolls; at desktop width every equation fits. A screenshot of each page at each
-width is saved under _build/screenshots/. Then the static roofline explorer is dragged about
-and what it shows is checked against rooflinekit.
+own that scrolls; at desktop width every equation fits; no violation of axe-core's WCAG 2.1 A
+and AA rules (axe-core from npm, copied into tests/vendor by ``make vendor``, injected into the
+page: nothing comes from a CDN). A screenshot of each page at each width is saved under
+_build/screenshots/. Then the static roofline explorer is dragged about and what it shows is
+checked against rooflinekit, and both explorers are driven with the keyboard alone.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+import vendor_assets  # tools/vendor_assets.py: where the tests' axe-core is
 from book_site import ROOT, pages_using, toc_docnames
 from browsers import CHROMIUM, CHROMIUM_ARGS
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate, plot_axes
-from rooflinekit.explorer.transformer_view import TransformerSettings
+from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings
 from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
 
@@ -39,6 +42,8 @@ SCREENSHOTS = ROOT / "_build" / "screenshots"
 NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",
            "t_upper", "critical_batch", "critical_batch_approx")
 TIMES = ("t_math", "t_comms", "t_lower", "t_upper")
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+"""axe-core's rules of WCAG 2.0 and 2.1, levels A and AA."""
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +51,28 @@ def browser(playwright_session: Any) -> Iterator[Any]:
     launched = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     yield launched
     launched.close()
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's browser build (axe.min.js), as `make vendor` copied it from npm."""
+    path = vendor_assets.AXE
+    assert path.is_file(), f"{path.relative_to(ROOT)} is missing: run `make vendor` (make test does)"
+    return path.read_text(encoding="utf-8")
+
+
+# axe-core's audit of the page as it is now: one line per element that breaks a rule.
+AUDIT = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+    .then(r => r.violations.flatMap(v => v.nodes.map(n =>
+        `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 160)}`)))"""
+
+
+def _accessibility_violations(page: Any, axe_script: str) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations on ``page``; axe is injected as an inline script."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=axe_script)
+    found: list[str] = page.evaluate(AUDIT, AXE_TAGS)
+    return found
 
 
 @dataclass
@@ -133,7 +160,9 @@ CUT_EQUATIONS = """() => [...document.querySelectorAll('mjx-container[display="t
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("path", PAGES)
-def test_page_loads_cleanly_offline(visit: Any, path: str, width: str, site_url: str) -> None:
+def test_page_loads_cleanly_offline(
+    visit: Any, path: str, width: str, site_url: str, axe_script: str
+) -> None:
     seen = visit(path, width=WIDTHS[width])
     page = seen.page
     # In its edition's language, with a switcher to the same page in the other one.
@@ -181,6 +210,19 @@ def test_page_loads_cleanly_offline(visit: Any, path: str, width: str, site_url:
     assert not layout["wide"], f"wider than the column, see {shot}:\n" + "\n".join(layout["wide"])
     if width == "desktop":
         assert not page.evaluate(CUT_EQUATIONS), f"equations cut at {WIDTHS[width]} px, see {shot}"
+    violations = _accessibility_violations(page, axe_script)
+    assert not violations, f"axe-core, WCAG 2.1 A/AA, at {WIDTHS[width]} px:\n" + "\n".join(violations)
+
+
+def test_the_audit_names_what_it_breaks(browser: Any, axe_script: str) -> None:
+    # The faults the audit of issue 21 found, in a page of their own: the audit must name both.
+    page = browser.new_page()
+    page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>t</h1>'
+                     '<button aria-label="Search">Search <kbd>Ctrl</kbd>+<kbd>K</kbd></button>'
+                     '<details><summary><i></i></summary><p>more</p></details></main></body></html>')
+    rules = {line.split(" ", 1)[0] for line in _accessibility_violations(page, axe_script)}
+    page.close()
+    assert rules == {"label-content-name-mismatch", "summary-name"}
 
 
 def test_one_search_field_and_a_sidebar_that_opens_on_a_phone(visit: Any) -> None:
@@ -588,6 +630,166 @@ def test_transformer_view_follows_its_controls_and_matches_rooflinekit(visit: An
     assert short["state"]["context"] == 128 and short["state"]["phase"] == "decode"
     _check_transformer_against_rooflinekit(short)
     view.screenshot(path=str(SCREENSHOTS / "transformer-view-short.png"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+# --- the explorers with the keyboard alone -----------------------------------------------
+# Tab reaches every control of both explorers from the top of the page, each named as a reader sees
+# it and showing its focus; arrows, Home, End, Space and Enter move them; the numbers follow as
+# rooflinekit says. No mouse, no locator's click or fill: only keys.
+
+
+def _focus_is_on(control: Any) -> bool:
+    """Whether ``control`` has the keyboard's focus, drawn around it (``:focus-visible``)."""
+    shown: bool = control.evaluate(
+        "e => e === document.activeElement && e.matches(':focus-visible')"
+        " && getComputedStyle(e).outlineStyle !== 'none'"
+    )
+    return shown
+
+
+def _tab_into(page: Any, view: str, limit: int = 200) -> int:
+    """Press Tab until the focus is inside the first ``view`` (a CSS selector); the presses."""
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => document.activeElement.closest('{view}') !== null"):
+            return presses
+    raise AssertionError(f"{limit} presses of Tab never reached {view}")
+
+
+def _press(page: Any, key: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.keyboard.press(key)
+
+
+def test_both_explorers_work_with_the_keyboard_alone(visit: Any) -> None:
+    seen = visit("book/explorer.html")
+    page = seen.page
+    explorer = page.locator(".rk-explorer").first
+    menu = explorer.get_by_role("combobox", name="chip", exact=True)
+    _tab_into(page, ".rk-explorer")
+    assert _focus_is_on(menu), "the chip menu is not the explorer's first stop"
+    first = _shown(explorer)
+
+    # The next chip of the menu, by arrow: its own figures, exactly.
+    chips = menu.evaluate("s => [...s.options].map(o => o.value)")
+    _press(page, "ArrowDown")
+    chosen = _shown(explorer)
+    assert chosen["state"]["chip"] == chips[chips.index(first["state"]["chip"]) + 1]
+    assert (chosen["state"]["peak"], chosen["state"]["bandwidth"]) == chip_figures(chosen["state"]["chip"])
+    _check_against_rooflinekit(chosen)
+
+    # The peak, up five steps: custom figures, and the slider says the figure, not its logarithm.
+    _press(page, "Tab")
+    peak = explorer.get_by_role("slider", name=re.compile(r"^peak \S+ FLOP\/s$"))
+    assert _focus_is_on(peak)
+    _press(page, "ArrowRight", 5)
+    raised = _shown(explorer)
+    assert raised["state"]["chip"] == "custom" and raised["state"]["peak"] > chosen["state"]["peak"]
+    assert peak.get_attribute("aria-valuetext") == num(raised["state"]["peak"], 4)
+    _check_against_rooflinekit(raised)
+
+    # The bandwidth, down five steps.
+    _press(page, "Tab")
+    bandwidth = explorer.get_by_role("slider", name="HBM bandwidth (B/s)", exact=True)
+    assert _focus_is_on(bandwidth)
+    _press(page, "ArrowLeft", 5)
+    slower = _shown(explorer)
+    assert slower["state"]["bandwidth"] < raised["state"]["bandwidth"]
+    assert bandwidth.get_attribute("aria-valuetext") == num(slower["state"]["bandwidth"], 4)
+    _check_against_rooflinekit(slower)
+
+    # The batch to its end and the width to its start: their values are sizes, not positions.
+    _press(page, "Tab")
+    batch = explorer.get_by_role("slider", name="batch B (tokens)", exact=True)
+    assert _focus_is_on(batch)
+    _press(page, "End")
+    _press(page, "Tab")
+    width = explorer.get_by_role("slider", name="width D = F", exact=True)
+    assert _focus_is_on(width)
+    _press(page, "Home")
+    resized = _shown(explorer)
+    assert (resized["state"]["B"], resized["state"]["D"]) == (B_VALUES[-1], D_VALUES[0])
+    assert batch.get_attribute("aria-valuetext") == str(B_VALUES[-1])
+    assert width.get_attribute("aria-valuetext") == str(D_VALUES[0])
+    _check_against_rooflinekit(resized)
+
+    # The achieved share, one choice down.
+    _press(page, "Tab")
+    shares = explorer.get_by_role("combobox", name="achieved share of the peak", exact=True)
+    assert _focus_is_on(shares)
+    _press(page, "ArrowDown")
+    achieved = _shown(explorer)
+    assert achieved["state"]["achieved"] == float(shares.evaluate("s => s.options[1].value")) != 1
+    _check_against_rooflinekit(achieved)
+
+    # The first operation, unticked with Space; Tab goes on through the others to the table.
+    _press(page, "Tab")
+    operation = achieved["state"]["operations"][0]
+    label = explorer.locator(f"input[data-control=op][value={operation}]").evaluate(
+        "b => b.labels[0].textContent")
+    assert _focus_is_on(explorer.get_by_role("checkbox", name=label.strip(), exact=True))
+    _press(page, "Space")
+    fewer = _shown(explorer)
+    assert fewer["state"]["operations"] == achieved["state"]["operations"][1:]
+    assert operation not in fewer["rows"]
+    _check_against_rooflinekit(fewer)
+    _press(page, "Tab", explorer.locator("input[data-control=op]").count())  # the others, the table
+    table = explorer.get_by_role("region", name="figures of the operations", exact=True)
+    assert _focus_is_on(table)
+
+    # Back, with Shift+Tab, to "back to <chip>", and Enter: the chip's figures again.
+    name = chip(chosen["state"]["chip"]).name
+    back = explorer.get_by_role("button", name=f"back to {name}", exact=True)
+    for _ in range(20):
+        if _focus_is_on(back):
+            break
+        _press(page, "Shift+Tab")
+    assert _focus_is_on(back)
+    _press(page, "Enter")
+    returned = _shown(explorer)
+    assert returned["state"]["chip"] == chosen["state"]["chip"]
+    figures = (returned["state"]["peak"], returned["state"]["bandwidth"])
+    assert figures == chip_figures(chosen["state"]["chip"])
+    _check_against_rooflinekit(returned)
+
+    # The transformer view: its phase by arrow, then its sliders.
+    view = page.locator(".rk-transformer").first
+    _tab_into(page, ".rk-transformer")
+    decode = view.get_by_role("radio", name="decode", exact=True)
+    assert _focus_is_on(decode), "the phase is not the transformer view's first stop"
+    before = _transformer_shown(view)
+    _check_transformer_against_rooflinekit(before)
+    _press(page, "ArrowRight")
+    prefill = _transformer_shown(view)
+    assert prefill["state"]["phase"] == "prefill"
+    assert _focus_is_on(view.get_by_role("radio", name="prefill", exact=True))
+    _check_transformer_against_rooflinekit(prefill)
+
+    _press(page, "Tab")
+    sequences = view.get_by_role("slider", name="batch (sequences)", exact=True)
+    assert _focus_is_on(sequences)
+    _press(page, "ArrowRight", 4)
+    batched = _transformer_shown(view)
+    assert batched["state"]["batch"] == BATCHES[BATCHES.index(before["state"]["batch"]) + 4]
+    assert sequences.get_attribute("aria-valuetext") == str(batched["state"]["batch"])
+    _check_transformer_against_rooflinekit(batched)
+
+    _press(page, "Tab")
+    context = view.get_by_role("slider", name="context (tokens)", exact=True)
+    assert _focus_is_on(context)
+    _press(page, "End")
+    too_long = _transformer_shown(view)
+    assert too_long["state"]["context"] == CONTEXTS[-1] and not too_long["state"]["fits"]
+    assert context.get_attribute("aria-valuetext") == str(CONTEXTS[-1])
+    _check_transformer_against_rooflinekit(too_long)
+    _press(page, "Home")
+    short = _transformer_shown(view)
+    assert short["state"]["context"] == CONTEXTS[0] and short["state"]["fits"]
+    _check_transformer_against_rooflinekit(short)
+
+    _press(page, "Tab")
+    assert _focus_is_on(view.get_by_role("region", name="figures of the step's operations", exact=True))
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
 

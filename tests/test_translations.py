@@ -14,14 +14,17 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import chapter_translations  # tools/chapter_translations.py
 import explorer_labels  # tools/explorer_labels.py
 import pytest
 import translations as translations_tool  # tools/translations.py
 from babel.messages.pofile import read_po, write_po
-from book_site import ROOT, pages_using, toc_docnames
+from book_site import ROOT, find_exercises, pages_using, toc_docnames
 from roofline_book import code_catalogs, computed
-from roofline_book.editions import EDITIONS, counterpart
+from roofline_book.editions import EDITIONS, counterpart, site_title
+from roofline_book.exercises import release_in
 from roofline_book.search_ko import index_terms
 from roofline_book.translations import (
     PageStatus,
@@ -36,6 +39,7 @@ from rooflinekit.glue import MESSAGE_MIME
 from rooflinekit.messages import Message
 
 FIRST_CHAPTER = "book/chapters/01-where-the-time-goes"
+HANGUL = range(0xAC00, 0xD7A4)
 
 
 @dataclass
@@ -358,3 +362,120 @@ def test_figure_captions_and_table_headings_are_korean(built_site: Path) -> None
                 checked += 1
     assert checked > 100, checked
 
+
+
+# --- titles and downloads in Korean -------------------------------------------------------
+# A Korean page carries the Korean site title and its pages' Korean titles (navigation, search);
+# its download button gives what the page reads: the Korean release of an exercise (the same file
+# the exercises table links) and the chapter in Korean, as .md and as the executed .ipynb.
+
+ROOT_DOC = "book/intro"
+
+
+def test_the_site_title_is_translated_in_the_root_pages_catalog() -> None:
+    from book_site import config
+
+    title = config()["title"]
+    assert toc_docnames()[0] == ROOT_DOC
+    assert (ROOT / f"{ROOT_DOC}.md").read_text(encoding="utf-8").startswith(f"# {title}\n")
+    korean = site_title(ROOT, "ko", title, ROOT_DOC)
+    assert korean != title and any(ord(ch) in HANGUL for ch in korean)
+
+
+def _soup(path: Path) -> Any:
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def _page_titles(site: Path) -> dict[str, str]:
+    """Each page's title as the search index (and so the search results) has it."""
+    index = _search_index(site)
+    titles = [re.sub(r"<[^>]+>", "", str(t)).strip() for t in index["titles"]]  # type: ignore[attr-defined]
+    return dict(zip(index["docnames"], titles, strict=True))  # type: ignore[call-overload]
+
+
+@pytest.mark.slow
+def test_every_korean_page_carries_the_korean_site_title(built_site: Path) -> None:
+    from book_site import config
+
+    english = config()["title"]
+    korean = site_title(ROOT, "ko", english, ROOT_DOC)
+    for page in [f"{d}.html" for d in toc_docnames()] + ["search.html", "genindex.html"]:
+        soup = _soup(built_site / "ko" / page)
+        title = soup.title.get_text()
+        assert title.endswith(korean) and english not in title, (page, title)
+        assert soup.select_one(".logo__title").get_text(strip=True) == korean, page
+        assert _soup(built_site / page).select_one(".logo__title").get_text(strip=True) == english
+
+
+@pytest.mark.slow
+def test_korean_navigation_and_search_name_the_pages_in_korean(built_site: Path) -> None:
+    manifest = read_manifest(ROOT, "ko")
+    english, korean = _page_titles(built_site), _page_titles(built_site / "ko")
+    translated = [d for d in toc_docnames() if manifest[d].translated]
+    assert korean["book/chapters/02-arithmetic-intensity"] == "2. 산술 강도"
+    for docname in translated:  # "Arithmetic intensity (산술 강도)" kept the English title
+        assert english[docname].lower() not in korean[docname].lower(), (docname, korean[docname])
+    titles = {english[d].split(". ", 1)[-1] for d in translated}
+    for page in ("book/intro", "book/chapters/02-arithmetic-intensity", "exercises/roofline/ex1_int8_matmul"):
+        links = _soup(built_site / "ko" / f"{page}.html").select("nav.bd-docs-nav a.reference.internal")
+        shown = [" ".join(a.get_text(" ").split()) for a in links]
+        assert len(shown) == len(translated), page
+        assert not [s for s in shown if any(t in s for t in titles)], (page, shown)
+
+
+def _download_button(site: Path, docname: str, kind: str) -> Path:
+    """The file a page's download button offers (kind: ``source`` or ``notebook``)."""
+    soup = _soup(site / f"{docname}.html")
+    (link,) = soup.select(f"a.btn-download-{kind}-button")
+    target = (site / docname).parent / link["href"]
+    assert target.resolve().is_file(), (docname, link["href"])
+    return target.resolve()
+
+
+@pytest.mark.slow
+def test_a_korean_exercise_page_downloads_the_korean_notebook_its_exercises_table_links(
+    built_site: Path,
+) -> None:
+    exercises = find_exercises(ROOT)
+    assert exercises
+    table = _soup(built_site / "ko" / "book" / "exercises.html")
+    for ex in exercises:
+        korean = (ROOT / release_in(ex.path, "ko")).read_bytes()
+        button = _download_button(built_site / "ko", ex.docname, "source")
+        assert button.read_bytes() == korean, ex.docname
+        links = table.select("a.reference.download")
+        (listed,) = [a["href"] for a in links if a["href"].endswith(ex.path.name)]
+        assert (built_site / "ko" / "book" / listed).resolve().read_bytes() == korean, ex.docname
+        english = _download_button(built_site, ex.docname, "source")
+        assert english.read_bytes() == (ROOT / ex.path).read_bytes(), ex.docname
+
+
+def _cells(notebook: Path) -> list[dict[str, Any]]:
+    cells: list[dict[str, Any]] = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    for cell in cells:
+        cell.pop("id", None)  # each build's executed copy numbers its cells afresh
+        if isinstance(cell["source"], list):
+            cell["source"] = "".join(cell["source"])
+    return cells
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chapter", [d for d in toc_docnames() if d.startswith("book/chapters/")])
+def test_a_korean_chapters_downloads_are_the_korean_chapter(built_site: Path, chapter: str) -> None:
+    source = ROOT / f"{chapter}.md"
+    markdown = _download_button(built_site / "ko", chapter, "source")
+    assert markdown.read_text(encoding="utf-8") == chapter_translations.translate_chapter(source, "ko")
+    assert _download_button(built_site, chapter, "source").read_bytes() == source.read_bytes()
+
+    title = _page_titles(built_site / "ko")[chapter].split(". ", 1)[1]
+    korean = _cells(_download_button(built_site / "ko", chapter, "notebook"))
+    english = _cells(_download_button(built_site, chapter, "notebook"))
+    assert [c["cell_type"] for c in korean] == [c["cell_type"] for c in english]
+    assert f"# {title}\n" in korean[0]["source"] or f"# {title}\n" in korean[1]["source"]
+    for ko, en in zip(korean, english, strict=True):
+        if en["cell_type"] == "code":
+            assert ko == en  # the same code, the same outputs
+        elif re.search(r"[A-Za-z]{4}", re.sub(r"\$[^$]*\$|\{\w+\}`[^`]*`|\(\S+\)=", "", en["source"])):
+            assert any(ord(ch) in HANGUL for ch in ko["source"]), en["source"][:120]

@@ -16,6 +16,9 @@ with the same command's settings and strictness, Sphinx's ``language`` set and t
 in ``locale/`` (tools/translations.py keeps them): the same sources, read again, with the
 same execution cache, so a chapter is never executed twice and every number is the same.
 
+On success it ends by saying where to open the site (:func:`where_to_open`: each edition's
+index, as the README's quick start says).
+
 After a failed build it deletes Sphinx's saved environment (``_build/.doctrees``). Sphinx
 reports a page's warnings (a failing cell is one) only when it reads the page, and it saves
 the pages it has read even when the build fails; without this the next, unchanged build
@@ -79,6 +82,31 @@ def build_edition(language: str, builder: str = "html", outdir: Path | None = No
     return int(result or 0)
 
 
+def where_to_open(languages: tuple[str, ...]) -> str:
+    """The build's last lines: each edition's index page (English at the root, each translation
+    in its folder) and how to serve them.
+
+    >>> print(where_to_open(("ko",)))
+    build_book: the site is built. Open it in a browser:
+      _build/html/index.html      (English)
+      _build/html/ko/index.html   (한국어)
+    or serve it: python -m http.server -d _build/html, then http://127.0.0.1:8000/
+    """
+    if str(ROOT / "book" / "_ext") not in sys.path:
+        sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    from roofline_book.editions import EDITIONS, PRIMARY  # each edition's name in its language
+
+    pages = [("_build/html/index.html", EDITIONS[PRIMARY])]
+    pages += [(f"_build/html/{lang}/index.html", EDITIONS.get(lang, lang)) for lang in languages]
+    width = max(len(path) for path, _ in pages) + 3
+    lines = [f"  {path:<{width}}({name})" for path, name in pages]
+    return "\n".join([
+        "build_book: the site is built. Open it in a browser:",
+        *lines,
+        "or serve it: python -m http.server -d _build/html, then http://127.0.0.1:8000/",
+    ])
+
+
 def warm_matplotlib_font_cache() -> None:
     import matplotlib
 
@@ -109,6 +137,8 @@ def main() -> int:
         for doctrees in [BUILD / ".doctrees", *(BUILD / f".doctrees-html-{lang}" for lang in TRANSLATIONS)]:
             shutil.rmtree(doctrees, ignore_errors=True)
         print("build_book: the build failed; the next build reads every page again", file=sys.stderr)
+    else:
+        print(where_to_open(translations()), flush=True)
     return status
 
 

@@ -50,23 +50,66 @@ def chapter_parts(text: str) -> list[str]:
     return CODE_CELL.split(FRONT_MATTER.sub("", text, count=1))
 
 
-def translate_chapter(path: Path, language: str, root: Path = ROOT) -> str:
-    """The chapter at ``path`` with its prose in ``language``; raises :class:`MissingTranslations`
-    listing every sentence its catalog lacks."""
+def _complete(name: str, missing: list[str], catalog: Path) -> None:
+    """Raise :class:`MissingTranslations` listing ``missing``, if any."""
+    if missing:
+        listed = "\n".join(f"  {m[:100]}" for m in dict.fromkeys(missing))
+        count = len(set(missing))
+        raise MissingTranslations(f"{name}: {count} sentences have no translation in {catalog}:\n{listed}")
+
+
+def translate_page(path: Path, catalog: Path, *, strict: bool = True) -> str:
+    """The MyST page at ``path`` with its prose from ``catalog`` (its code cells, front matter,
+    labels and math as they are). ``strict``: raise :class:`MissingTranslations` listing every
+    sentence the catalog lacks; otherwise such a sentence stays in English, as the site shows it."""
     text = path.read_text(encoding="utf-8")
     front = FRONT_MATTER.match(text)
-    catalog = root / "locale" / language / "LC_MESSAGES" / CHAPTERS / f"{path.stem}.po"
     tr = lookup(catalog)
     missing: list[str] = []
     parts = [
         part if CODE_CELL.fullmatch(part) else translate_markdown(part, tr, missing, myst_parser())
         for part in chapter_parts(text)
     ]
-    if missing:
-        listed = "\n".join(f"  {m[:100]}" for m in dict.fromkeys(missing))
-        count = len(set(missing))
-        raise MissingTranslations(f"{path.name}: {count} sentences have no {language} translation:\n{listed}")
+    if strict:
+        _complete(path.name, missing, catalog)
     return (front.group(0) if front else "") + "".join(parts)
+
+
+def translate_notebook_prose(
+    notebook: dict[str, Any], catalog: Path, *, strict: bool = True
+) -> dict[str, Any]:
+    """A copy of ``notebook`` (nbformat's JSON: a page as myst-nb executed it) with the prose of
+    its Markdown cells from ``catalog``; code cells and their outputs as they are. ``strict`` as
+    for :func:`translate_page`.
+
+    >>> note = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Title"]}]}
+    >>> translate_notebook_prose(note, Path("none.po"), strict=False)["cells"][0]["source"]
+    '# Title'
+    """
+    import copy
+
+    translated = copy.deepcopy(notebook)
+    tr = lookup(catalog)
+    missing: list[str] = []
+    for cell in translated.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            text = "".join(source) if isinstance(source, list) else str(source)
+            cell["source"] = translate_markdown(text, tr, missing, myst_parser())
+    if strict:
+        _complete("the notebook", missing, catalog)
+    return translated
+
+
+def chapter_catalog(name: str, language: str, root: Path = ROOT) -> Path:
+    """The catalog of chapter ``name`` (its file's stem) in ``language``."""
+    return root / "locale" / language / "LC_MESSAGES" / CHAPTERS / f"{name}.po"
+
+
+def translate_chapter(path: Path, language: str, root: Path = ROOT) -> str:
+    """The chapter at ``path`` with its prose in ``language``; raises :class:`MissingTranslations`
+    listing every sentence its catalog lacks."""
+    return translate_page(path, chapter_catalog(path.stem, language, root))
 
 
 def write_all(language: str, out: Path, root: Path = ROOT) -> list[Path]:

@@ -26,7 +26,10 @@
   that does not exist), and the tag ``course_home`` is not set, so ``{only} course_home``
   blocks stay out of the pages. The ``.ipynb`` download of a chapter, which
   sphinx-book-theme offers only with launch buttons, is offered either way.
-- The editions (English, Korean) and Korean search: :mod:`roofline_book.editions`.
+- The editions (English, Korean) and Korean search: :mod:`roofline_book.editions`; a translated
+  edition's downloads in its language: :mod:`roofline_book.downloads`.
+- Controls named by what they show (axe-core's WCAG 2.1 A and AA rules):
+  :mod:`roofline_book.accessibility`.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-from roofline_book import computed, editions
+from roofline_book import accessibility, computed, downloads, editions
 from roofline_book.exercises import find_exercises, in_language, listing_markdown
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.glue import MESSAGE_MIME
@@ -283,4 +286,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-merge-info", _merge)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
     editions.setup(app)
+    accessibility.setup(app)
+    downloads.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

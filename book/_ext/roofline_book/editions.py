@@ -16,6 +16,9 @@ cache with Sphinx's ``language`` set; the translated prose comes from gettext ca
   myst-nb finds no notebook to paste ``{glue:}`` values from; the notebook of the page being
   translated is handed over, so a translated sentence shows the very values the English one does;
 - the table of contents' captions translated (they arrive after Sphinx's i18n);
+- the site's title (each page's ``<title>``, the sidebar's heading) translated: it is the root
+  page's heading (_config.yml's ``title`` and book/intro.md's first line say the same), so its
+  translation is in the root page's catalog (:func:`site_title`);
 - executed notebooks go to the English build's ``jupyter_execute`` (the same outputs), not
   inside the site.
 """
@@ -34,8 +37,9 @@ from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 
+from roofline_book.code_catalogs import translations
 from roofline_book.search_ko import SearchKorean
-from roofline_book.translations import manifest_path, read_manifest
+from roofline_book.translations import catalog_path, manifest_path, read_manifest
 
 PRIMARY = "en"
 EDITIONS = {"en": "English", "ko": "한국어"}
@@ -90,6 +94,25 @@ def _header(app: Sphinx, config: Any) -> None:
     options.setdefault("article_header_end", ["language-switcher.html", "article-header-buttons.html"])
     if edition(config.language) in SEARCH_FIELD:
         options["search_bar_text"] = SEARCH_FIELD[edition(config.language)]
+
+
+def site_title(root: Path, language: str, title: str, root_doc: str) -> str:
+    """The site's ``title`` in ``language``: its translation in the catalog of the root page, whose
+    heading it is, or ``title`` itself where that catalog has none (as an untranslated sentence
+    stays English on a page).
+
+    >>> site_title(Path("."), "ko", "A course", "nowhere/page")
+    'A course'
+    """
+    catalog = catalog_path(root, language, root_doc)
+    return translations(catalog).get(title, title) if catalog.is_file() else title
+
+
+def _site_title(app: Sphinx, config: Any) -> None:
+    """The translated edition's ``html_title`` (after sphinx-external-toc has set ``root_doc``)."""
+    language = edition(config.language)
+    if language != PRIMARY and config.html_title:
+        config.html_title = site_title(Path(app.srcdir), language, config.html_title, config.root_doc)
 
 
 HEADING_NUMBER = re.compile(r"(?<![A-Za-z_\d])\d")
@@ -239,6 +262,7 @@ def setup(app: Sphinx) -> None:
     app.add_search_language(SearchKorean)
     app.add_css_file("editions.css")
     app.connect("config-inited", _header)
+    app.connect("config-inited", _site_title, priority=900)
     app.connect("builder-inited", _shared_outputs, priority=600)  # after myst-nb sets its own
     app.connect("html-page-context", _switcher)
     app.connect("doctree-read", _not_translated_notice)

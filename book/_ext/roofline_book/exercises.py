@@ -84,6 +84,16 @@ def find_exercises(root: Path) -> list[ExerciseNotebook]:
     return [describe(root, p) for p in paths]
 
 
+def release_in(path: Path, language: str) -> Path:
+    """Where ``make exercises`` releases the notebook ``path`` (``exercises/<assignment>/<name>``)
+    in ``language``.
+
+    >>> release_in(Path("exercises/roofline/ex1.ipynb"), "ko").as_posix()
+    'exercises/ko/roofline/ex1.ipynb'
+    """
+    return path.parent.parent / language / path.parent.name / path.name
+
+
 def in_language(root: Path, exercises: list[ExerciseNotebook], language: str) -> list[ExerciseNotebook]:
     """The exercises as a ``language`` edition lists them: each page as before, its title and
     download from the release in that language (``exercises/<language>/<assignment>/``, which
@@ -94,7 +104,7 @@ def in_language(root: Path, exercises: list[ExerciseNotebook], language: str) ->
     """
     found = []
     for ex in exercises:
-        translated = ex.path.parent.parent / language / ex.path.parent.name / ex.path.name
+        translated = release_in(ex.path, language)
         if language == "en" or not (root / translated).is_file():
             found.append(ex)
             continue

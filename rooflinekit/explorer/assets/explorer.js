@@ -295,6 +295,13 @@
     return { wrap: wrap, input: input, out: out };
   }
 
+  /* What a slider shows beside it, and what it tells a screen reader for its value: its position
+   * is a logarithm or an index, never the figure. */
+  function shows(control, text) {
+    control.out.textContent = text;
+    control.input.setAttribute("aria-valuetext", text);
+  }
+
   function superscriptTick(node, exponent) {
     node.appendChild(svg("tspan", {}, "10"));
     node.appendChild(svg("tspan", { dy: "-0.5em", "font-size": "75%" }, String(exponent)));
@@ -516,7 +523,9 @@
     var summary = el("p", { "class": "rk-summary" });
     var plot = svg("svg", { id: id + "-plot", viewBox: "0 0 " + PLOT.width + " " + PLOT.height, "class": "rk-plot", role: "img", "aria-label": tr("roofline plot") });
     var table = el("table", { "class": "rk-table" });
-    var scroll = el("div", { "class": "rk-table-wrap" });
+    /* A box that scrolls sideways on a phone: a keyboard reaches it (tabindex) to scroll it too. */
+    var scroll = el("div", { "class": "rk-table-wrap", tabindex: "0", role: "region",
+      "aria-label": tr("figures of the operations") });
     scroll.appendChild(table);
 
     function readout(key, value, text) {
@@ -527,10 +536,10 @@
     function update() {
       var rows = model(grid, state), used = roof(state), note = shareNote(grid, words, state.share);
       labelShares();
-      peak.out.textContent = figure(state.peak);
-      bw.out.textContent = figure(state.bandwidth);
-      batch.out.textContent = String(grid.B[state.iB]);
-      width.out.textContent = String(grid.D[state.iD]);
+      shows(peak, figure(state.peak));
+      shows(bw, figure(state.bandwidth));
+      shows(batch, String(grid.B[state.iB]));
+      shows(width, String(grid.D[state.iD]));
       back.textContent = tr("back to {chip}", { chip: chips[state.lastChip].name });
       back.hidden = state.chip !== "custom";
       while (summary.firstChild) { summary.removeChild(summary.firstChild); }

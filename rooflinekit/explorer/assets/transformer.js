@@ -61,6 +61,13 @@
     return { wrap: wrap, input: input, out: out };
   }
 
+  /* What a slider shows beside it, and what it tells a screen reader for its value (its position
+   * is an index, not the batch or the context). */
+  function shows(control, text) {
+    control.out.textContent = text;
+    control.input.setAttribute("aria-valuetext", text);
+  }
+
   function init(view) {
     if (view.getAttribute("data-ready") === "true") { return; }
     var data = JSON.parse(view.querySelector("script.rk-tv-data").textContent);
@@ -113,7 +120,9 @@
     var message = el("p", { "class": "rk-tv-message", "data-key": "message", role: "status" });
     var summary = el("dl", { "class": "rk-tv-summary" });
     var table = el("table", { "class": "rk-table rk-tv-table" });
-    var scroll = el("div", { "class": "rk-table-wrap" });
+    /* A box that scrolls sideways on a phone: a keyboard reaches it (tabindex) to scroll it too. */
+    var scroll = el("div", { "class": "rk-table-wrap", tabindex: "0", role: "region",
+      "aria-label": tr("figures of the step's operations") });
     scroll.appendChild(table);
     var thead = el("thead"), head = el("tr");
     words.header.forEach(function (text) { head.appendChild(el("th", { scope: "col" }, text)); });
@@ -126,8 +135,8 @@
 
     function update() {
       var cell = cellAt(grid, state);
-      batch.out.textContent = String(grid.batches[state.iB]);
-      context.out.textContent = String(grid.contexts[state.iL]);
+      shows(batch, String(grid.batches[state.iB]));
+      shows(context, String(grid.contexts[state.iL]));
       var fits = cell.message === undefined;
       title.textContent = t(cell.title);
       message.textContent = fits ? "" : t(cell.message);
