@@ -5,8 +5,8 @@ heads, head size, MLP width (gated or not), vocabulary, tied embeddings, the kin
 and whether the linear layers have biases. The parameter count follows from it; each
 entry of :data:`TRANSFORMERS` also carries the total its publisher gives and its sources, so
 the derivation can be checked. Every model :mod:`rooflinekit.transformer` places on the
-roofline is one of these shapes; :func:`rooflinekit.transformer.report.shapes_table` sets them
-side by side.
+roofline, operation by operation or as the serving notes' three clocks, is one of these shapes;
+:func:`rooflinekit.transformer.report.shapes_table` sets them side by side.
 
 >>> llama = transformer_shape("llama-3.1-70b")
 >>> llama.params

@@ -5,7 +5,9 @@ each built from the cost models of :mod:`rooflinekit.costs` and costed *per chip
 Q, K, V and output projections, attention over the KV cache, the MLP, the norms and
 residual adds, the two all-reduces of a layer (ring, :mod:`rooflinekit.collectives`), and
 the LM head. Each operation is placed on the chip's roofline, overlapping its own math and
-memory traffic; the step is their sum (:func:`transformer_step`).
+memory traffic; the step is their sum (:func:`transformer_step`). The serving notes' first
+approximation, three clocks for the whole step (:func:`three_clocks`), takes the same models
+(:mod:`rooflinekit.models`), chips and settings.
 
 - **decode**: ``batch`` sequences, each with ``context`` tokens in the cache, add one token.
 - **prefill**: ``batch`` prompts of ``context`` tokens each are read at once (causal attention).
@@ -13,7 +15,8 @@ memory traffic; the step is their sum (:func:`transformer_step`).
 One module a job, each importing only from those below it:
 
 - :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language;
-- :mod:`~rooflinekit.transformer.step`: the step on the roofline, its totals and bounds;
+- :mod:`~rooflinekit.transformer.step`: the step on the roofline, its totals and bounds \\|
+  :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks;
 - :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
   :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
 - :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips.
@@ -21,8 +24,12 @@ One module a job, each importing only from those below it:
 >>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
 >>> step.bound, step.max_batch
 ('memory', 742)
+>>> clocks = three_clocks("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
+>>> clocks.t_mem > step.t_lower     # the notes read all of memory; the step reads what it uses
+True
 """
 
+from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
 from rooflinekit.transformer.memory import (
     MemoryCheck,
     check_weights_fit,
@@ -60,6 +67,7 @@ __all__ = [
     "PlacedOp",
     "Setup",
     "SummaryLine",
+    "ThreeClocks",
     "TransformerStep",
     "check_weights_fit",
     "head_ops",
@@ -72,9 +80,11 @@ __all__ = [
     "memory_for",
     "memory_refusal",
     "operations_table",
+    "request_throughput",
     "shapes_table",
     "step_summary",
     "step_title",
+    "three_clocks",
     "transformer_step",
     "weight_bytes_per_chip",
 ]
