@@ -64,35 +64,35 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
     from rooflinekit.chipfile import load_chip
     from rooflinekit.models import TRANSFORMERS, TransformerShape, transformer_shape
     from rooflinekit.network import ShardedMatmul, analyze_sharded_matmul, network_critical_d
-    from rooflinekit.serving import MODELS, ModelShape, ServingStep, request_throughput, serving_step
     from rooflinekit.transformer import (
         Efficiency,
+        ThreeClocks,
         TransformerStep,
         leaves_memory_bound,
         memory_for,
+        request_throughput,
+        three_clocks,
         transformer_step,
     )
 
 _LAZY_SUBMODULES = frozenset(
-    {"plot", "explorer", "measure", "reference", "network", "serving", "models", "transformer", "collectives"}
+    {"plot", "explorer", "measure", "reference", "network", "models", "transformer", "collectives"}
 )
 _LAZY_NAMES = {
     "load_chip": "chipfile",
     "ShardedMatmul": "network",
     "analyze_sharded_matmul": "network",
     "network_critical_d": "network",
-    "MODELS": "serving",
-    "ModelShape": "serving",
-    "ServingStep": "serving",
-    "request_throughput": "serving",
-    "serving_step": "serving",
     "TRANSFORMERS": "models",
     "TransformerShape": "models",
     "transformer_shape": "models",
     "Efficiency": "transformer",
+    "ThreeClocks": "transformer",
     "TransformerStep": "transformer",
     "leaves_memory_bound": "transformer",
     "memory_for": "transformer",
+    "request_throughput": "transformer",
+    "three_clocks": "transformer",
     "transformer_step": "transformer",
 }
 
@@ -117,7 +117,6 @@ __all__ = [
     "ACHIEVABLE",
     "CHIPS",
     "DTYPES",
-    "MODELS",
     "TRANSFORMERS",
     "VMEM_OVER_HBM",
     "Achievable",
@@ -127,14 +126,13 @@ __all__ = [
     "DType",
     "Efficiency",
     "Hardware",
-    "ModelShape",
     "Provenance",
     "Roofline",
     "RooflineInputError",
-    "ServingStep",
     "ShardedMatmul",
     "Source",
     "SourcedFigure",
+    "ThreeClocks",
     "TransformerShape",
     "TransformerStep",
     "UnknownNameError",
@@ -161,9 +159,9 @@ __all__ = [
     "network_critical_d",
     "request_throughput",
     "rms_norm_cost",
-    "serving_step",
     "t_comms",
     "t_math",
+    "three_clocks",
     "tiled_matmul_cost",
     "tiled_matmul_intensity",
     "transformer_shape",

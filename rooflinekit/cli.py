@@ -45,15 +45,10 @@ from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_ap
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 from rooflinekit.fmt import Table, num, seconds
-from rooflinekit.models import TRANSFORMERS, TransformerShape, shapes_table, transformer_shape
-from rooflinekit.transformer import (
-    PHASES,
-    TransformerStep,
-    operations_table,
-    step_summary,
-    step_title,
-    transformer_step,
-)
+from rooflinekit.models import TRANSFORMERS, TransformerShape, transformer_shape
+from rooflinekit.transformer.report import operations_table, shapes_table, step_summary, step_title
+from rooflinekit.transformer.setup import PHASES
+from rooflinekit.transformer.step import TransformerStep, transformer_step
 
 EXIT_USAGE = 2
 

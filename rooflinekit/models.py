@@ -1,9 +1,12 @@
-"""Transformer shapes: the sizes of a decoder-only model, and a catalog of published ones.
+"""Transformer shapes: the sizes of a decoder-only model, and the table of published ones.
 
 A shape is what a model's ``config.json`` says: layers, ``d_model``, attention heads, KV
 heads, head size, MLP width (gated or not), vocabulary, tied embeddings, the kind of norm
 and whether the linear layers have biases. The parameter count follows from it; each
-catalog entry also carries the total its publisher gives, so the derivation can be checked.
+entry of :data:`TRANSFORMERS` also carries the total its publisher gives and its sources, so
+the derivation can be checked. Every model :mod:`rooflinekit.transformer` places on the
+roofline, operation by operation or as the serving notes' three clocks, is one of these shapes;
+:func:`rooflinekit.transformer.report.shapes_table` sets them side by side.
 
 >>> llama = transformer_shape("llama-3.1-70b")
 >>> llama.params
@@ -14,7 +17,7 @@ catalog entry also carries the total its publisher gives, so the derivation can 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -23,7 +26,6 @@ from rooflinekit._validate import check_figure, check_size
 from rooflinekit.catalog import Source
 from rooflinekit.dtypes import DType, dtype_bytes
 from rooflinekit.errors import RooflineInputError, UnknownNameError
-from rooflinekit.fmt import Table, num, si
 
 NORMS = ("rms", "layer")
 """RMSNorm learns a scale per channel; LayerNorm a scale and a shift."""
@@ -275,23 +277,3 @@ def transformer_shape(name: str | TransformerShape, argument: str = "model") -> 
         return TRANSFORMERS[name.lower()]
     raise UnknownNameError(argument, list(TRANSFORMERS), name)
 
-
-def shapes_table(shapes: Iterable[TransformerShape]) -> Table:
-    """The models' shapes side by side: the sizes, the derived and published parameter counts,
-    and the bytes each token leaves in a bf16 KV cache.
-
-    >>> table = shapes_table([transformer_shape("llama-3.1-8b")])
-    >>> dict(zip(table.header, table.rows[0]))["heads / KV heads"]
-    '32 / 8 (GQA)'
-    """
-    rows = []
-    for shape in shapes:
-        attention = "MHA" if shape.n_kv_heads == shape.n_heads else "GQA"
-        published = "-" if shape.published_params is None else num(shape.published_params, 4)
-        rows.append([shape.name, shape.n_layers, shape.d_model,
-                     f"{shape.n_heads} / {shape.n_kv_heads} ({attention})", shape.d_ff,
-                     "gated" if shape.gated else "plain", shape.vocab, num(shape.params, 4), published,
-                     si(shape.kv_cache_bytes_per_token("bf16"), "B")])
-    return Table(["model", "layers", "d_model", "heads / KV heads", "MLP width", "MLP", "vocabulary",
-                  "parameters (derived)", "published", "KV cache per token (bf16)"], rows,
-                 align="lrrrrlrrrr")

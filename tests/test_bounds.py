@@ -32,7 +32,7 @@ def test_a_tie_is_not_compute_bound() -> None:
 def test_every_time_model_is_a_bounds() -> None:
     single = rk.analyze(rk.matmul_cost(256, 8192, 8192), "tpu-v5e")
     sharded = rk.analyze_sharded_matmul(512, 16384, 8192, "tpu-v5e")
-    serving = rk.serving_step(rk.MODELS["llama-3.1-70b"], "h100-sxm", n_gpus=8, batch_tokens=128)
+    serving = rk.three_clocks("llama-3.1-70b", "h100-sxm", n_chips=8, batch=128)
     assert [list(b.times) for b in (single, sharded, serving)] == [
         ["memory", "compute"], ["network", "compute"], ["memory", "compute", "network"]]
     for b in (single, sharded, serving):
@@ -45,10 +45,11 @@ def test_every_time_model_is_a_bounds() -> None:
 
 def test_array_times_give_arrays_of_bounds() -> None:
     B = np.array([1, 64, 4096, 65536])
-    step = rk.serving_step(rk.MODELS["llama-3.1-8b"], "h100-sxm", n_gpus=8, batch_tokens=B)
+    many = rk.analyze(rk.matmul_cost(B, 8192, 8192), "h100-sxm")
     for i, batch in enumerate(B):
-        one = rk.serving_step(rk.MODELS["llama-3.1-8b"], "h100-sxm", n_gpus=8, batch_tokens=int(batch))
-        assert (step.t_lower[i], step.t_upper[i], step.bound[i]) == (one.t_lower, one.t_upper, one.bound)
+        one = rk.analyze(rk.matmul_cost(int(batch), 8192, 8192), "h100-sxm")
+        assert (many.t_lower[i], many.t_upper[i], many.bound[i]) == (one.t_lower, one.t_upper, one.bound)
+    assert list(many.bound) == ["memory", "memory", "compute", "compute"]
 
 
 @pytest.mark.parametrize("times", [{}, [1.0, 2.0], None])

@@ -132,9 +132,9 @@ def test_chapter_three_has_the_explorer_section() -> None:
 
 def test_chapter_nine_serves_a_catalog_model_on_a_catalog_chip() -> None:
     text = read("09-serving")
-    assert "rk.serving_step(" in text and "rk.MODELS[" in text and "rk.chip(" in text
-    # The per-layer model beside the notes' three clocks, on a catalog transformer.
-    assert "rk.transformer_step(" in text and 'rk.transformer_shape("' in text
+    # The notes' three clocks beside the per-layer model, on one catalog transformer and chip.
+    assert "rk.three_clocks(" in text and "rk.transformer_step(" in text
+    assert 'rk.transformer_shape("' in text and "rk.chip(" in text
 
 
 def test_errata_quote_published_figures_once_in_one_table() -> None:

@@ -16,7 +16,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 def test_import_stays_cheap_without_plotting_libraries() -> None:
     probe = (
-        "import sys, rooflinekit; rooflinekit.serving_step; rooflinekit.network_critical_d;"
+        "import sys, rooflinekit; rooflinekit.three_clocks; rooflinekit.network_critical_d;"
         "print(','.join(m for m in ('matplotlib', 'ipywidgets', 'argparse') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -1,5 +1,6 @@
 """The transformer on the roofline: shapes and parameter counts, one layer's operations against
-formulas derived here, the laws of decode and prefill, the memory check and tensor parallelism."""
+formulas derived here, the laws of decode and prefill, the memory check and tensor parallelism, and the
+serving notes' three clocks for the same models and settings."""
 
 from __future__ import annotations
 
@@ -415,3 +416,61 @@ def test_the_step_as_json_has_the_keys_the_command_line_prints() -> None:
     assert sum(op["count"] * op["t_lower"] for op in data["ops"]) == pytest.approx(data["t_lower"])
     assert (data["t_sequential"], data["t_collectives_hidden"], data["t_overlapped"]) == (
         step.t_sequential, step.t_collectives_hidden, step.totals.t_lower)
+
+
+# --- the notes' three clocks: the same models, chips and settings, a first approximation -----------
+
+
+def test_the_three_clocks_follow_the_notes_formulas() -> None:
+    h100, llama = rk.chip("h100-sxm"), rk.transformer_shape("llama-3.1-70b")
+    clocks = rk.three_clocks(llama, h100, n_chips=8, batch=64)
+    assert list(clocks.times) == ["memory", "compute", "network"]
+    assert clocks.t_mem == h100.hbm_bytes / h100.hbm_bandwidth  # the whole memory, every step
+    assert clocks.t_compute == pytest.approx(2 * 64 * llama.params / (8 * h100.peak("bf16")))
+    # Four all-gathers a layer, each sending N - 1 copies of the [tokens, d_model] bf16 activations.
+    assert clocks.t_network == pytest.approx(4 * 7 * 64 * 8192 * 2 * 80 / h100.link_bandwidth)
+    assert clocks.tokens_per_second == pytest.approx(64 / clocks.t_lower)
+
+
+def test_the_three_clocks_count_the_tokens_of_the_step() -> None:
+    args = {"n_chips": 8, "batch": 4, "context": 512}
+    decode = rk.three_clocks("llama-3.1-70b", "h100-sxm", **args)
+    prefill = rk.three_clocks("llama-3.1-70b", "h100-sxm", phase="prefill", **args)
+    assert (decode.tokens, prefill.tokens) == (4, 4 * 512)
+    assert prefill.t_compute == pytest.approx(512 * decode.t_compute)
+    assert prefill.t_network == pytest.approx(512 * decode.t_network)
+    assert prefill.t_mem == decode.t_mem
+
+
+def test_the_three_clocks_assume_a_full_memory_and_ask_only_that_the_weights_fit() -> None:
+    too_many = rk.memory_for("llama-3.1-70b", "h100-sxm", n_chips=8).max_batch + 1
+    with pytest.raises(rk.RooflineInputError, match="batch"):
+        rk.transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=too_many)
+    assert rk.three_clocks("llama-3.1-70b", "h100-sxm", n_chips=8, batch=too_many).tokens == too_many
+    refusals = []
+    for model in (rk.three_clocks, rk.transformer_step):
+        with pytest.raises(rk.RooflineInputError) as caught:
+            model("llama-3.1-70b", "h100-sxm", n_chips=1)
+        refusals.append(str(caught.value))
+    assert refusals[0] == refusals[1]
+
+
+def test_the_three_clocks_take_the_efficiency_and_the_latency_of_a_step() -> None:
+    args = {"n_chips": 8, "batch": 64}
+    base = rk.three_clocks("llama-3.1-70b", "h100-sxm", **args)
+    slower = rk.three_clocks("llama-3.1-70b", "h100-sxm", efficiency=rk.Efficiency(0.5, 0.8, 0.25),
+                             collective_latency=1e-5, **args)
+    assert slower.t_compute == pytest.approx(2 * base.t_compute)
+    assert slower.t_mem == pytest.approx(base.t_mem / 0.8)
+    assert slower.t_network == pytest.approx(4 * base.t_network + 4 * 80 * 1e-5)
+    assert rk.three_clocks("llama-3.1-8b", "h100-sxm", collective_latency=1e-5).t_network == 0  # one chip
+
+
+def test_the_notes_full_memory_is_the_step_at_its_largest_batch_only() -> None:
+    args = {"n_chips": 8, "context": 2048}
+    clocks = rk.three_clocks("llama-3.1-70b", "h100-sxm", batch=1, **args)
+    largest = rk.memory_for("llama-3.1-70b", "h100-sxm", **args).max_batch
+    small = rk.transformer_step("llama-3.1-70b", "h100-sxm", batch=1, **args)
+    full = rk.transformer_step("llama-3.1-70b", "h100-sxm", batch=largest, **args)
+    assert small.totals.times["memory"] < clocks.t_mem / 4
+    assert full.totals.times["memory"] >= 0.99 * clocks.t_mem

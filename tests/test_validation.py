@@ -82,9 +82,9 @@ def test_network_needs_at_least_two_chips() -> None:
         rk.network_critical_d("tpu-v5e", n_chips=1)
 
 
-def test_serving_refuses_a_model_that_does_not_fit() -> None:
-    with pytest.raises(rk.RooflineInputError, match=r"^n_gpus must be enough GPUs to hold 141 GB"):
-        rk.serving_step(rk.MODELS["llama-3.1-70b"], "h100-sxm", n_gpus=1, batch_tokens=64)
+def test_the_three_clocks_refuse_a_model_that_does_not_fit() -> None:
+    with pytest.raises(rk.RooflineInputError, match=r"^n_chips must be enough h100-sxm chips for .* 141 GB"):
+        rk.three_clocks("llama-3.1-70b", "h100-sxm", n_chips=1, batch=64)
 
 
 def test_elementwise_refuses_non_positive_flops_per_element() -> None:

@@ -34,7 +34,7 @@ from rooflinekit.explorer.transformer_view import (
     views,
 )
 from rooflinekit.plot import BOUND_COLORS
-from rooflinekit.transformer import PHASES
+from rooflinekit.transformer.setup import PHASES
 from rooflinekit.words import N_
 
 

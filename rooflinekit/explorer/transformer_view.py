@@ -3,7 +3,7 @@
 The view shows one decode step, or one prefill, of a model split over ``n_chips`` chips, at
 the batch and context on its sliders: the step's totals, a table of its operations and each
 operation on the chip's roofline. Every text it shows comes from
-:mod:`rooflinekit.transformer` (the same tables the command line and chapter 9 print), in the
+:mod:`rooflinekit.transformer.report` (the same tables the command line and chapter 9 print), in the
 language asked for (:mod:`rooflinekit.explorer.labels`).
 
 Both faces use this module: the live one in JupyterLab
@@ -30,20 +30,16 @@ from rooflinekit.catalog import chip
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.explorer.labels import ENGLISH, check_language, translator
 from rooflinekit.models import TransformerShape, transformer_shape
-from rooflinekit.transformer import (
+from rooflinekit.transformer.memory import memory_check, memory_refusal
+from rooflinekit.transformer.report import (
     OPERATIONS_HEADER,
-    PHASES,
-    Setup,
     SummaryLine,
-    TransformerStep,
-    make_setup,
-    memory_check,
-    memory_refusal,
     operations_table,
     step_summary,
     step_title,
-    transformer_step,
 )
+from rooflinekit.transformer.setup import PHASES, Setup, make_setup
+from rooflinekit.transformer.step import TransformerStep, transformer_step
 from rooflinekit.words import N_, Translate
 
 COMPUTE = "bf16"

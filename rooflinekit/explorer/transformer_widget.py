@@ -29,7 +29,7 @@ from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.transformer_figure import Canvas
 from rooflinekit.explorer.transformer_static import transformer_html
 from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings, View, view
-from rooflinekit.transformer import PHASES
+from rooflinekit.transformer.setup import PHASES
 
 
 def view_html(shown: View) -> str:

@@ -1,0 +1,90 @@
+"""A transformer on the roofline: every operation of a layer, for prefill and for decode.
+
+One step of a model split over ``n_chips`` by tensor parallelism is a list of operations,
+each built from the cost models of :mod:`rooflinekit.costs` and costed *per chip*: the
+Q, K, V and output projections, attention over the KV cache, the MLP, the norms and
+residual adds, the two all-reduces of a layer (ring, :mod:`rooflinekit.collectives`), and
+the LM head. Each operation is placed on the chip's roofline, overlapping its own math and
+memory traffic; the step is their sum (:func:`transformer_step`). The serving notes' first
+approximation, three clocks for the whole step (:func:`three_clocks`), takes the same models
+(:mod:`rooflinekit.models`), chips and settings.
+
+- **decode**: ``batch`` sequences, each with ``context`` tokens in the cache, add one token.
+- **prefill**: ``batch`` prompts of ``context`` tokens each are read at once (causal attention).
+
+One module a job, each importing only from those below it:
+
+- :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language;
+- :mod:`~rooflinekit.transformer.step`: the step on the roofline, its totals and bounds \\|
+  :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks;
+- :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
+  :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
+- :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips.
+
+>>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
+>>> step.bound, step.max_batch
+('memory', 742)
+>>> clocks = three_clocks("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
+>>> clocks.t_mem > step.t_lower     # the notes read all of memory; the step reads what it uses
+True
+"""
+
+from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
+from rooflinekit.transformer.memory import (
+    MemoryCheck,
+    check_weights_fit,
+    longest_context,
+    memory_check,
+    memory_for,
+    memory_refusal,
+    weight_bytes_per_chip,
+)
+from rooflinekit.transformer.operations import Op, head_ops, layer_ops
+from rooflinekit.transformer.report import (
+    OPERATIONS_HEADER,
+    SummaryLine,
+    operations_table,
+    shapes_table,
+    step_summary,
+    step_title,
+)
+from rooflinekit.transformer.setup import PHASES, Efficiency, Setup, heads_per_chip, make_setup
+from rooflinekit.transformer.step import (
+    BOUNDS,
+    PlacedOp,
+    TransformerStep,
+    leaves_memory_bound,
+    transformer_step,
+)
+
+__all__ = [
+    "BOUNDS",
+    "OPERATIONS_HEADER",
+    "PHASES",
+    "Efficiency",
+    "MemoryCheck",
+    "Op",
+    "PlacedOp",
+    "Setup",
+    "SummaryLine",
+    "ThreeClocks",
+    "TransformerStep",
+    "check_weights_fit",
+    "head_ops",
+    "heads_per_chip",
+    "layer_ops",
+    "leaves_memory_bound",
+    "longest_context",
+    "make_setup",
+    "memory_check",
+    "memory_for",
+    "memory_refusal",
+    "operations_table",
+    "request_throughput",
+    "shapes_table",
+    "step_summary",
+    "step_title",
+    "three_clocks",
+    "transformer_step",
+    "weight_bytes_per_chip",
+]
