@@ -106,12 +106,21 @@ def write_translated(app: Sphinx, download: Download, language: str) -> None:
         return
     tool = _chapter_translations(root)
     (out / download.source).write_text(tool.translate_page(source, catalog, strict=False), encoding="utf-8")
-    executed = executed_notebooks(app) / f"{download.pagename}.ipynb"
+    executed = _english_notebook(app, download)
     if download.notebook is not None and executed.is_file():
         notebook = json.loads(executed.read_text(encoding="utf-8"))
         translated = tool.translate_notebook_prose(notebook, catalog, strict=False)
         text = json.dumps(translated, indent=1, ensure_ascii=False) + "\n"
         (out / download.notebook).write_text(text, encoding="utf-8")
+
+
+def _english_notebook(app: Sphinx, download: Download) -> Path:
+    """The executed notebook the English edition offers for the page (its code and outputs, which
+    the translation keeps): the English site's copy, written when the English build wrote the page
+    (the translation's own build may rewrite the shared executed notebook, without its execution
+    counts); the executed notebook itself when the English site has none."""
+    english = Path(app.outdir).parent / "_sources" / (download.notebook or f"{download.pagename}.ipynb")
+    return english if english.is_file() else executed_notebooks(app) / f"{download.pagename}.ipynb"
 
 
 def _write_translations(app: Sphinx, exception: Exception | None) -> None:
