@@ -305,7 +305,8 @@ checked='', note=''))
 def peaks(
     table: Any, name: str, ctx: Context, inherited: Defaults
 ) -> tuple[dict[str, float], dict[str, Provenance]]:
-    """A table of peaks by dtype (``dense_flops``, ``sparse_flops``), and where each comes from."""
+    """A table of peaks by dtype (``dense_flops``, ``sparse_flops``), in the order of
+    :data:`~rooflinekit.dtypes.DTYPES`, and where each comes from."""
     if not isinstance(table, Mapping):
         raise ctx.error(name, FIELDS[name], table)
     found: dict[str, float] = {}
@@ -320,7 +321,8 @@ def peaks(
         found[dtype_name], where = figure(value, f"{name}.{key}", FIGURE_UNITS[name], ctx, given)
         if where is not None:
             cited[f"{name}.{dtype_name}"] = where
-    return found, cited
+    order = list(DTYPES)  # the dtypes' own order, whatever the file's layout
+    return dict(sorted(found.items(), key=lambda item: order.index(item[0]))), cited
 
 
 _DTYPE_NAMES = frozenset(alias for d in DTYPES.values() for alias in (d.name, *d.aliases))
