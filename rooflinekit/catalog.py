@@ -28,24 +28,18 @@ Google gives 819 GB/s; the course uses its source text's rounding, 8.2e11 B/s (e
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from rooflinekit._validate import check_figure, check_fraction
-from rooflinekit.chipformat import (
-    Context,
-    Defaults,
-    check_keys,
-    chip_from_data,
-    cited,
-    iso_date,
-    parse_toml,
-    read_sources,
-)
 from rooflinekit.chips import KINDS, Chip, Provenance, Source
 from rooflinekit.dtypes import dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
+
+if TYPE_CHECKING:  # the reader loads with the data, on first use: `import rooflinekit` stays cheap
+    from rooflinekit.chipformat import Context, Defaults
 
 __all__ = [
     "ACHIEVABLE", "CHIPS", "KINDS", "SOURCES", "VMEM_OVER_HBM", "Achievable", "Chip", "Provenance", "Source",
@@ -97,19 +91,23 @@ class _Data(NamedTuple):
     vmem_over_hbm: SourcedFigure
 
 
+_DATA = os.path.join(os.path.dirname(__file__), "data")
+"""The catalog's data files: package data, beside this module in a wheel as in a checkout."""
+
+
 def _read(name: str) -> dict[str, Any]:
     """The data of one of the package's data files (``name`` relative to ``rooflinekit/data``)."""
-    from importlib.resources import files  # only here: the catalog is read on first use
+    from rooflinekit.chipformat import parse_toml
 
-    return parse_toml(files("rooflinekit").joinpath("data", *name.split("/")).read_text("utf-8"), name)
+    with open(os.path.join(_DATA, *name.split("/")), encoding="utf-8") as file:
+        return parse_toml(file.read(), name)
 
 
 def _chips(listed: Any, sources: Mapping[str, Source]) -> dict[str, Chip]:
     """The chips catalog.toml lists, in its order, each from its file, complete and sourced."""
-    from importlib.resources import files
+    from rooflinekit.chipformat import chip_from_data
 
-    present = sorted(f.name[:-5] for f in files("rooflinekit").joinpath("data", "chips").iterdir()
-                     if f.name.endswith(".toml"))
+    present = sorted(name[:-5] for name in os.listdir(os.path.join(_DATA, "chips")) if name.endswith(".toml"))
     if not (isinstance(listed, list) and sorted(listed) == present):
         accepted = "the ids of the files in chips/: " + ", ".join(present)
         raise RooflineInputError("catalog.toml: chips", accepted, listed)
@@ -124,6 +122,8 @@ def _chips(listed: Any, sources: Mapping[str, Source]) -> dict[str, Chip]:
 
 def _sourced(table: Any, where: str, keys: tuple[str, ...], ctx: Context, inherited: Defaults) -> Provenance:
     """Where one of catalog.toml's own figures comes from; its source is required."""
+    from rooflinekit.chipformat import check_keys, cited
+
     if not isinstance(table, Mapping):
         raise ctx.error(where, "a table with " + ", ".join(keys), table)
     check_keys(table, (*keys, "source", "checked", "note"), f"catalog.toml: {where} key")
@@ -136,6 +136,8 @@ def _sourced(table: Any, where: str, keys: tuple[str, ...], ctx: Context, inheri
 @functools.cache
 def _data() -> _Data:
     """The catalog's data files, read and checked once."""
+    from rooflinekit.chipformat import Context, Defaults, check_keys, iso_date, read_sources
+
     sources = read_sources(_read("sources.toml"), "sources.toml")
     index = _read("catalog.toml")
     check_keys(index, ("chips", "checked", "achievable", "vmem_over_hbm"), "catalog.toml: field")

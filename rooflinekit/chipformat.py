@@ -57,11 +57,10 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rooflinekit._validate import check_figure
-from rooflinekit.chips import KINDS, Chip, Provenance, Source
+from rooflinekit.chips import KINDS, OPTIONAL_FIGURES, Chip, Provenance, Source
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, Shown
 from rooflinekit.messages import Message, placeholders
@@ -127,14 +126,15 @@ class Defaults(NamedTuple):
     unit: str | None = None
 
 
-@dataclass(frozen=True)
 class Context:
     """What the figures of one file may refer to: the file's name (``label``, for errors), the
-    sources known by key and the vendor's figures that notes quote."""
+    sources known by key and the vendor's figures that notes quote. (A plain class: a dataclass
+    would compile its methods when ``rooflinekit`` is imported.)"""
 
-    label: str
-    sources: Mapping[str, Source]
-    quoted: Mapping[str, str]
+    def __init__(self, label: str, sources: Mapping[str, Source], quoted: Mapping[str, str]) -> None:
+        self.label = label
+        self.sources = sources
+        self.quoted = quoted
 
     def error(self, where: str, accepted: str, got: Any) -> RooflineInputError:
         """One line naming the file, the field and what it accepts."""
@@ -410,20 +410,18 @@ def chip_from_data(
 
 def _chip(data: Mapping[str, Any], label: str, figures: Mapping[str, Any], cited: Mapping[str, Provenance],
           remarks: tuple[Message, ...]) -> Chip:
-    """The chip, its provenance in the order of :meth:`Chip.figures`; the checks every chip gets
-    said of the file."""
+    """The chip, its provenance in the order of :meth:`Chip.figures` (peaks first, by dtype); the
+    checks every chip gets said of the file."""
+    peaks = ("dense_flops", "sparse_flops")
+    order = [f"{table}.{name}" for table in peaks for name in figures.get(table, {})]
+    order += ["hbm_bandwidth", "hbm_bytes", "link_bandwidth", *OPTIONAL_FIGURES]
     try:
-        chip = Chip(id=data["id"], name=data["name"], vendor=data.get("vendor", "(user)"),
+        return Chip(id=data["id"], name=data["name"], vendor=data.get("vendor", "(user)"),
                     link_name=data.get("link_name", "link"), notes=remarks,
+                    provenance={name: cited[name] for name in order if name in cited},
                     **{"hbm_bytes": 1.0, "link_bandwidth": 1.0, **figures})
     except RooflineInputError as error:
         raise RooflineInputError(f"{label}: {error.argument}", error.accepted, error.got) from error
-    ordered = {name: cited[name] for name in chip.figures() if name in cited}
-    return Chip(**{**_fields(chip), "provenance": ordered})
-
-
-def _fields(chip: Chip) -> dict[str, Any]:
-    return {name: getattr(chip, name) for name in chip.__dataclass_fields__}
 
 
 def parse_toml(text: str, label: str) -> dict[str, Any]:

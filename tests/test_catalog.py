@@ -285,8 +285,9 @@ def test_a_tpus_network_share_is_the_hosts_over_its_chips_as_its_note_says(chip_
 
 
 def test_import_rooflinekit_reads_no_data_file() -> None:
-    # The catalog is read when first used: a grading kernel that imports rooflinekit pays nothing for it.
-    probe = ("import sys, rooflinekit; print(sorted(m for m in ('tomllib', 'decimal') if m in sys.modules));"
+    # The catalog is read when first used: importing rooflinekit loads neither the reader nor the files.
+    loaded = "('tomllib', 'decimal', 'rooflinekit.chipformat')"
+    probe = (f"import sys, rooflinekit; print(sorted(m for m in {loaded} if m in sys.modules));"
              " rooflinekit.chip('b200'); print('tomllib' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                           timeout=60)
