@@ -57,6 +57,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rooflinekit._validate import check_figure
@@ -126,15 +127,14 @@ class Defaults(NamedTuple):
     unit: str | None = None
 
 
+@dataclass(frozen=True)
 class Context:
     """What the figures of one file may refer to: the file's name (``label``, for errors), the
-    sources known by key and the vendor's figures that notes quote. (A plain class: a dataclass
-    would compile its methods when ``rooflinekit`` is imported.)"""
+    sources known by key and the vendor's figures that notes quote."""
 
-    def __init__(self, label: str, sources: Mapping[str, Source], quoted: Mapping[str, str]) -> None:
-        self.label = label
-        self.sources = sources
-        self.quoted = quoted
+    label: str
+    sources: Mapping[str, Source]
+    quoted: Mapping[str, str]
 
     def error(self, where: str, accepted: str, got: Any) -> RooflineInputError:
         """One line naming the file, the field and what it accepts."""
@@ -310,7 +310,7 @@ def peaks(
     if not isinstance(table, Mapping):
         raise ctx.error(name, FIELDS[name], table)
     found: dict[str, float] = {}
-    cited: dict[str, Provenance] = {}
+    sourced: dict[str, Provenance] = {}
     given = defaults(table, name, FIGURE_UNITS[name], ctx, inherited)
     for key, value in table.items():
         if key in DEFAULT_KEYS:
@@ -320,9 +320,9 @@ def peaks(
         dtype_name = dtype(key).name
         found[dtype_name], where = figure(value, f"{name}.{key}", FIGURE_UNITS[name], ctx, given)
         if where is not None:
-            cited[f"{name}.{dtype_name}"] = where
+            sourced[f"{name}.{dtype_name}"] = where
     order = list(DTYPES)  # the dtypes' own order, whatever the file's layout
-    return dict(sorted(found.items(), key=lambda item: order.index(item[0]))), cited
+    return dict(sorted(found.items(), key=lambda item: order.index(item[0]))), sourced
 
 
 _DTYPE_NAMES = frozenset(alias for d in DTYPES.values() for alias in (d.name, *d.aliases))
@@ -389,17 +389,17 @@ def chip_from_data(
     ctx = Context(label, {**(sources or {}), **own}, vendor_figures(data.get("vendor_figures"), label))
     inherited = file_defaults(data, ctx)
     figures: dict[str, Any] = {}
-    cited: dict[str, Provenance] = {}
+    sourced: dict[str, Provenance] = {}
     for name in ("dense_flops", "sparse_flops"):
         if name in data:
             figures[name], found = peaks(data[name], name, ctx, inherited)
-            cited |= found
+            sourced |= found
     for name in ("hbm_bandwidth", "hbm_bytes", "link_bandwidth", "vector_flops", "pcie_bandwidth",
                  "dcn_bandwidth"):
         if name in data:
             figures[name], where = figure(data[name], name, FIGURE_UNITS[name], ctx, inherited)
-            cited |= {name: where} if where is not None else {}
-    chip = _chip(data, label, figures, cited, notes(data, ctx))
+            sourced |= {name: where} if where is not None else {}
+    chip = _chip(data, label, figures, sourced, notes(data, ctx))
     if complete:
         for name in chip.figures():
             if name not in chip.provenance:
@@ -408,17 +408,17 @@ def chip_from_data(
     return chip
 
 
-def _chip(data: Mapping[str, Any], label: str, figures: Mapping[str, Any], cited: Mapping[str, Provenance],
+def _chip(data: Mapping[str, Any], label: str, figures: Mapping[str, Any], sourced: Mapping[str, Provenance],
           remarks: tuple[Message, ...]) -> Chip:
     """The chip, its provenance in the order of :meth:`Chip.figures` (peaks first, by dtype); the
     checks every chip gets said of the file."""
-    peaks = ("dense_flops", "sparse_flops")
-    order = [f"{table}.{name}" for table in peaks for name in figures.get(table, {})]
+    tables = ("dense_flops", "sparse_flops")
+    order = [f"{table}.{name}" for table in tables for name in figures.get(table, {})]
     order += ["hbm_bandwidth", "hbm_bytes", "link_bandwidth", *OPTIONAL_FIGURES]
     try:
         return Chip(id=data["id"], name=data["name"], vendor=data.get("vendor", "(user)"),
                     link_name=data.get("link_name", "link"), notes=remarks,
-                    provenance={name: cited[name] for name in order if name in cited},
+                    provenance={name: sourced[name] for name in order if name in sourced},
                     **{"hbm_bytes": 1.0, "link_bandwidth": 1.0, **figures})
     except RooflineInputError as error:
         raise RooflineInputError(f"{label}: {error.argument}", error.accepted, error.got) from error
