@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import datetime
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +26,7 @@ def test_every_chip_names_a_vendor_source(chip_id: str) -> None:
     assert found.sources, chip_id
     assert all(s.url.startswith("https://") for s in found.sources)
     vendor_domain = {"Google": "cloud.google.com", "NVIDIA": "nvidia.com"}[found.vendor]
-    assert vendor_domain in found.sources[0].url
+    assert any(vendor_domain in s.url for s in found.sources)
 
 
 @pytest.mark.parametrize("chip_id", SPEC_IDS)
@@ -208,3 +213,103 @@ def test_the_vector_unit_is_the_chips_as_the_source_divides_it() -> None:
     words = " ".join([*v5p.notes, v5p.provenance["vector_flops"].note])
     assert "per core" not in words and "per chip" in words and "around 3" in words
     assert v5p.vector_critical_intensity is not None and 2 < v5p.vector_critical_intensity <= 3
+
+
+# The catalog as data (issue 23): rooflinekit/data/, read by rooflinekit.chipformat like a chip file.
+
+DATA = Path(rk.__file__).parent / "data"
+BEFORE = json.loads((Path(__file__).parent / "catalog_before_issue23.json").read_text(encoding="utf-8"))
+"""The catalog as the Python literals of rooflinekit/catalog.py gave it before issue 23, written by
+that code (chips' to_dict, their notes as messages' templates and values)."""
+
+
+def _plain(provenance: rk.Provenance) -> dict[str, str]:
+    return {**provenance.source._asdict(), "checked": provenance.checked, "note": provenance.note}
+
+
+@pytest.mark.parametrize("chip_id", SPEC_IDS)
+def test_the_chip_files_give_the_chips_the_python_literals_gave(chip_id: str) -> None:
+    found, before = rk.chip(chip_id), BEFORE["chips"][chip_id]
+    now = found.to_dict()
+    now["notes"] = [note.to_data() for note in found.notes]  # the template and values, for translation
+    for key in ("dense_flops", "sparse_flops"):  # the same floats, bit for bit, in the same order
+        assert list(now.pop(key).items()) == list(before.pop(key).items())
+    # The provenance is the same figure by figure; its order (and so the sources') is now the figures'.
+    assert now.pop("provenance") == before.pop("provenance")
+    assert list(found.provenance) == [figure for figure in found.figures() if figure in found.provenance]
+    assert sorted(map(str, now.pop("sources"))) == sorted(map(str, before.pop("sources")))
+    assert now == before
+
+
+def test_the_figures_of_no_one_chip_are_the_python_literals_too() -> None:
+    assert {vendor: {"low": a.low, "high": a.high, "provenance": _plain(a.provenance)}
+            for vendor, a in rk.ACHIEVABLE.items()} == BEFORE["achievable"]
+    vmem = rk.VMEM_OVER_HBM
+    assert {"value": vmem.value, "provenance": _plain(vmem.provenance)} == BEFORE["vmem_over_hbm"]
+
+
+def test_every_chip_has_its_file_and_every_source_is_cited_once() -> None:
+    files = sorted(path.stem for path in (DATA / "chips").glob("*.toml"))
+    assert sorted(rk.CHIPS) == files
+    sources = tomllib.loads((DATA / "sources.toml").read_text(encoding="utf-8"))
+    assert len({page["url"] for page in sources.values()}) == len(sources)  # each page once
+    cited = {p.source for c in rk.CHIPS.values() for p in c.provenance.values()}
+    cited |= {a.provenance.source for a in rk.ACHIEVABLE.values()} | {rk.VMEM_OVER_HBM.provenance.source}
+    assert cited == set(rk.catalog.SOURCES.values())  # no page defined and never cited
+    for path in (DATA / "chips").glob("*.toml"):  # the chips cite the shared pages, define none
+        assert "sources" not in tomllib.loads(path.read_text(encoding="utf-8")), path.name
+
+
+def test_every_figure_of_a_chip_file_says_its_unit() -> None:
+    for path in (DATA / "chips").glob("*.toml"):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for name, written in data.items():
+            if name in ("dense_flops", "sparse_flops"):
+                entries = [v for k, v in written.items() if k not in ("unit", "source", "checked", "note")]
+                assert all(isinstance(v, dict) and "unit" in v for v in entries) or "unit" in written, name
+            elif isinstance(written, dict) and "value" in written:
+                assert "unit" in written, f"{path.name}: {name}"
+
+
+@pytest.mark.parametrize("chip_id", ["tpu-v5e", "tpu-v5p", "tpu-v6e"])
+def test_a_tpus_network_share_is_the_hosts_over_its_chips_as_its_note_says(chip_id: str) -> None:
+    # Written as a number in the chip file; the note says how it was derived: checked here.
+    import re
+
+    found = rk.chip(chip_id)
+    note = found.provenance["dcn_bandwidth"].note
+    written = re.search(r"about ([\d.e]+) B/s of data-center network per host.* serves (\d+) chips", note)
+    assert written is not None, note
+    host, chips = written.groups()
+    assert found.dcn_bandwidth == float(host) / int(chips)
+
+
+def test_import_rooflinekit_reads_no_data_file() -> None:
+    # The catalog is read when first used: importing rooflinekit loads neither the reader nor the files.
+    loaded = "('tomllib', 'decimal', 'rooflinekit.chipformat')"
+    probe = (f"import sys, rooflinekit; print(sorted(m for m in {loaded} if m in sys.modules));"
+             " rooflinekit.chip('b200'); print('tomllib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          timeout=60)
+    assert done.stdout.split("\n")[:2] == ["[]", "True"]
+
+
+def test_the_wheel_ships_the_data_files() -> None:
+    # setuptools' package-data globs (pyproject.toml) must cover every data file, or a wheel lacks them.
+    import fnmatch
+
+    config = tomllib.loads((DATA.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["rooflinekit"]
+    for path in DATA.rglob("*"):
+        if path.is_file():
+            relative = path.relative_to(DATA.parent).as_posix()
+            assert any(fnmatch.fnmatch(relative, glob) for glob in globs), relative
+
+
+def test_a_catalog_chip_file_lacking_a_source_is_refused(tmp_path: Path) -> None:
+    from rooflinekit.chipformat import chip_from_data
+
+    data = tomllib.loads((DATA / "chips" / "tpu-v5e.toml").read_text(encoding="utf-8"))
+    del data["hbm_bytes"]["source"]
+    with pytest.raises(rk.RooflineInputError, match=r"^tpu-v5e.toml: hbm_bytes.source must be given"):
+        chip_from_data(data, "tpu-v5e.toml", sources=rk.catalog.SOURCES, complete=True)

@@ -124,3 +124,117 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
     done = cli("dot", "8", "--chip-file", str(tmp_path / "nope.toml"))
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "argument --chip-file: chip file must be a readable TOML file (got" in done.stderr
+
+
+# Per-figure provenance (issue 23): the catalog's own format, so a user's file may say where each
+# figure comes from, in which unit, with a note.
+
+PER_FIGURE = """\
+id = "x1"
+name = "ACME X1"
+vendor = "ACME"
+link_name = "XLink"
+checked = 2026-11-20
+notes = ["ACME quotes {hbm} for the HBM."]
+
+[vendor_figures]
+hbm = "2.05 TB/s"
+
+[dense_flops]
+unit = "TFLOP/s"
+source = "acme"
+bf16 = 400
+int8 = { value = 800, unit = "TOP/s", note = "Twice bf16." }
+
+[hbm_bandwidth]
+value = 2
+unit = "TB/s"
+source = "acme"
+note = "ACME gives {hbm}; rounded."
+
+[hbm_bytes]
+value = 48
+unit = "GB"
+source = "acme"
+checked = 2026-11-21
+
+[link_bandwidth]
+value = 100
+unit = "GB/s"
+source = "scaling-book-gpus"
+
+[sources.acme]
+title = "ACME X1 datasheet"
+url = "https://example.com/x1"
+kind = "datasheet"
+"""
+
+
+def test_a_file_with_a_source_unit_and_note_for_each_figure(tmp_path: Path) -> None:
+    x1 = rk.load_chip(write(tmp_path, PER_FIGURE))
+    assert (x1.peak("bf16"), x1.peak("int8"), x1.hbm_bandwidth, x1.hbm_bytes, x1.link_bandwidth) == (
+        4e14, 8e14, 2e12, 48e9, 1e11)
+    acme = rk.Source("ACME X1 datasheet", "https://example.com/x1", "datasheet")
+    rounded = rk.Provenance(acme, "2026-11-20", "ACME gives 2.05 TB/s; rounded.")
+    assert x1.provenance["hbm_bandwidth"] == rounded
+    assert x1.provenance["hbm_bytes"].checked == "2026-11-21"
+    assert x1.provenance["dense_flops.int8"].note == "Twice bf16."
+    assert x1.provenance["dense_flops.bf16"] == rk.Provenance(acme, "2026-11-20", "")
+    # a page of the catalog's, cited by its key
+    assert x1.provenance["link_bandwidth"].source == rk.catalog.SOURCES["scaling-book-gpus"]
+    assert set(x1.provenance) == set(x1.figures())
+    assert x1.notes[0] == "ACME quotes 2.05 TB/s for the HBM." and x1.notes[0].values == {"hbm": "2.05 TB/s"}
+    assert x1.notes[-1] == "from the chip file x1.toml"
+
+
+def test_the_catalogs_own_files_load_as_a_users_chip_file(tmp_path: Path) -> None:
+    # One format: a catalog chip's file, under another id, is a chip file like any other.
+    text = (Path(rk.__file__).parent / "data" / "chips" / "h100-sxm.toml").read_text(encoding="utf-8")
+    mine = rk.load_chip(write(tmp_path, text.replace('id = "h100-sxm"', 'id = "my-h100"')))
+    h100 = rk.chip("h100-sxm")
+    assert (mine.figures(), dict(mine.provenance)) == (h100.figures(), dict(h100.provenance))
+
+
+PER_FIGURE_MISTAKES = [
+    (('unit = "TB/s"', 'unit = "TB"'),
+     "x1.toml: hbm_bandwidth.unit must be one of B/s, kB/s, MB/s, GB/s, TB/s (got 'TB')"),
+    (('unit = "TFLOP/s"', 'unit = "TFLOPS"'),
+     "x1.toml: dense_flops.unit must be one of FLOP/s, GFLOP/s, TFLOP/s"),
+    (("value = 2\n", ""),
+     "x1.toml: hbm_bandwidth.value must be given: the figure, in B/s unless a unit is given"),
+    (("value = 48\n", "valu = 48\n"),
+     "x1.toml: hbm_bytes key must be one of value, unit, source, checked, note (got 'valu')"),
+    (("value = 48\n", 'value = "48"\n'),
+     "x1.toml: hbm_bytes.value must be a positive, finite number (got '48')"),
+    (('source = "scaling-book-gpus"', 'source = "scaling-book"'),
+     "x1.toml: link_bandwidth.source must be a key of [sources]: scaling-book-rooflines, "),
+    (('note = "ACME gives {hbm}; rounded."', 'note = "ACME gives {hmb}; rounded."'),
+     "x1.toml: hbm_bandwidth.note placeholder must be one of the [vendor_figures]: hbm (got 'hmb')"),
+    (('notes = ["ACME quotes {hbm} for the HBM."]', 'notes = "ACME quotes it."'),
+     "x1.toml: notes must be a list of strings (got 'ACME quotes it.')"),
+    (('kind = "datasheet"', 'kind = "vendor"'),
+     "x1.toml: sources.acme.kind must be one of datasheet, product page, paper, course, user, measured"),
+    (("checked = 2026-11-21", 'checked = "yesterday"'),
+     "x1.toml: hbm_bytes.checked must be a date, YYYY-MM-DD (got 'yesterday')"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), PER_FIGURE_MISTAKES,
+                         ids=[m for (_, m), _ in PER_FIGURE_MISTAKES])
+def test_one_wrong_figure_is_named_in_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    assert PER_FIGURE.count(change[0]) == 1
+    path = write(tmp_path, PER_FIGURE.replace(*change))
+    with pytest.raises(rk.RooflineInputError) as raised:
+        rk.load_chip(path)
+    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+    done = cli("dot", "8", "--chip-file", str(path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"argument --chip-file: {message}" in done.stderr
+
+
+def test_a_note_without_a_source_is_refused(tmp_path: Path) -> None:
+    bare = 'id = "x1"\nname = "X1"\nhbm_bandwidth = { value = 2e12, note = "rounded" }\n'
+    bare += "[dense_flops]\nbf16 = 4e14\n"
+    refused = r"^x1.toml: hbm_bandwidth.source must be given with a note"
+    with pytest.raises(rk.RooflineInputError, match=refused):
+        rk.load_chip(write(tmp_path, bare))

@@ -8,7 +8,8 @@ the GPU report) may be glued by several chapters and is translated once.
 
 The catalog's messages are found by reading the code, not by running it: every string literal
 passed to ``message(...)`` in the package (rooflinekit/) and in the code cells of the book's
-MyST pages (book/), with Babel's Python extractor. Reading finds every branch, including those
+MyST pages (book/), with Babel's Python extractor, and the notes of the hardware catalog's chip
+files (rooflinekit/data/chips/*.toml), which rooflinekit.chipformat makes messages. Reading finds every branch, including those
 the last build did not take (a chapter on a machine with more threads composes another sentence).
 ``tools/translations.py update`` writes them to ``computed.pot`` for sphinx-intl, and ``check``
 names each message of the code that the catalog lacks or leaves untranslated.
@@ -57,7 +58,24 @@ def extract_myst(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: 
             yield from extract_python(code, keywords, comment_tags, options)
 
 
-SOURCES = {"rooflinekit/**/*.py": "python", "book/**/*.md": extract_myst}
+def extract_chip_notes(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's extraction method for a chip file: its ``notes``, each a message's template.
+
+    >>> chip = b'id = "x1"\\nnotes = [\\n    "Vendor HBM bandwidth is {hbm}.",\\n]\\n'
+    >>> list(extract_chip_notes(io.BytesIO(chip), KEYWORDS, [], {}))
+    [(3, 'message', 'Vendor HBM bandwidth is {hbm}.', [])]
+    """
+    import tomllib
+
+    text = fileobj.read().decode("utf-8")
+    lines = text.splitlines()
+    for note in tomllib.loads(text).get("notes", []):
+        line = next((i for i, written in enumerate(lines, 1) if note[:40] in written), 0)
+        yield line, "message", note, []
+
+
+SOURCES = {"rooflinekit/**/*.py": "python", "book/**/*.md": extract_myst,
+           "rooflinekit/data/chips/*.toml": extract_chip_notes}
 """Where the templates are written, relative to the book's root."""
 
 
