@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import json
 import subprocess
 import sys
 import tomllib
@@ -218,36 +217,6 @@ def test_the_vector_unit_is_the_chips_as_the_source_divides_it() -> None:
 # The catalog as data (issue 23): rooflinekit/data/, read by rooflinekit.chipformat like a chip file.
 
 DATA = Path(rk.__file__).parent / "data"
-BEFORE = json.loads((Path(__file__).parent / "catalog_before_issue23.json").read_text(encoding="utf-8"))
-"""The catalog as the Python literals of rooflinekit/catalog.py gave it before issue 23, written by
-that code (chips' to_dict, their notes as messages' templates and values)."""
-
-
-def _plain(provenance: rk.Provenance) -> dict[str, str]:
-    return {**provenance.source._asdict(), "checked": provenance.checked, "note": provenance.note}
-
-
-@pytest.mark.parametrize("chip_id", SPEC_IDS)
-def test_the_chip_files_give_the_chips_the_python_literals_gave(chip_id: str) -> None:
-    found, before = rk.chip(chip_id), BEFORE["chips"][chip_id]
-    now = found.to_dict()
-    now["notes"] = [note.to_data() for note in found.notes]  # the template and values, for translation
-    for key in ("dense_flops", "sparse_flops"):  # the same floats, bit for bit, in the same order
-        assert list(now.pop(key).items()) == list(before.pop(key).items())
-    # The provenance is the same figure by figure; its order (and so the sources') is now the figures'.
-    assert now.pop("provenance") == before.pop("provenance")
-    assert list(found.provenance) == [figure for figure in found.figures() if figure in found.provenance]
-    assert sorted(map(str, now.pop("sources"))) == sorted(map(str, before.pop("sources")))
-    assert now == before
-
-
-def test_the_figures_of_no_one_chip_are_the_python_literals_too() -> None:
-    assert {vendor: {"low": a.low, "high": a.high, "provenance": _plain(a.provenance)}
-            for vendor, a in rk.ACHIEVABLE.items()} == BEFORE["achievable"]
-    vmem = rk.VMEM_OVER_HBM
-    assert {"value": vmem.value, "provenance": _plain(vmem.provenance)} == BEFORE["vmem_over_hbm"]
-
-
 def test_every_chip_has_its_file_and_every_source_is_cited_once() -> None:
     files = sorted(path.stem for path in (DATA / "chips").glob("*.toml"))
     assert sorted(rk.CHIPS) == files
