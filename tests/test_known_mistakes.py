@@ -29,6 +29,7 @@ from roofline_grading.questions import FunctionQuestion
 SOLUTIONS = ROOT / "solutions" / ASSIGNMENT
 NOTEBOOKS = sorted(p.stem for p in SOLUTIONS.glob("*.ipynb"))
 CHECK = re.compile(r'\nassert no_known_mistake\("(\w+)", (\w+)\)\n?$')
+CONFIRM = re.compile(r'\nassert checks_pass\("(\w+)"\)\n?$')
 
 
 def cells(name: str, folder: str = "solutions") -> list[Any]:
@@ -68,14 +69,14 @@ def test_the_cell_holds_only_fingerprints_the_standard_library_and_the_given_fig
     source = known_mistakes_cell(name).source
     tree = ast.parse(source)
     imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert imported <= {"hashlib", "math", "textwrap"}
+    assert imported <= {"contextlib", "hashlib", "io", "linecache", "math", "sys", "textwrap", "types"}
     assert not any(isinstance(n, ast.ImportFrom) for n in ast.walk(tree))
     assert "rooflinekit" not in source and "roofline_grading" not in source
     # Every number in it is an argument of a fixed case, a tolerance, or the check's own constant:
     # no right value (nor a mistaken one) is written down.
     entries = table(key.EXERCISES[name])
     allowed = {float(v) for e in entries.values() for case in e["cases"] for v in case}
-    allowed |= {e["scale"][1] for e in entries.values()} | {0.0, 1.0, 2.0, 16.0, 76.0, 1000.0}
+    allowed |= {e["scale"][1] for e in entries.values()} | {0.0, 1.0, 2.0, 16.0, 88.0, 90.0, 1000.0}
     numbers = {
         float(n.value)
         for n in ast.walk(tree)
@@ -113,7 +114,8 @@ def test_the_check_names_each_listed_mistake_and_never_a_right_answer(
         kind, size = entries[question.name]["scale"]
         inside = (1 + 0.9 * size, 0.0) if kind == "rel" else (1.0, 0.9 * size)
         for answer in (question.reference, _nudged(question.reference, *inside)):
-            assert cell["known_mistake"](question.name, answer) is None, question.id
+            assert cell["known_mistakes"](question.name, answer) == {}, question.id
+            assert cell["diagnosis"](question.name, answer) is None, question.id
             assert cell["no_known_mistake"](question.name, answer) is True
             assert "the hidden tests decide" in capsys.readouterr().out
         listed = {m.message for _, m in entries[question.name]["mistakes"]}
@@ -122,8 +124,12 @@ def test_the_check_names_each_listed_mistake_and_never_a_right_answer(
             if message not in listed:
                 continue
             for answer in (mistake.answer, _nudged(mistake.answer, *inside)):
-                found = cell["known_mistake"](question.name, answer)
-                assert found is not None and message in found, (question.id, mistake.misconception.name)
+                found = cell["known_mistakes"](question.name, answer)
+                assert found and found.get(mistake.misconception.name) == message, (
+                    question.id, mistake.misconception.name
+                )
+                said = cell["diagnosis"](question.name, answer)  # no earlier part to tell: all that fit
+                assert said is not None and message in said
             with pytest.raises(AssertionError) as raised:
                 cell["no_known_mistake"](question.name, mistake.answer)
             assert message in " ".join(str(raised.value).split())
@@ -138,10 +144,11 @@ def test_every_listed_misconception_of_the_exercise_is_checked_somewhere(name: s
 
 def test_a_far_off_answer_an_error_and_a_wrong_type_are_not_called_a_known_mistake() -> None:
     cell = loaded("ex1_int8_matmul")
-    assert cell["known_mistake"]("bytes_read", lambda B, D, F: 3 * (B * D + D * F)) is None
-    assert cell["known_mistake"]("bytes_read", lambda B, D, F: 1 / 0) is None
-    assert cell["known_mistake"]("bytes_read", lambda B, D, F: "many") is None
-    assert cell["known_mistake"]("limited_by", lambda B, D, F: "memory") is None
+    assert cell["known_mistakes"]("bytes_read", lambda B, D, F: 3 * (B * D + D * F)) == {}
+    assert cell["known_mistakes"]("bytes_read", lambda B, D, F: 1 / 0) is None
+    assert cell["known_mistakes"]("bytes_read", lambda B, D, F: "many") is None
+    assert cell["known_mistakes"]("limited_by", lambda B, D, F: "memory") is None
+    assert cell["diagnosis"]("bytes_read", lambda B, D, F: 1 / 0) is None
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -153,13 +160,14 @@ def test_each_test_cell_of_a_checked_function_ends_in_its_check(name: str) -> No
         if not meta.get("grade") or cell.cell_type != "code":
             continue
         recorded = re.findall(r'record\("\w+\.(\w+)", (\w+)\)', cell.source)
-        check = CHECK.search(cell.source)
+        check, confirm = CHECK.search(cell.source), CONFIRM.search(cell.source)
         if recorded and recorded[0][0] in entries:
             assert check, f"{meta['grade_id']}: end with assert no_known_mistake(...)"
             assert check.groups() == recorded[0], meta["grade_id"]
             seen.add(check.group(1))
-        else:
-            assert check is None, meta["grade_id"]
+        else:  # no known mistake to check (a word, a figure): it says that its checks pass
+            assert check is None and confirm, f"{meta['grade_id']}: end with assert checks_pass(...)"
+            assert confirm.group(1) == recorded[0][1], meta["grade_id"]
     assert seen == set(entries)
 
 
