@@ -39,8 +39,8 @@ import io
 import linecache
 import math
 import sys
-import textwrap
 import types
+import unicodedata
 
 KNOWN_MISTAKES = {}
 SAYS = {}
@@ -156,13 +156,25 @@ def diagnosis(name, answer):
     return SAYS["mistake"].format(name=name, mistake=messages[mistake])
 
 
+def columns(text):
+    """How many columns `text` takes on screen (a Hangul or other wide character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def wrapped(text, width=90):
-    """`text` in lines of at most `width` characters; a line "- ..." (one of a list) keeps its
-    continuation lines indented under it."""
+    """`text` in lines of at most `width` columns (or one word); a line "- ..." (one of a list)
+    keeps its continuation lines indented under it."""
     lines = []
     for paragraph in text.split("\n"):
         indent = "  " if paragraph.startswith("- ") else ""
-        lines += textwrap.wrap(paragraph, width, break_on_hyphens=False, subsequent_indent=indent)
+        line = ""
+        for word in paragraph.split():
+            if line.strip() and columns(f"{line} {word}") > width:
+                lines.append(line)
+                line = indent + word
+            else:
+                line = f"{line} {word}" if line.strip() else line + word
+        lines.append(line)
     return lines
 
 
