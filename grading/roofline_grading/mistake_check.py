@@ -161,7 +161,7 @@ def columns(text):
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def wrapped(text, width=90):
+def wrapped(text, width=76):
     """`text` in lines of at most `width` columns (or one word); a line "- ..." (one of a list)
     keeps its continuation lines indented under it."""
     lines = []
@@ -199,8 +199,9 @@ class CheckFailed(AssertionError):
 
 
 def where(frame):
-    """The line number and code of the check that `frame` (a test cell's) is running."""
-    code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    """The line number and code of the check that `frame` (a test cell's) is running, without its
+    message (shown above it)."""
+    code = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip().split(", fail(")[0]
     return (frame.f_lineno, code) if code else None
 
 
@@ -256,7 +257,7 @@ class every_check:
             if said is None:
                 print(f"✓ {name}")
                 continue
-            print("✗ " + "\n  ".join(wrapped(f"{name}: {said}", width=88)))
+            print("✗ " + "\n  ".join(wrapped(f"{name}: {said}", width=86)))
         passed = sum(said is None for _, said in self.results)
         tally = SAYS["tally"].format(passed=passed, total=len(self.results))
         print(f"{tally} {SAYS['decide']}" if passed else tally)
