@@ -259,7 +259,8 @@ def _wait_idle(page: Any, timeout: float = 180_000) -> None:
 
 def _run_all(page: Any, words: Words) -> None:
     """*Restart the kernel and run all cells* (the notebook toolbar's button), as the exercises
-    ask; wait until the kernel is done (it stops at a failing cell). The outputs of an earlier
+    ask; wait until the kernel is done (it goes on past a test cell that fails: they are tagged
+    raises-exception; it stops at any other failing cell). The outputs of an earlier
     run are cleared first, so that what is read afterwards is this run's."""
     page.locator(".lm-MenuBar-item", has_text=words("Edit", "menu")).click()
     page.locator(".lm-Menu-item:visible", has_text=words("Clear Outputs of All Cells")).first.click()
