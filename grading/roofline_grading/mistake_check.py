@@ -205,6 +205,12 @@ def where(frame):
     return (frame.f_lineno, code) if code else None
 
 
+def say(text):
+    """Print `text` in one write, so that it reaches the notebook as one output, however busy the
+    machine (print writes the text and its newline apart: the kernel may send them apart)."""
+    sys.stdout.write(text + "\n")
+
+
 def fail(message):
     """Fail the check with `message`: a test cell writes `assert condition, fail("what is wrong")`."""
     raise CheckFailed(message, where(sys._getframe(1)))
@@ -215,13 +221,13 @@ def no_known_mistake(name, answer):
     mistake = diagnosis(name, answer)
     if mistake:
         raise CheckFailed(mistake, where(sys._getframe(1)))
-    print(SAYS["none"].format(name=name))
+    say(SAYS["none"].format(name=name))
     return True
 
 
 def checks_pass(name):
     """True, saying so: the last line of a test cell whose answer has no known-mistake check."""
-    print(SAYS["pass"].format(name=name))
+    say(SAYS["pass"].format(name=name))
     return True
 
 
@@ -252,13 +258,11 @@ class every_check:
             self.results.append((name, None))
 
     def __exit__(self, *error):
-        print(SAYS["every"])
+        lines = [SAYS["every"]]
         for name, said in self.results:
-            if said is None:
-                print(f"✓ {name}")
-                continue
-            print("✗ " + "\n  ".join(wrapped(f"{name}: {said}", width=86)))
+            lines.append(f"✓ {name}" if said is None else "✗ " + "\n  ".join(wrapped(f"{name}: {said}", 86)))
         passed = sum(said is None for _, said in self.results)
         tally = SAYS["tally"].format(passed=passed, total=len(self.results))
-        print(f"{tally} {SAYS['decide']}" if passed else tally)
+        lines.append(f"{tally} {SAYS['decide']}" if passed else tally)
+        say("\n".join(lines))
         return False
