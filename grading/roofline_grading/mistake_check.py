@@ -263,6 +263,6 @@ class every_check:
             lines.append(f"✓ {name}" if said is None else "✗ " + "\n  ".join(wrapped(f"{name}: {said}", 86)))
         passed = sum(said is None for _, said in self.results)
         tally = SAYS["tally"].format(passed=passed, total=len(self.results))
-        lines.append(f"{tally} {SAYS['decide']}" if passed else tally)
+        lines += wrapped(f"{tally} {SAYS['decide']}" if passed else tally, 88)
         say("\n".join(lines))
         return False
