@@ -83,7 +83,9 @@ def ends_in_a_record(source: str) -> bool:
     )
 
 
-KNOWN_MISTAKE_CHECK = re.compile(r'\nassert no_known_mistake\("(\w+)", (\w+)\)\n?$')
+KNOWN_MISTAKE_CHECK = re.compile(r'\nassert (no_known_mistake\("(\w+)", (\w+)\)|checks_pass\("(\w+)"\))\n?$')
+"""The last line of every test cell: the known-mistake check, or (no known mistake to check: a
+word, a figure) the line that says the checks pass. Either says so when it passes."""
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
@@ -99,11 +101,36 @@ def test_test_cells_are_locked_score_points_and_end_in_an_assertion_or_a_record(
         )
         # The hidden record comes before the known-mistake check, so that at grading time the
         # answer is recorded (and counted in the misconception summary) even when the check fails.
+        assert KNOWN_MISTAKE_CHECK.search(cell.source), (
+            f"{meta['grade_id']}: end with assert no_known_mistake(...) or assert checks_pass(...)"
+        )
         graded = KNOWN_MISTAKE_CHECK.sub("", cell.source)
         assert ends_in_a_record(graded), (
             f"{meta['grade_id']}: the graded version must end in record(...), then the known-mistake check"
         )
         assert len(HIDDEN.findall(cell.source)) == 1, f"{meta['grade_id']}: one hidden region per test cell"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_every_visible_check_fails_with_its_message_alone_and_does_not_stop_run_all(name: str) -> None:
+    """A check's message goes through fail(...), whose error shows the message, not a traceback
+    (roofline_grading.mistake_check.CheckFailed); a test cell is tagged raises-exception, so Run
+    All goes on past it to the next parts and to the last cell, which lists every check."""
+    for cell in graded_cells(name):
+        meta = nbgrader(cell)
+        asserts = [n for n in ast.walk(ast.parse(cell.source)) if isinstance(n, ast.Assert)]
+        for node in asserts:
+            if node.msg is None:  # the last line: the known-mistake check, or checks_pass
+                assert isinstance(node.test, ast.Call), meta["grade_id"]
+                assert getattr(node.test.func, "id", "") in ("no_known_mistake", "checks_pass")
+                continue
+            assert isinstance(node.msg, ast.Call) and getattr(node.msg.func, "id", "") == "fail", (
+                f"{meta['grade_id']}: write assert condition, fail(message): {ast.unparse(node)}"
+            )
+        assert "raises-exception" in cell.metadata.get("tags", []), meta["grade_id"]
+    last = notebook(name).cells[-1]
+    assert nbgrader(last)["grade_id"] == f"{name.split('_')[0]}_every_check" and nbgrader(last)["locked"]
+    assert not nbgrader(last)["grade"]
 
 
 def recorded(name: str) -> list[tuple[str, str, Any]]:
@@ -142,7 +169,7 @@ def test_every_function_answer_is_checked_for_rooflinekit_before_it_is_graded(na
     cells = {nbgrader(c)["grade_id"]: c for c in graded_cells(name)}
     for grade_id, qid, answer in recorded(name):
         if isinstance(key.question(qid), FunctionQuestion):
-            assert f"assert not uses_rooflinekit({answer}), NO_ROOFLINEKIT" in HIDDEN.sub(
+            assert f"assert not uses_rooflinekit({answer}), fail(NO_ROOFLINEKIT)" in HIDDEN.sub(
                 "", cells[grade_id].source
             )
 

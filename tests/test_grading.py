@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure  # figures made without pyplot need no backend
 
 from roofline_grading import answer_key as key
-from roofline_grading.judge import judge
+from roofline_grading.judge import Verdict, assess, judge
 from roofline_grading.questions import (
     FigureQuestion,
     FunctionQuestion,
@@ -212,6 +212,38 @@ def test_a_mistake_is_named_only_if_it_fits_every_case_and_two_that_fit_are_both
     assert "You squared it." in (verdict(DOUBLE, lambda n: float(n * n)) or "")
     both = verdict(DOUBLE, lambda n: 3.0 * n) or ""
     assert "More than one known mistake" in both and "tripled" in both and "three bytes" in both
+
+
+def test_of_two_mistakes_that_fit_the_feedback_names_the_one_an_earlier_part_shows() -> None:
+    """Only the bytes constant wrong (int8 as 2 bytes): exercise 1's critical batch fits both that
+    and one operation per multiply-add; with the bytes read naming the first and the operations
+    right, the feedback names the bytes, as the part that shows it, and not the factor of two.
+    With no earlier part to tell, both are named, as alternatives."""
+    question = key.question("ex1.critical_batch")
+    two_bytes = next(m for m in question.mistakes if m.misconception == key.INT8_TWO_BYTES)
+    issued = issue_one(question, "5eed")
+    recorded = answered(issued, two_bytes.answer)
+    bytes_read = key.question("ex1.bytes_read")
+    wrong_bytes = judge_verdict(bytes_read, next(m for m in bytes_read.mistakes).answer)
+    assert wrong_bytes is not None and wrong_bytes.misconceptions == ("int8-two-bytes",)
+    earlier = [(bytes_read, wrong_bytes), (key.question("ex1.ops"), None)]
+    said = " ".join((judge(question, issued.cases, recorded, earlier=earlier) or "").split())
+    assert "It is the known mistake your bytes_read makes." in said, said
+    assert key.INT8_TWO_BYTES.message in said and key.NO_FACTOR_TWO.message not in said
+    verdict_said = assess(question, issued.cases, recorded, earlier=earlier)
+    assert verdict_said is not None and verdict_said.misconceptions == ("int8-two-bytes",)
+    alone = " ".join((judge(question, issued.cases, recorded) or "").split())
+    assert "More than one known mistake" in alone
+    assert key.INT8_TWO_BYTES.message in alone and key.NO_FACTOR_TWO.message in alone
+    # In Korean, the same.
+    korean = judge(question, issued.cases, recorded, "ko", earlier=earlier) or ""
+    assert key.INT8_TWO_BYTES.text("ko") in " ".join(korean.split())
+    assert key.NO_FACTOR_TWO.text("ko") not in " ".join(korean.split())
+
+
+def judge_verdict(question: Question, answer: Any) -> Verdict | None:
+    issued = issue_one(question, "5eed")
+    return assess(question, issued.cases, answered(issued, answer))
 
 
 def test_an_unknown_mistake_reports_the_ratio_to_the_model() -> None:

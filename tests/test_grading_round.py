@@ -29,6 +29,8 @@ from make_targets import command, make
 from slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
 from roofline_grading import answer_key as key
+from roofline_grading.fingerprints import SAYS
+from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion, Misconception, draw_cases
 
 pytestmark = pytest.mark.slow
@@ -360,6 +362,37 @@ def test_feedback_names_the_misconception(graded: Path, student: str, notebook: 
         assert SLIPS[slip].misconception.message not in feedback
 
 
+@pytest.mark.parametrize(("student", "language"), [("slip1", "en"), ("slip1-ko", "ko")])
+def test_in_the_graded_notebook_a_failing_check_shows_its_message_first_and_an_inherited_mistake_so(
+    graded: Path, student: str, language: str
+) -> None:
+    """Only the bytes constant wrong (exercise 1 of slip1): the visible checks' errors, as the
+    graded notebook and the feedback page keep them, are their messages, with no traceback through
+    the checking code; intensity's names the mistake it inherits from bytes_read, and neither it
+    nor critical_batch's names the factor of two (ops is right)."""
+    says = translator(language)
+    two_bytes, one_op = key.INT8_TWO_BYTES.text(language), key.NO_FACTOR_TWO.text(language)
+    autograded = read(graded / "autograded" / student / ASSIGNMENT / "ex1_int8_matmul.ipynb")
+    errors = {
+        cell.metadata["nbgrader"]["grade_id"]: [o for o in cell.outputs if o.output_type == "error"]
+        for cell in autograded.cells
+        if cell.metadata.get("nbgrader", {}).get("grade")
+    }
+    (bytes_read,) = errors["ex1_bytes_read"]
+    named = says(SAYS["mistake"]).format(name="bytes_read", mistake=two_bytes)
+    assert bytes_read.ename == "CheckFailed"
+    assert " ".join(bytes_read.evalue.split()) == " ".join(named.split())
+    assert " ".join(" ".join(bytes_read.traceback[:-1]).split()) == " ".join(named.split())
+    helpers = ("Traceback", "File ", "---->", "mistake_check", "def ", "raise ")
+    assert not any(h in line for line in bytes_read.traceback for h in helpers), bytes_read.traceback
+    (intensity,) = errors["ex1_intensity"]
+    inherited = says(SAYS["inherited"]).format(name="intensity", source="bytes_read", mistake=two_bytes)
+    assert " ".join(intensity.evalue.split()) == " ".join(inherited.split())
+    assert not any(one_op in " ".join(o.evalue.split()) for outs in errors.values() for o in outs)
+    feedback = feedback_text(graded, student, "ex1_int8_matmul")  # (the known-mistakes cell lists all)
+    assert " ".join(inherited.split()) in feedback
+
+
 @pytest.mark.parametrize(("korean", "english"), TWINS)
 def test_the_same_answers_in_the_korean_release_get_the_same_points(
     graded: Path, korean: str, english: str
@@ -467,7 +500,17 @@ def same_values(question: Any, first: Misconception, other: Misconception) -> bo
     return any(same(a, b) for a in values(first) for b in values(other))
 
 
+def told_apart(notebook: str, part: str, made: Misconception, other: Misconception) -> bool:
+    """An earlier part of the notebook knows one of the two mistakes: its verdict (showing the one
+    made, or right where the other would show) tells the judge which of the two was made."""
+    parts = list(questions_of(notebook).items())
+    earlier = [key.question(qid) for grade_id, qid in parts[: [g for g, _ in parts].index(part)]]
+    return any(m.misconception in (made, other) for q in earlier for m in getattr(q, "mistakes", ()))
+
+
 def test_misconception_summary_counts_the_class_part_by_part(graded: Path) -> None:
+    """A part counts the mistake its student made, and another that gives the same values only
+    when no earlier part tells the two apart (the judge names the one an earlier part shows)."""
     with (graded / "autograded" / f"{ASSIGNMENT}-misconceptions.csv").open(newline="") as handle:
         rows = {(r["question"], r["misconception"]): r for r in csv.DictReader(handle)}
     expected: dict[tuple[str, str], int] = dict.fromkeys(rows, 0)
@@ -479,6 +522,8 @@ def test_misconception_summary_counts_the_class_part_by_part(graded: Path) -> No
             for misconception in {m.misconception for m in getattr(question, "mistakes", ())} | {made}:
                 counted = (question.id, misconception.name)
                 if counted not in rows or not same_values(question, made, misconception):
+                    continue
+                if misconception != made and told_apart(notebook, part, made, misconception):
                     continue
                 expected[counted] += 1
     for row_key, row in rows.items():

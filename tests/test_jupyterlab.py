@@ -5,9 +5,13 @@ A ``jupyter lab`` server from the course's environment (``make lab``'s, with the
 with its own config, settings and runtime folders. Chromium, with a fresh profile and every
 request to another host blocked, then does what a student does:
 
-- opens each released exercise, types the answers into the answer cells, runs all cells and
-  presses *Validate*: a notebook with a known mistake gets the misconception's words under the
-  answer and no "Success!", the same notebook put right passes;
+- opens each released exercise (English and Korean): it opens unmodified (no unsaved-changes
+  mark; saved as it opened, it is the released file, byte for byte);
+- types the answers into the answer cells, runs all cells and presses *Validate*: a notebook
+  with a known mistake gets the misconception's words under the answer, the message first and
+  alone (no traceback), Run All goes on past it to the last cell, which lists every check (an
+  inherited mistake named as inherited), and no "Success!"; the same notebook put right passes,
+  every check saying so;
 - double-clicks a chapter in the file browser: it opens as a notebook with a Python kernel,
   runs top to bottom without an error, and shows its plots and its explorer; its prose reads
   as on the site (jupyterlab-myst): no MyST role or label shows raw, and the figures and words
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import platform
 import re
 import shutil
 import socket
@@ -44,6 +49,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
 from browsers import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -253,7 +259,8 @@ def _wait_idle(page: Any, timeout: float = 180_000) -> None:
 
 def _run_all(page: Any, words: Words) -> None:
     """*Restart the kernel and run all cells* (the notebook toolbar's button), as the exercises
-    ask; wait until the kernel is done (it stops at a failing cell). The outputs of an earlier
+    ask; wait until the kernel is done (it goes on past a test cell that fails: they are tagged
+    raises-exception; it stops at any other failing cell). The outputs of an earlier
     run are cleared first, so that what is read afterwards is this run's."""
     page.locator(".lm-MenuBar-item", has_text=words("Edit", "menu")).click()
     page.locator(".lm-Menu-item:visible", has_text=words("Clear Outputs of All Cells")).first.click()
@@ -312,6 +319,17 @@ def _outputs(page: Any) -> str:
     )
 
 
+def _cell(page: Any, index: int) -> Any:
+    """The ``index``-th cell of the open notebook."""
+    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(index)
+
+
+def _grade_index(notebook: Any, grade_id: str) -> int:
+    return next(
+        i for i, c in enumerate(notebook.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
+    )
+
+
 def _close_all(page: Any, words: Words) -> None:
     page.locator(".lm-MenuBar-item", has_text=words("File", "menu")).click()
     page.locator(".lm-Menu-item:visible", has_text=words("Close All Tabs")).first.click()
@@ -336,13 +354,28 @@ def _known_mistake_named_then_put_right(browser: Browser, lab: Lab, language: st
     named = says(SAYS["mistake"]).format(name="bytes_read", mistake=misconception)
     prefix = "" if language == "en" else f"{language}-"
     _open(page, lab, "roofline/ex1_int8_matmul.ipynb")
-    _type_answers(page, answered("ex1_int8_matmul", slip, language))
-    _run_all(page, lab.words)  # it stops at the first failing check: the bytes read
+    notebook = answered("ex1_int8_matmul", slip, language)
+    _type_answers(page, notebook)
+    _run_all(page, lab.words)  # it goes on past each failing check, to the last cell
     shown = _outputs(page)
-    _screenshot(page, f"{prefix}known-mistake")
     assert _words(named) in shown, shown[-3000:]
     if language != "en":
         assert _words(SLIPS[slip].misconception.message) not in shown  # the English words
+    # Under the answer, the check's message comes first, alone: no traceback, no checking code.
+    check = _cell(page, _grade_index(notebook, "ex1_bytes_read"))
+    check.scroll_into_view_if_needed()
+    _screenshot(page, f"{prefix}known-mistake")
+    error = _words(check.locator(".jp-OutputArea-output").last.inner_text())
+    where = says(SAYS["where"]).format(line=6, code='assert no_known_mistake("bytes_read", bytes_read)')
+    assert error == _words(f"{named} {where}"), error
+    # The last cell ran and lists every check: intensity's names the mistake it inherits.
+    listing = _cell(page, len(notebook.cells) - 1)
+    listing.scroll_into_view_if_needed()
+    _screenshot(page, f"{prefix}every-check")
+    listed = _words(listing.locator(".jp-OutputArea-output").inner_text())
+    inherited = says(SAYS["inherited"]).format(name="intensity", source="bytes_read", mistake=misconception)
+    assert listed.startswith(_words(says(SAYS["every"]))) and _words(f"✗ intensity: {inherited}") in listed
+    assert "✓ ops" in listed and _words(SLIPS["ex1-no-factor-two"].misconception.text(language)) not in listed
     result = _validate(page)
     _screenshot(page, f"{prefix}validate-known-mistake")
     assert "Success" not in result and _words(misconception) in _words(result), result[:3000]
@@ -369,15 +402,58 @@ def test_a_known_mistake_is_named_before_submission_and_validate_fails_then_pass
 def test_each_exercise_answered_right_validates(browser: Browser, lab: Lab, name: str) -> None:
     page = browser.page
     _open(page, lab, f"roofline/{name}.ipynb")
-    _type_answers(page, answered(name))
+    notebook = answered(name)
+    _type_answers(page, notebook)
     _run_all(page, lab.words)
     shown = _outputs(page)
     assert "no known mistake found" in shown and "makes a known mistake" not in shown
+    for index, cell in enumerate(notebook.cells):  # every check says so when it passes
+        if cell.metadata.get("nbgrader", {}).get("grade"):
+            said = _words(_cell(page, index).locator(".jp-OutputArea").inner_text())
+            assert said.endswith("That does not make it right: the hidden tests decide."), (index, said)
     result = _validate(page)
     _screenshot(page, f"validate-{name}")
     assert "Success! Your notebook passes all the tests." in result, result[:3000]
     _close_dialog(page)
     _close_all(page, lab.words)
+
+
+def _opens_unmodified(browser: Browser, lab: Lab, release: Path) -> None:
+    """Open a copy of the released notebook ``release`` as a student does; once its kernel is up,
+    it has no unsaved changes, and saved as it is, it is the released file, byte for byte.
+
+    JupyterLab writes the kernel's ``language_info`` into the notebook, its Python version
+    included, and the release records the course's (make exercises): on a machine whose Python is
+    another version, JupyterLab would mark the notebook modified for that one field, so there
+    the copy records this machine's version, and nothing else may change."""
+    page = browser.page
+    language = "ko" if "ko" in release.relative_to(ROOT).parts else "en"
+    copy = lab.root / "opened" / language / release.name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    released = nbformat.read(release, as_version=4)
+    if released.metadata.language_info.version == platform.python_version():
+        shutil.copy(release, copy)
+    else:
+        released.metadata.language_info.version = platform.python_version()
+        nbformat.write(released, copy)
+    before, written = copy.read_bytes(), copy.stat().st_mtime_ns
+    _open(page, lab, str(copy.relative_to(lab.root)))
+    page.wait_for_timeout(2000)  # what JupyterLab writes once the kernel is up: its info, its spec
+    tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+    name = f"{release.name} ({language})"
+    assert "jp-mod-dirty" not in (tab.get_attribute("class") or ""), f"{name} opens modified"
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='docmanager:save']").click()
+    deadline = time.monotonic() + 30
+    while copy.stat().st_mtime_ns == written and time.monotonic() < deadline:
+        page.wait_for_timeout(200)  # not time.sleep: the page's requests pass through this process
+    assert copy.stat().st_mtime_ns != written, "the notebook was not saved"
+    assert copy.read_bytes() == before, f"{name}: saved as it opened, it differs from the release"
+    _close_all(page, lab.words)
+
+
+@pytest.mark.parametrize("name", EXERCISES)
+def test_a_released_notebook_opens_unmodified(browser: Browser, lab: Lab, name: str) -> None:
+    _opens_unmodified(browser, lab, ROOT / "exercises" / "roofline" / f"{name}.ipynb")
 
 
 # --- A chapter and the live explorer ---------------------------------------------------
@@ -599,6 +675,11 @@ def test_make_lab_ko_shows_jupyterlab_in_korean(browser_ko: Browser, lab_ko: Lab
     language = page.locator(".lm-Menu-item:visible", has_text=lab_ko.words("Language", "menu"))
     assert language.count() == 1
     page.keyboard.press("Escape")
+
+
+def test_a_korean_release_opens_unmodified(browser_ko: Browser, lab_ko: Lab) -> None:
+    for path in sorted((ROOT / "exercises" / "ko" / "roofline").glob("*.ipynb")):
+        _opens_unmodified(browser_ko, lab_ko, path)
 
 
 def test_a_korean_student_reads_the_known_mistake_in_korean_and_validate_agrees(

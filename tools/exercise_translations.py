@@ -7,12 +7,13 @@ English one; only words differ, and they come from gettext catalogs, never typed
   of the exercise's page on the site (``locale/<lang>/LC_MESSAGES/exercises/roofline/<name>.po``,
   which Sphinx's gettext builder and sphinx-intl keep), so the page a reader sees and the
   notebook a student works in say the same thing.
-- Code cells: the messages a student reads (assertion messages, docstrings and module-level
-  string constants such as ``NO_ROOFLINEKIT``) are looked up in
+- Code cells: the messages a student reads (assertion messages, written ``fail("...")`` in the
+  test cells, docstrings and module-level string constants such as ``NO_ROOFLINEKIT``) are looked up in
   ``locale/<lang>/LC_MESSAGES/exercise-code.po``; :func:`code_messages` lists them, and
   ``extract`` brings that catalog up to date with Babel (new messages empty, changed ones fuzzy).
-- The known-mistakes cell is written by ``python -m roofline_grading.fingerprints --language``,
-  and the misconception feedback comes from the grading package's own catalog.
+- The known-mistakes cell and the last cell (every check at once, made of the test cells' visible
+  checks, already translated) are written by ``python -m roofline_grading.fingerprints
+  --language``, and the misconception feedback comes from the grading package's own catalog.
 
 The translated instructor versions go to ``solutions/<lang>/roofline/``, and
 ``nbgrader generate_assignment`` (with a throwaway gradebook: the course has one assignment)
@@ -47,6 +48,8 @@ sys.path.insert(0, str(ROOT / "book" / "_ext"))  # roofline_book: the book's cat
 ASSIGNMENT = "roofline"
 CODE_DOMAIN = "exercise-code"
 KNOWN_MISTAKES_SUFFIX = "_known_mistakes"
+MADE_SUFFIXES = (KNOWN_MISTAKES_SUFFIX, "_every_check")
+"""The grade ids' endings of the code cells roofline_grading.fingerprints writes in the notebook's language."""
 
 
 class MissingTranslations(Exception):
@@ -65,8 +68,8 @@ def _message_nodes(source: str) -> Iterator[ast.Constant]:
     except SyntaxError:
         return
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assert) and _is_text(node.msg):
-            yield node.msg  # type: ignore[misc]
+        if isinstance(node, ast.Assert) and _is_text(message := _failed(node.msg)):
+            yield message  # type: ignore[misc]
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             first = node.body[0] if node.body else None
             if isinstance(first, ast.Expr) and _is_text(first.value):
@@ -74,6 +77,13 @@ def _message_nodes(source: str) -> Iterator[ast.Constant]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and _is_text(node.value) and _upper_names(node.targets):
             yield node.value  # type: ignore[misc]
+
+
+def _failed(message: ast.expr | None) -> ast.expr | None:
+    """An assertion's message: ``"..."``, or the one ``fail("...")`` is given."""
+    if isinstance(message, ast.Call) and isinstance(message.func, ast.Name) and message.func.id == "fail":
+        return message.args[0] if message.args else None
+    return message
 
 
 def _upper_names(targets: list[ast.expr]) -> bool:
@@ -156,7 +166,7 @@ def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROO
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
         if cell.cell_type == "markdown":
             cell.source = translate_markdown(cell.source, markdown, missing)
-        elif cell.cell_type == "code" and not grade_id.endswith(KNOWN_MISTAKES_SUFFIX):
+        elif cell.cell_type == "code" and not grade_id.endswith(MADE_SUFFIXES):
             cell.source = translate_code(cell.source, code, missing)
     if missing:
         listed = "\n".join(f"  {m[:100]}" for m in dict.fromkeys(missing))
@@ -237,7 +247,7 @@ def extract(language: str, root: Path = ROOT) -> Path:
     for path in solution_paths(root):
         for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
             grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
-            if cell.cell_type == "code" and not grade_id.endswith(KNOWN_MISTAKES_SUFFIX):
+            if cell.cell_type == "code" and not grade_id.endswith(MADE_SUFFIXES):
                 for message in code_messages(cell.source):
                     template.add(message, locations=[(f"solutions/{ASSIGNMENT}/{path.name}", index + 1)])
     target = root / "locale" / language / "LC_MESSAGES" / f"{CODE_DOMAIN}.po"

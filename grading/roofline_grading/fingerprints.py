@@ -6,6 +6,13 @@ It runs in the student's kernel and at grading time in the sandbox, where neithe
 nor this package exists, so the cell carries only fingerprints of the mistaken *values* at the
 question's fixed cases (the exercise's own figures among them), never a right value or a formula.
 
+The same command writes what else of a notebook is made, not typed: its last cell, which runs
+the visible checks of every test cell again and lists them all (:class:`~roofline_grading.
+mistake_check.every_check`; Run All goes on past a failing check, as every test cell is tagged
+``raises-exception``), and the notebook's ``language_info``, complete as the course's kernel
+reports it (JupyterLab writes the kernel's into a notebook it opens, which then shows as
+modified unless it already holds the same).
+
 A question gets an entry when it returns a number and has fixed cases with one number each;
 a mistake is listed when, at some case, its value is far enough from the right one (more than
 twice the check's spread on the tolerance's grid) that no right answer can match it. Questions
@@ -25,7 +32,9 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import math
+import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -33,16 +42,34 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+from ipykernel.ipkernel import IPythonKernel
 
 from roofline_grading import mistake_check
 from roofline_grading.answer_key import EXERCISES, Exercise
 from roofline_grading.i18n import LANGUAGES, N_, translator
 from roofline_grading.questions import FunctionQuestion, Tolerance
 
-__all__ = ["CELL_ID_SUFFIX", "cell_source", "main", "scale_of", "table", "update"]
+__all__ = [
+    "CELL_ID_SUFFIX",
+    "EVERY_CHECK_SUFFIX",
+    "RAISES",
+    "cell_source",
+    "every_check_source",
+    "language_info",
+    "main",
+    "scale_of",
+    "table",
+    "update",
+    "visible",
+]
 
 CELL_ID_SUFFIX = "known_mistakes"
 """The cell's grade id is ``<exercise prefix>_known_mistakes``, e.g. ``ex1_known_mistakes``."""
+EVERY_CHECK_SUFFIX = "every_check"
+"""The last cell's grade id is ``<exercise prefix>_every_check``, e.g. ``ex1_every_check``."""
+RAISES = "raises-exception"
+"""The tag of every test cell: Run All goes on past it when it fails (JupyterLab, nbclient)."""
+HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.DOTALL)
 SPREAD = 2
 """Grid steps either side of an answer that the check compares (see mistake_check.fingerprints)."""
 HEADER = N_(
@@ -50,14 +77,32 @@ HEADER = N_(
     "your function at this exercise's figures (and a few other sizes) and tells you, before you submit, "
     "when its results match one of the course's known mistakes. This cell holds only fingerprints of "
     "those wrong results (salted hashes of where they fall on a grid as fine as the tolerance), never "
-    "the right answers. Written by `make exercises` from the course's answer key: do not edit."
+    "the right answers. A check that fails shows its message, not a traceback. Written by `make "
+    "exercises` from the course's answer key: do not edit."
 )
 """The comment that opens the cell."""
+EVERY_CHECK_HEADER = N_(
+    "Every check at once: this cell runs the checks of each part again, a failing one not stopping "
+    "the others, and lists what each says. Written by `make exercises` from the test cells above: "
+    "do not edit."
+)
+"""The comment that opens the last cell."""
 SAYS = {
     "mistake": N_("{name} makes a known mistake. {mistake}"),
+    "inherited": N_("{name} uses your {source}, which makes a known mistake. {mistake}"),
+    "same": N_("{name} makes a known mistake, the one your {source} makes. {mistake}"),
+    "several": N_("{name} makes a known mistake; more than one gives its results, so it is one of these:"),
     "none": N_("{name}: no known mistake found. That does not make it right: the hidden tests decide."),
+    "pass": N_("{name}: these checks pass. That does not make it right: the hidden tests decide."),
+    "where": N_("(line {line} of this cell: {code})"),
+    "every": N_("Every check of this notebook, run again now:"),
+    "tally": N_("{passed} of {total} parts pass their checks."),
+    "decide": N_("A part that passes its checks is not necessarily right: the hidden tests decide."),
+    "unanswered": N_("not answered yet: it, or a function it uses, raises NotImplementedError"),
+    "not_run": N_("not run yet ({error}): run the cells above it first (Run All)"),
+    "raised": N_("raised {error}"),
 }
-"""What the check says, filled with the function's name (and the misconception's message)."""
+"""What the checks say, filled with the part's name (and the misconception's message)."""
 
 
 def scale_of(tolerance: Tolerance) -> tuple[str, float]:
@@ -117,7 +162,8 @@ def _entry(question: FunctionQuestion) -> dict[str, Any] | None:
             next(iter(mistake_check.fingerprints(question.id, i, v, scale, spread=0)))
             for i, v in enumerate(values)
         ]
-        mistakes.append((prints, mistake.misconception))
+        if (prints, mistake.misconception) not in mistakes:  # the same mistake, computed two ways
+            mistakes.append((prints, mistake.misconception))
     if not mistakes:
         return None
     return {
@@ -161,45 +207,101 @@ def _listing(entries: dict[str, dict[str, Any]], language: str) -> str:
         lines.append(f"        'cases': {entry['cases']!r},")
         lines.append(f"        'scale': {entry['scale']!r},")
         lines.append("        'mistakes': [")
-        lines += [f"            ({prints!r}, {m.text(language)!r})," for prints, m in entry["mistakes"]]
+        lines += [
+            f"            ({m.name!r}, {prints!r}, {m.text(language)!r}),"
+            for prints, m in entry["mistakes"]
+        ]
         lines.append("        ],")
         lines.append("    },")
     lines.append("}")
     return "\n".join(lines)
 
 
-def _cell_id(notebook: str) -> str:
-    return f"{notebook.split('_')[0]}_{CELL_ID_SUFFIX}"
+def _cell_id(notebook: str, suffix: str = CELL_ID_SUFFIX) -> str:
+    return f"{notebook.split('_')[0]}_{suffix}"
+
+
+def visible(source: str) -> str:
+    """A test cell's source as a student sees it: without its hidden tests."""
+    return HIDDEN.sub("", source)
+
+
+def _is_test(cell: Any) -> bool:
+    return cell.cell_type == "code" and bool(cell.metadata.get("nbgrader", {}).get("grade"))
+
+
+def every_check_source(notebook: Any, language: str = "en") -> str:
+    """The whole source of the notebook's last cell: each test cell's visible checks (already in
+    ``language``), each part in its own ``with check(...)`` block, under a comment in ``language``."""
+    header = textwrap.fill(
+        translator(language)(EVERY_CHECK_HEADER),
+        width=98,
+        initial_indent="# ",
+        subsequent_indent="# ",
+        break_on_hyphens=False,
+    )
+    parts = []
+    for cell in filter(_is_test, notebook.cells):
+        part = cell.metadata["nbgrader"]["grade_id"].split("_", 1)[1]
+        checks = textwrap.indent(visible(cell.source).strip("\n"), " " * 8)
+        parts.append(f'    with check("{part}"):\n{checks}\n')
+    return f"{header}\nwith every_check() as check:\n" + "".join(parts)
+
+
+def language_info(notebook: Any) -> dict[str, Any]:
+    """The ``language_info`` the course's kernel reports (ipykernel's), with the Python version the
+    notebook already records, if it records one (JupyterLab writes the kernel's own into the
+    notebook it opens: a notebook with another one shows as modified as soon as it opens)."""
+    info = json.loads(json.dumps(IPythonKernel.language_info))
+    recorded = notebook.metadata.get("language_info", {}).get("version")
+    return {**info, "version": recorded or info["version"]}
+
+
+def _locked_cell(source: str, grade_id: str) -> Any:
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata = {
+        "jupyter": {"source_hidden": True},
+        "nbgrader": {
+            "grade": False,
+            "grade_id": grade_id,
+            "locked": True,
+            "schema_version": 3,
+            "solution": False,
+            "task": False,
+        },
+    }
+    cell.id = grade_id.replace("_", "-")
+    return cell
 
 
 def update(path: Path, *, write: bool = True, language: str = "en") -> bool:
-    """Put the known-mistakes cell of the notebook at ``path`` right (after its setup cell, with
-    its input collapsed in JupyterLab), in ``language``; True if it was stale."""
+    """Put what is made of the notebook at ``path`` right, in ``language``: its known-mistakes cell
+    (after its setup cell) and its last cell listing every check (both with their input
+    collapsed in JupyterLab), the ``raises-exception`` tag of each test cell, and its
+    ``language_info``; True if anything was stale."""
     exercise = EXERCISES[path.stem]
     notebook = nbformat.read(path, as_version=4)
-    grade_id = _cell_id(path.stem)
-    source = cell_source(exercise, language)
-    found = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
-    if found and found[0].source == source:
-        return False
-    if write:
+    before = nbformat.writes(notebook)
+    made = {
+        _cell_id(path.stem): (cell_source(exercise, language), 2),
+        _cell_id(path.stem, EVERY_CHECK_SUFFIX): (every_check_source(notebook, language), None),
+    }
+    for grade_id, (source, position) in made.items():
+        found = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
         if found:
             found[0].source = source
         else:
-            cell = nbformat.v4.new_code_cell(source)
-            cell.metadata = {
-                "jupyter": {"source_hidden": True},
-                "nbgrader": {
-                    "grade": False,
-                    "grade_id": grade_id,
-                    "locked": True,
-                    "schema_version": 3,
-                    "solution": False,
-                    "task": False,
-                },
-            }
-            cell.id = grade_id.replace("_", "-")
-            notebook.cells.insert(2, cell)
+            notebook.cells.insert(len(notebook.cells) if position is None else position, _locked_cell(
+                source, grade_id
+            ))
+    for cell in filter(_is_test, notebook.cells):
+        tags = cell.metadata.setdefault("tags", [])
+        if RAISES not in tags:
+            tags.append(RAISES)
+    notebook.metadata["language_info"] = language_info(notebook)
+    if nbformat.writes(notebook) == before:
+        return False
+    if write:
         nbformat.write(notebook, path)
     return True
 
@@ -218,7 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"{options.directory} holds none of the notebooks {', '.join(sorted(EXERCISES))}")
     stale = [p for p in paths if update(p, write=not options.check, language=options.language)]
     for path in stale:
-        print(f"{path}: known mistakes {'are stale' if options.check else 'rewritten'}")
+        done = "are stale" if options.check else "rewritten"
+        print(f"{path}: its known mistakes, last cell, tags or language_info {done}")
     return 1 if options.check and stale else 0
 
 

@@ -7,6 +7,13 @@ matches a known mistake at every case, the feedback names the misconception in p
 otherwise it says how the answer differs from the model. :func:`assess` gives the same verdict
 with the names of the misconceptions it found, for the misconception summary of a round.
 
+Several known mistakes can give the same results (2 bytes per int8 element and one operation per
+multiply-add both double exercise 1's critical batch). Given the verdicts of the notebook's
+earlier parts, the feedback names the one an earlier part shows ("It is the known mistake your
+bytes_read makes."), drops one an earlier part is free of (answered right), and otherwise names
+them all as alternatives: the visible checks say the same before submission
+(:func:`roofline_grading.mistake_check.diagnosis`).
+
 >>> from roofline_grading.questions import FunctionQuestion, Misconception, Mistake, Tolerance
 >>> sparse = Misconception("sparse-peak", "This matches the sparse figure.")
 >>> q = FunctionQuestion("ex5.dense_peak", "(flops)", lambda f: f / 2, Tolerance(rtol=1e-3),
@@ -54,6 +61,10 @@ class Verdict:
     misconceptions: tuple[str, ...] = ()
 
 
+Earlier = Sequence[tuple[Question, Verdict | None]]
+"""The notebook's parts judged before a question, in order, each with its verdict (None: right)."""
+
+
 def judge(
     question: Question,
     cases: Sequence[tuple[Any, ...]],
@@ -61,10 +72,11 @@ def judge(
     language: str = "en",
     *,
     public: int | None = None,
+    earlier: Earlier = (),
 ) -> str | None:
     """None if the recorded answer is right, otherwise the feedback (see the module's docstring),
     in ``language``."""
-    verdict = assess(question, cases, payload, language, public=public)
+    verdict = assess(question, cases, payload, language, public=public, earlier=earlier)
     return None if verdict is None else verdict.feedback
 
 
@@ -75,23 +87,60 @@ def assess(
     language: str = "en",
     *,
     public: int | None = None,
+    earlier: Earlier = (),
 ) -> Verdict | None:
     """None if the recorded answer is right, otherwise its :class:`Verdict`, in ``language``.
 
     The first ``public`` cases (all of them if None) may be shown in the feedback; the others are
     hidden: the feedback never shows them, nor anything the answer gave there, which could carry
-    them (an error's message, a value, a shape)."""
+    them (an error's message, a value, a shape). ``earlier``: the parts judged before, which tell
+    apart known mistakes that give the same results (see the module's docstring)."""
     tr = translator(language)
     if not isinstance(payload, dict):
         return Verdict(tr("The answer could not be read."))
     if isinstance(question, FigureQuestion):
         return _judge_figure(question, payload, tr, language)
     shown = len(cases) if public is None else public
-    return _judge_function(question, list(cases), payload, tr, language, shown)
+    return _judge_function(question, list(cases), payload, tr, language, shown, earlier)
 
 
 def _named(found: Sequence[Misconception]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.name for m in found))
+
+
+def _prefer(found: Sequence[Misconception], earlier: Earlier) -> tuple[list[Misconception], dict[str, str]]:
+    """Of the known mistakes ``found`` to fit, those an earlier part shows, else those no earlier
+    part is free of (answered right), else all; and for each kept one an earlier part shows, that
+    part's name.
+
+    >>> from roofline_grading.questions import FunctionQuestion, Mistake, Tolerance
+    >>> two, one = Misconception("two-bytes", "2 bytes."), Misconception("no-factor-two", "1 op.")
+    >>> ops = FunctionQuestion("ex1.ops", "(B)", abs, Tolerance(), (), mistakes=(Mistake(one, abs),))
+    >>> size = FunctionQuestion("ex1.bytes_read", "(B)", abs, Tolerance(), (), mistakes=(Mistake(two, abs),))
+    >>> _prefer([two, one], [(size, Verdict("wrong", ("two-bytes",))), (ops, None)])
+    ([Misconception(name='two-bytes', template='2 bytes.', values=())], {'two-bytes': 'bytes_read'})
+    >>> [m.name for m in _prefer([two, one], [])[0]]
+    ['two-bytes', 'no-factor-two']
+    """
+    shown: dict[str, str] = {}
+    free: set[str] = set()
+    for question, verdict in earlier:
+        if verdict is None:
+            free |= {m.misconception.name for m in getattr(question, "mistakes", ())}
+        else:
+            for name in verdict.misconceptions:
+                shown.setdefault(name, question.name)
+    kept = [m for m in found if m.name in shown] or [m for m in found if m.name not in free] or list(found)
+    return kept, {m.name: shown[m.name] for m in kept if m.name in shown}
+
+
+def _texts(found: Sequence[Misconception], sources: dict[str, str], tr: Tr, language: str) -> list[str]:
+    """Each misconception's message, saying which earlier part makes the same mistake."""
+    same = tr("It is the known mistake your {source} makes.")
+    return [
+        f"{same.format(source=sources[m.name])} {m.text(language)}" if m.name in sources else m.text(language)
+        for m in found
+    ]
 
 
 # --- Functions ------------------------------------------------------------------------
@@ -104,14 +153,15 @@ def _judge_function(
     tr: Tr,
     language: str,
     shown: int,
+    earlier: Earlier = (),
 ) -> Verdict | None:
     answers = _answers(question, cases, payload, tr, shown)
     if isinstance(answers, Verdict):
         return answers
     expected = [question.reference(*case) for case in cases]
     if question.returns == "word":
-        return _judge_words(question, cases, answers, expected, tr, language, shown)
-    return _judge_numbers(question, cases, answers, expected, tr, language, shown)
+        return _judge_words(question, cases, answers, expected, tr, language, shown, earlier)
+    return _judge_numbers(question, cases, answers, expected, tr, language, shown, earlier)
 
 
 def _answers(
@@ -152,8 +202,10 @@ def _judge_numbers(
     tr: Tr,
     language: str,
     shown: int,
+    earlier: Earlier,
 ) -> Verdict | None:
-    """The verdict on numbers: right, or where and how wrong (a known mistake named when it fits)."""
+    """The verdict on numbers: right, or where and how wrong (a known mistake named when it fits,
+    the one an earlier part shows first)."""
     wrong = [
         (index, case, got, want)
         for index, (case, got, want) in enumerate(zip(cases, answers, expected, strict=True))
@@ -161,12 +213,13 @@ def _judge_numbers(
     ]
     if not wrong:
         return None
-    found = [
+    fitting = [
         m.misconception
         for m in question.mistakes
         if _fits_every_case(m, cases, answers, expected, question.tolerance)
     ]
-    named = [m.text(language) for m in found]
+    found, sources = _prefer(fitting, earlier)
+    named = _texts(found, sources, tr, language)
     index, case, got, want = wrong[0]
     if index >= shown:  # wrong only at inputs the student must not learn: say so, show none of them
         return Verdict(
@@ -302,6 +355,7 @@ def _judge_words(
     tr: Tr,
     language: str,
     shown: int,
+    earlier: Earlier = (),
 ) -> Verdict | None:
     words = [_first_word(a) for a in answers]
     options = _or(question.choices, tr)
@@ -324,13 +378,16 @@ def _judge_words(
     if not wrong:
         return None
     index, case, word, _ = wrong[0]
-    found = [
-        m.misconception
-        for m in question.mistakes
-        if all(str(m.answer(*c)) == w for c, w in zip(cases, words, strict=True))
-        and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
-    ]
-    named = [m.text(language) for m in found]
+    found, sources = _prefer(
+        [
+            m.misconception
+            for m in question.mistakes
+            if all(str(m.answer(*c)) == w for c, w in zip(cases, words, strict=True))
+            and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
+        ],
+        earlier,
+    )
+    named = _texts(found, sources, tr, language)
     if index >= shown:
         return Verdict(
             _wrong_where_hidden(question, shown, len(wrong), len(cases) - shown, named, tr), _named(found)

@@ -88,6 +88,7 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
         issued = resources.get("roofline_issued", {})
         answered = resources.get("roofline_answered", {})
         found: dict[str, list[str]] = {}
+        earlier: list[tuple[Any, Verdict | None]] = []  # the parts judged so far, with their verdicts
         for cell in nb.cells:
             if cell.cell_type != "code":
                 continue
@@ -103,8 +104,10 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
             asked = recorded_questions(structure.cell(grade_id).source)
             copies = {qid: _copies_of(answered.get(qid), cell.get("execution_count")) for qid in asked}
             verdicts = {
-                qid: self._verdict(qid, issued.get(qid), records, copies[qid], language) for qid in asked
+                qid: self._verdict(qid, issued.get(qid), records, copies[qid], language, earlier)
+                for qid in asked
             }
+            earlier += [(issued[qid].question, verdicts[qid]) for qid in asked if qid in issued]
             found |= {qid: list(v.misconceptions) for qid, v in verdicts.items() if v and v.misconceptions}
             if not asked or any(o.get("output_type") == "error" for o in cell.outputs):
                 continue  # nothing to judge, or the cell failed already: nbgrader scores it 0
@@ -127,7 +130,12 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
 
     @staticmethod
     def _verdict(
-        qid: str, issued: Any, records: list[Any], copies: list[dict[str, Any]], language: str
+        qid: str,
+        issued: Any,
+        records: list[Any],
+        copies: list[dict[str, Any]],
+        language: str,
+        earlier: list[tuple[Any, Verdict | None]],
     ) -> Verdict | None:
         mine = []
         for output in records:
@@ -150,7 +158,7 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
         public = len(issued.public)
         for payload in mine:  # every record of it, with every copy's answers, must be right
             if not isinstance(issued.question, FunctionQuestion):
-                verdict = assess(issued.question, issued.cases, payload, language)
+                verdict = assess(issued.question, issued.cases, payload, language, earlier=earlier)
             else:
                 hidden: list[dict[str, Any] | None] = [_hidden_payload(c, len(issued.hidden)) for c in copies]
                 verdict = next(
@@ -159,7 +167,12 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                         for h in hidden or [None]
                         if (
                             v := assess(
-                                issued.question, issued.cases, joined(payload, h), language, public=public
+                                issued.question,
+                                issued.cases,
+                                joined(payload, h),
+                                language,
+                                public=public,
+                                earlier=earlier,
                             )
                         )
                     ),

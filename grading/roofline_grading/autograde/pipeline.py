@@ -75,8 +75,10 @@ class Run:
         config.SandboxedExecute.sandbox = settings.sandbox
         config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
         config.SandboxedExecute.timeout = settings.timeout
-        # No run times in the graded notebook: the same code then gives the same notebook, byte for byte.
+        # No run times in the graded notebook, and a cell's printing as one output however the kernel
+        # flushed it: the same code then gives the same notebook, byte for byte.
         config.SandboxedExecute.record_timing = False
+        config.SandboxedExecute.coalesce_streams = True
         config.SandboxedExecute.notebook_budget = settings.notebook_budget
         config.SandboxedExecute.upcoming = list(self.upcoming)
         config.SandboxedExecute.run_root = str(self.run_root)
