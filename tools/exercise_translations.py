@@ -49,7 +49,8 @@ ASSIGNMENT = "roofline"
 CODE_DOMAIN = "exercise-code"
 KNOWN_MISTAKES_SUFFIX = "_known_mistakes"
 MADE_SUFFIXES = (KNOWN_MISTAKES_SUFFIX, "_every_check")
-"""The grade ids' endings of the code cells roofline_grading.fingerprints writes in the notebook's language."""
+"""The grade ids' endings of the code cells roofline_grading.fingerprints writes, in the notebook's
+language."""
 
 
 class MissingTranslations(Exception):
