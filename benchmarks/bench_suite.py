@@ -1,0 +1,91 @@
+"""How long does the suite take: `make test` and `make test-fast`, before and after, in one run.
+
+Each revision is cloned afresh (what CI starts from), given its own `make venv` (not timed: pip's
+cache makes it quick), then timed, interleaved over ``--repeat`` rounds so that machine noise
+hits both alike: `make test` (every test, the book built from scratch by the suite itself) and
+`make test-fast` (the unit tier). It prints each median side by side with the ratio after/before
+(aims, issue 23: the full suite at most 0.5 x, the unit tier under 60 s).
+
+    python benchmarks/bench_suite.py [--before REV] [--after REV] [--repeat 1] [--fast-only]
+
+Both revisions must run on this machine as CI runs them (bubblewrap, chromium: `bash .ci/run`
+installs them as root). A revision whose suite fails is reported, with its time, as failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BEFORE = "5f71c29"
+"""The revision issue 23 was filed against."""
+
+
+def clone(revision: str, where: Path) -> Path:
+    """A fresh clone of this repository at ``revision`` with its own environment."""
+    target = where / revision
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(target)], check=True)
+    subprocess.run(["git", "checkout", "--quiet", revision], cwd=target, check=True)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("VIRTUAL_ENV")}
+    subprocess.run(["make", "venv"], cwd=target, check=True, env=environment, capture_output=True)
+    return target
+
+
+def timed(checkout: Path, target: str) -> tuple[float, bool]:
+    """Seconds ``make target`` takes in ``checkout`` (from a clean build), and whether it passed."""
+    shutil.rmtree(checkout / "_build", ignore_errors=True)
+    start = time.perf_counter()
+    done = subprocess.run(["make", target], cwd=checkout, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        print(f"    {checkout.name}: make {target} failed:\n{done.stdout[-1500:]}", flush=True)
+    return seconds, done.returncode == 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default=BEFORE)
+    parser.add_argument("--after", default="HEAD")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--fast-only", action="store_true", help="time make test-fast only")
+    args = parser.parse_args()
+    targets = ["test-fast"] if args.fast_only else ["test-fast", "test"]
+    with tempfile.TemporaryDirectory(prefix="bench-suite-") as scratch:
+        checkouts = {
+            name: clone(rev, Path(scratch)) for name, rev in (("before", args.before), ("after", args.after))
+        }
+        samples: dict[tuple[str, str], list[float]] = {}
+        passed: dict[tuple[str, str], bool] = {}
+        for round_ in range(args.repeat):
+            order = list(checkouts) if round_ % 2 == 0 else list(reversed(checkouts))
+            for target in targets:
+                for name in order:
+                    seconds, ok = timed(checkouts[name], target)
+                    samples.setdefault((name, target), []).append(seconds)
+                    passed[(name, target)] = passed.get((name, target), True) and ok
+                    print(f"  round {round_ + 1}: {name} make {target}: {seconds:.0f} s", flush=True)
+    print(
+        f"\nmake test, {os.cpu_count()} cores, median of {args.repeat} "
+        f"(before {args.before}, after {args.after}):"
+    )
+    for target in targets:
+        before, after = (statistics.median(samples[(n, target)]) for n in ("before", "after"))
+        status = ", ".join(
+            f"{n} {'passed' if passed[(n, target)] else 'FAILED'}" for n in ("before", "after")
+        )
+        aim = "(aim: < 60 s)" if target == "test-fast" else "(aim: <= 0.5)"
+        print(
+            f"  make {target:<10} before {before:7.0f} s   after {after:7.0f} s   "
+            f"ratio {after / before:.2f} {aim}; {status}"
+        )
+
+
+if __name__ == "__main__":
+    main()
