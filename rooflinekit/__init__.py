@@ -74,7 +74,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
     )
 
 _LAZY_SUBMODULES = frozenset(
-    {"plot", "explorer", "measure", "reference", "network", "serving", "models", "transformer", "collectives"}
+    {"plot", "explorer", "measure", "exercises", "network", "serving", "models", "transformer", "collectives"}
 )
 _LAZY_NAMES = {
     "load_chip": "chipfile",
