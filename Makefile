@@ -12,9 +12,10 @@ help:  ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
 
 # Two packages from this repository: rooflinekit (the library readers and students install) and
-# roofline-grading in grading/ (the answer key and the autograde driver, for instructors).
-# JupyterLab in .venv opens a chapter (MyST Markdown) as a notebook on a double click: the
-# setting in jupyter-config/ goes where JupyterLab reads defaults (Binder's postBuild does the same).
+# roofline-grading in grading/ (the answer key and the autograde driver, for instructors), over
+# the whole lock (the student environment of requirements.txt and the instructor's tools).
+# JupyterLab in .venv opens a chapter (MyST Markdown) as a notebook on a double click: rooflinekit
+# installs the setting in jupyter-config/ where JupyterLab reads defaults (pyproject.toml).
 LAB_SETTINGS := jupyter-config/labconfig/default_setting_overrides.json
 
 $(STAMP): requirements.lock pyproject.toml grading/pyproject.toml $(LAB_SETTINGS)
@@ -22,7 +23,6 @@ $(STAMP): requirements.lock pyproject.toml grading/pyproject.toml $(LAB_SETTINGS
 	$(BIN)/python -m pip install -qq --upgrade pip
 	$(BIN)/python -m pip install -qq -r requirements.lock
 	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
-	mkdir -p $(VENV)/etc/jupyter/labconfig && cp $(LAB_SETTINGS) $(VENV)/etc/jupyter/labconfig/
 	touch $@
 
 venv: $(STAMP)  ## Create .venv with the pinned dependencies
