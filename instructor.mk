@@ -49,10 +49,13 @@ $(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
 compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
+# Every package but the two packages of this repository, pip and setuptools (a virtual
+# environment's own; jupyterlab and nbgrader take any): wheel too, which sphinx-togglebutton
+# requires and `pip freeze` leaves out unless --all.
 lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
 	rm -rf /tmp/rooflinekit-lock && $(PYTHON) -m venv /tmp/rooflinekit-lock
 	/tmp/rooflinekit-lock/bin/pip install -qq -r requirements.in
-	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
+	/tmp/rooflinekit-lock/bin/pip freeze --all --exclude-editable --exclude pip --exclude setuptools > requirements.lock
 
 # The repository as students and readers get it (book/instructor-guide.md, "Release"): the
 # chapters, rooflinekit, the released exercises in both languages, the site's configuration with
