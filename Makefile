@@ -1,4 +1,8 @@
-# The course's entry points. Each target creates the environment it needs.
+# The course's entry points, in both editions of the repository: the student environment, the
+# site and JupyterLab. Each target creates the environment it needs. The instructor's targets
+# (tests, lint, the lock, translations, the graded exercises, a grading round and the public
+# edition) are in instructor.mk, which this Makefile includes when it is there: the public edition
+# (`make public-edition`) is written without it.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,40 +10,35 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv test test-fast book translations vendor lab lab-ko bench compare-peers lint typecheck lock clean FORCE
+.PHONY: help venv book vendor lab lab-ko clean FORCE
 
 help:  ## List the targets
-	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
 
-# Two packages from this repository: rooflinekit (the library readers and students install) and
-# roofline-grading in grading/ (the answer key and the autograde driver, for instructors).
-# JupyterLab in .venv opens a chapter (MyST Markdown) as a notebook on a double click: the
-# setting in jupyter-config/ goes where JupyterLab reads defaults (Binder's postBuild does the same).
-LAB_SETTINGS := jupyter-config/labconfig/default_setting_overrides.json
+# .venv holds the student environment, made by the README's one recipe: a fresh virtual
+# environment and `pip install -r requirements.txt` (rooflinekit with its course extra, every
+# version pinned by requirements.lock; rooflinekit installs the JupyterLab setting in
+# jupyter-config/ that opens a chapter as a notebook on a double click). In the instructor's
+# edition, instructor.mk makes it the instructor's environment instead.
+ENVIRONMENT := requirements.txt requirements.lock pyproject.toml jupyter-config/labconfig/default_setting_overrides.json
+INSTALL = $(BIN)/pip install -qq -r requirements.txt
+# (instructor.mk's test target needs the tests' axe-core, named here before it is included.)
+VENDOR_STAMP := book/_static/vendor/.vendored
+AXE := tests/vendor/axe-core/axe.min.js
+-include instructor.mk
 
-$(STAMP): requirements.lock pyproject.toml grading/pyproject.toml $(LAB_SETTINGS)
+$(STAMP): $(ENVIRONMENT)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -qq --upgrade pip
-	$(BIN)/python -m pip install -qq -r requirements.lock
-	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
-	mkdir -p $(VENV)/etc/jupyter/labconfig && cp $(LAB_SETTINGS) $(VENV)/etc/jupyter/labconfig/
+	$(INSTALL)
 	touch $@
 
-venv: $(STAMP)  ## Create .venv with the pinned dependencies
-
-test: $(STAMP) $(AXE)  ## Run every test
-	$(BIN)/python -m pytest
-
-test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
-	$(BIN)/python -m pytest -m "not slow and not browser"
+venv: $(STAMP)  ## Create .venv: the student environment (the instructor's, with instructor.mk)
 
 # The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
 # offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
 # them into book/_static/vendor, and node_modules goes again (Sphinx would walk its 12,000
 # files on every build). The browser tests' axe-core (a dev dependency) goes to tests/vendor,
 # outside the site; both come from one `npm ci`.
-VENDOR_STAMP := book/_static/vendor/.vendored
-AXE := tests/vendor/axe-core/axe.min.js
 # The one command that builds the site (jupyter-book build . --builder html -W -n --keep-going,
 # see tools/build_book.py); tests/conftest.py runs `make book` too.
 BOOK_BUILD := $(BIN)/python tools/build_book.py
@@ -58,9 +57,11 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 # listed, the first build of a fresh clone would add 130 files to the list, and the second would
 # start afresh), the compiled catalogs (*.mo, written by the build) and the chapters in Korean
 # (locale/<lang>/chapters, written by `make lab`). tests/test_book_tools.py checks that no input
-# is a file git ignores.
-BOOK_INPUTS := _config.yml _toc.yml requirements.lock pyproject.toml tools/build_book.py \
-	tools/book_cache.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
+# is a file git ignores. (requirements.txt, README.md and the JupyterLab setting go into the
+# student environment's zip, tools/student_environment.py.)
+BOOK_INPUTS := _config.yml _toc.yml requirements.txt requirements.lock pyproject.toml README.md \
+	jupyter-config/labconfig/default_setting_overrides.json tools/build_book.py tools/book_cache.py \
+	tools/student_environment.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
 	-o -regex 'locale/[^/]*/chapters' -prune -o -name __pycache__ -prune -o -name .ipynb_checkpoints -prune \
 	-o -name '*.mo' -prune -o -print 2>/dev/null)
 BOOK_STAMP := _build/html/.built
@@ -81,38 +82,7 @@ $(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_MANIFEST) $(BOOK_INPUTS)
 
 book: $(BOOK_STAMP)  ## Build the site into _build/html (Korean edition in _build/html/ko); fails on any warning or cell error
 
-# The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
-# fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).
-# The explorers' labels too (locale/ko/LC_MESSAGES/explorer-labels.po, from the code; the
-# translations ship in rooflinekit/explorer/assets/labels.json: tools/explorer_labels.py).
-translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and the explorers' code; list what is left to translate
-	$(BIN)/python tools/translations.py update
-
 FORCE:
-
-lint: $(STAMP)  ## ruff, mypy, the import contracts (the packages' layers, pyproject.toml) and the 60-line rule
-	$(BIN)/ruff check rooflinekit grading tests benchmarks tools book/_ext
-	$(BIN)/mypy
-	$(BIN)/lint-imports
-	$(BIN)/python tools/function_length.py
-
-bench: $(STAMP)  ## Run every benchmark
-	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
-
-# A published tool (GenZ, pinned in benchmarks/requirements-peers.txt) in an environment of its
-# own, so that its many dependencies never meet the course's; not part of `make test`.
-PEERS_VENV := .venv-peers
-PEERS_STAMP := $(PEERS_VENV)/.installed
-
-$(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
-	test -x $(PEERS_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_VENV)
-	$(PEERS_VENV)/bin/python -m pip install -qq --upgrade pip
-	$(PEERS_VENV)/bin/python -m pip install -qq -r benchmarks/requirements-peers.txt
-	$(PEERS_VENV)/bin/python -m pip install -qq --no-deps -e .
-	touch $@
-
-compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
-	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
 # JupyterLab refuses to run as root unless told --allow-root (containers, CI machines): lab, lab-ko
 # and formgrader tell it so when make runs as root.
@@ -131,67 +101,5 @@ lab-ko: $(STAMP)  ## Open JupyterLab with its interface in Korean (한국어)
 	$(KO_CHAPTERS)
 	JUPYTER_CONFIG_PATH='$(abspath jupyter-config/ko)'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(LAB)
 
-lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
-	rm -rf /tmp/rooflinekit-lock && $(PYTHON) -m venv /tmp/rooflinekit-lock
-	/tmp/rooflinekit-lock/bin/pip install -qq -r requirements.in
-	/tmp/rooflinekit-lock/bin/pip freeze --exclude-editable > requirements.lock
-
 clean:  ## Remove build outputs (keeps .venv)
 	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor tests/vendor node_modules
-
-# --- Graded exercises (nbgrader). See book/instructor-guide.md for a whole grading round.
-# COURSE is the nbgrader course directory: this checkout by default. To keep student work out of
-# the repository, copy nbgrader_config.py, solutions/ and exercises/ elsewhere and pass COURSE=that/dir.
-ASSIGNMENT ?= roofline
-COURSE ?= .
-GRADES ?= grades.csv
-# Every step is the grading package's command, roofline-grading (grading/roofline_grading/cli.py).
-GRADING = $(abspath $(BIN))/roofline-grading
-.PHONY: fingerprints exercises roster collect autograde feedback grades grading-round formgrader
-
-# Each exercise's locked "known mistakes" cell: fingerprints of the answer key's known mistakes, so
-# the checks under each answer name a mistake before submission (roofline_grading/fingerprints.py).
-# (make exercises rewrites them too, before it releases.)
-fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
-	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
-
-exercises: $(STAMP)  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
-	$(GRADING) release $(ASSIGNMENT) --course '$(COURSE)'
-	$(BIN)/python tools/exercise_translations.py build --language ko --course '$(COURSE)'
-
-# The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
-# ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).
-roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTER=students.csv
-	@test -n "$(ROSTER)" || { echo "roster: name the class list, e.g. make roster ROSTER=students.csv (a CSV file with an id column; first_name, last_name, email optional)" >&2; exit 2; }
-	$(GRADING) roster '$(abspath $(ROSTER))' --course '$(COURSE)'
-
-# Reads the zips itself (python -m roofline_grading.autograde.collect): an entry it cannot take is
-# skipped and named, every other student collected; late markers and submission times become
-# timestamp.txt. One line per student, per skipped entry, then a summary; VERBOSE=1 says what
-# happens to every entry.
-collect: $(STAMP)  ## Collect submissions from LMS zips into submitted/: make collect ZIP="a.zip b.zip" (VERBOSE=1: every entry)
-	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
-	$(GRADING) collect $(ASSIGNMENT) --course '$(COURSE)' $(if $(filter-out 0,$(VERBOSE)),--verbose) -- $(ZIP)
-
-# JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
-# python -m roofline_grading.autograde (--timeout S, --notebook-budget S, --memory-gb G,
-# --processes N, --student ID, --sandbox off).
-autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
-	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
-
-feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
-	$(GRADING) feedback $(ASSIGNMENT) --course '$(COURSE)'
-
-grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
-	$(GRADING) grades --to '$(GRADES)' --course '$(COURSE)'
-
-# nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
-# by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
-formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
-	cd $(COURSE) && $(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
-
-grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
-	$(MAKE) -o $(STAMP) collect
-	$(MAKE) -o $(STAMP) autograde
-	$(MAKE) -o $(STAMP) feedback
-	$(MAKE) -o $(STAMP) grades

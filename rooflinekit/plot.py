@@ -360,8 +360,11 @@ def attainable_curve(
     >>> matplotlib.use("Agg")
     >>> import numpy as np, rooflinekit as rk
     >>> B = np.arange(1, 512)
-    >>> line = attainable_curve(B, rk.matmul_cost(B, 4096, 4096, w="int8"), "tpu-v5e", label="D=F=4096")
-    >>> bool(np.allclose(line.get_ydata(), rk.reference.ex3_attainable(B, 4096)))
+    >>> cost = rk.matmul_cost(B, 4096, 4096, w="int8")
+    >>> line = attainable_curve(B, cost, "tpu-v5e", label="D=F=4096")
+    >>> v5e = rk.chip("tpu-v5e")
+    >>> roof = rk.attainable_flops(cost.intensity, v5e.peak("bf16"), v5e.hbm_bandwidth)
+    >>> bool(np.allclose(line.get_ydata(), roof))
     True
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """

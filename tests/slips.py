@@ -18,7 +18,7 @@ import nbformat
 from roofline_grading import answer_key as key
 from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
-from rooflinekit.reference import EX1_CHIP, EX2_CHIP
+from rooflinekit.exercises import EX1_CHIP, EX2_CHIP
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "roofline"

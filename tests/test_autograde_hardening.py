@@ -38,7 +38,8 @@ import nbformat
 import pytest
 from make_targets import make
 
-from rooflinekit import reference
+from roofline_grading import reference
+from rooflinekit import exercises
 
 pytestmark = pytest.mark.slow
 
@@ -172,15 +173,15 @@ def _everything(notebook_files: Callable[[str], nbformat.NotebookNode]) -> Calla
 # Numbers the book and the source print, as rooflinekit computes them.
 PRINTED = {
     "ex1_critical_answer": f"critical_batch = {reference.ex1_critical_batch()!r}",
-    "ex1_limited_answer": f"limited_by = {reference.ex1_roofline(*reference.EX1_SHAPE).bound!r}",
-    "ex2_peak_answer": f"compute_peak = {reference.EX2_CHIP.peak('bf16')!r}",
+    "ex1_limited_answer": f"limited_by = {reference.ex1_roofline(*exercises.EX1_SHAPE).bound!r}",
+    "ex2_peak_answer": f"compute_peak = {exercises.EX2_CHIP.peak('bf16')!r}",
     "ex2_critical_answer": f"critical_batch = {reference.ex2_critical_batch()!r}",
     "ex3_crossover_answer": (
         f"crossover_4096 = {reference.ex3_crossover(4096)!r}\ncrossover_1024 = {reference.ex3_crossover(1024)!r}"
     ),
     "ex4_critical_answer": "critical_batch = math.inf",
     "ex5_peak_answer": f"dense_peak = {reference.ex5_dense_peak()!r}",
-    "ex5_bandwidth_answer": f"hbm_bandwidth = {reference.EX5_CHIP.hbm_bandwidth!r}",
+    "ex5_bandwidth_answer": f"hbm_bandwidth = {exercises.EX5_CHIP.hbm_bandwidth!r}",
     "ex5_critical_answer": f"critical_batch = {reference.ex5_critical_batch()!r}",
     "ex5_global_answer": f"global_batch = {reference.ex5_global_batch()!r}",
 }
@@ -371,7 +372,7 @@ def _snoop(course: Path) -> dict[str, str]:
 PROBE = """
 import json, os, sys
 found = {}
-for name in ("rooflinekit", "rooflinekit.reference", "roofline_grading.answer_key"):
+for name in ("rooflinekit", "roofline_grading.reference", "roofline_grading.answer_key"):
     try:
         __import__(name)
         found[name] = "imported"
@@ -496,14 +497,14 @@ CRAFTS = [
     Craft(
         "indented-cell",
         ex5(
-            ex5_peak_answer=" from rooflinekit.reference import ex5_dense_peak as reference_peak\n"
+            ex5_peak_answer=" from roofline_grading.reference import ex5_dense_peak as reference_peak\n"
             " def dense_peak(datasheet_flops):\n     return reference_peak(datasheet_flops)"
         ),
         full=frozenset({HBM}),
         zero=EX5_PARTS - {HBM},
         flagged=True,
         says=(
-            "answer cell 'ex5_peak_answer', line 1: imports rooflinekit.reference (not available when grading)",
+            "answer cell 'ex5_peak_answer', line 1: imports roofline_grading.reference (not available when grading)",
         ),
     ),
     Craft(
@@ -523,32 +524,32 @@ CRAFTS = [
         ex5(
             ex5_critical_answer="import string\n"
             "load = string.Formatter().get_field('0.__globals__[__builtins__].__import__', (dense_peak,), {})[0]\n"
-            "reference = load('rooflinekit.reference', fromlist=['ex5_critical_batch'])\n"
+            "reference = load('roofline_grading.reference', fromlist=['ex5_critical_batch'])\n"
             "critical_batch = reference.ex5_critical_batch"
         ),
         full=frozenset({DENSE, HBM}),
         zero=frozenset({CRITICAL, GLOBAL}),
         flagged=True,
-        says=("imports rooflinekit.reference",),
+        says=("imports roofline_grading.reference",),
     ),
     Craft(
         "type-hints",
         ex5(
             ex5_critical_answer="import typing\n\n\n"
-            "def critical_batch(datasheet_flops, hbm_bandwidth) -> \"__import__('rooflinekit.reference')\":\n"
+            "def critical_batch(datasheet_flops, hbm_bandwidth) -> \"__import__('roofline_grading.reference')\":\n"
             "    return typing.get_type_hints(critical_batch)['return'].reference.ex5_critical_batch(\n"
             "        datasheet_flops, hbm_bandwidth\n    )"
         ),
         full=frozenset({DENSE, HBM}),
         zero=frozenset({CRITICAL, GLOBAL}),
         flagged=True,
-        says=("imports rooflinekit.reference",),
+        says=("imports roofline_grading.reference",),
     ),
     Craft(
         "sys-modules",
         ex5(
             ex5_critical_answer="import sys\n\n\ndef critical_batch(datasheet_flops, hbm_bandwidth):\n"
-            "    key = sys.modules.get('roofline_grading.answer_key') or sys.modules.get('rooflinekit.reference')\n"
+            "    key = sys.modules.get('roofline_grading.answer_key') or sys.modules.get('roofline_grading.reference')\n"
             "    return key.ex5_critical_batch(datasheet_flops, hbm_bandwidth)"
         ),
         full=frozenset({DENSE, HBM}),
@@ -1120,7 +1121,7 @@ def probe(run: Run) -> dict[str, Any]:
 
 def test_the_kernel_cannot_import_rooflinekit_or_the_answer_key(parallel: Run) -> None:
     found = probe(parallel)
-    for name in ("rooflinekit", "rooflinekit.reference", "roofline_grading.answer_key"):
+    for name in ("rooflinekit", "roofline_grading.reference", "roofline_grading.answer_key"):
         assert found[name] == "ModuleNotFoundError", name
 
 

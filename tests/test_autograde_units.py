@@ -326,7 +326,7 @@ def test_the_audit_hook_reports_what_cell_code_tries_and_nothing_the_kernel_does
         ("os.kill", (1, 15)),
         ("subprocess.Popen", ("sleep", ["sleep", "9"], None, None)),
         ("socket.connect", (None, ("10.0.0.1", 80))),
-        ("import", ("rooflinekit.reference", None, None, None, None)),
+        ("import", ("roofline_grading.reference", None, None, None, None)),
         ("import", ("numpy", None, None, None, None)),
     ):
         monitor.hook(event, args)
@@ -337,7 +337,7 @@ def test_the_audit_hook_reports_what_cell_code_tries_and_nothing_the_kernel_does
         "sent signal 15 to process 1",
         "subprocess.Popen(sleep)",
         "socket.connect(('10.0.0.1', 80))",
-        "imports rooflinekit.reference (not available when grading)",
+        "imports roofline_grading.reference (not available when grading)",
     ]
     machinery = Monitor(events.append, readable=(), writable=(), own_pid=1, library=("/",))
     machinery.active = True
@@ -572,7 +572,7 @@ def test_the_guide_states_the_time_limits_grading_uses() -> None:
 def test_rooflinekit_never_loads_the_grading_machinery() -> None:
     heavy = ("nbgrader", "roofline_grading", "roofline_recorder", "IPython")
     probe = (
-        f"import rooflinekit.reference, sys; print(sorted(m for m in sys.modules if m.startswith({heavy})))"
+        f"import rooflinekit.exercises, sys; print(sorted(m for m in sys.modules if m.startswith({heavy})))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

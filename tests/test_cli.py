@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import rooflinekit as rk
-from rooflinekit import reference
+from rooflinekit.exercises import EX1_CHIP, INT8
 
 MATMUL_KEYS = {
     "flops",
@@ -76,9 +76,12 @@ def test_matmul_exercise_1_through_the_command_line() -> None:
         "--bandwidth",
         "8.1e11",
     )
-    assert out["critical_batch_approx"] == pytest.approx(reference.ex1_critical_batch())
-    assert out["bytes_read"] == reference.ex1_cost(512, 8192, 8192).bytes_read
-    assert out["t_math"] == reference.ex1_roofline(512, 8192, 8192).t_math
+    cost = rk.matmul_cost(512, 8192, 8192, **INT8)
+    assert out["critical_batch_approx"] == pytest.approx(
+        rk.matmul_critical_batch_approx(EX1_CHIP, w="int8", compute="int8")
+    )
+    assert out["bytes_read"] == cost.bytes_read
+    assert out["t_math"] == rk.analyze(cost, EX1_CHIP, compute="int8").t_math
 
 
 def test_peak_override_changes_the_compute_figure() -> None:
@@ -110,7 +113,7 @@ def test_batched_matmul_has_no_critical_batch() -> None:
         "--compute",
         "int8",
     )
-    assert out["intensity"] == pytest.approx(reference.ex4_cost(64, 8192, 8192).intensity)
+    assert out["intensity"] == pytest.approx(rk.batched_matmul_cost(64, 8192, 8192, **INT8).intensity)
     assert out["bound"] == "memory"
     assert out["critical_batch"] is None and out["critical_batch_approx"] is None
 

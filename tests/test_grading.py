@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure  # figures made without pyplot need no backend
 
 from roofline_grading import answer_key as key
+from roofline_grading import reference
 from roofline_grading.judge import Verdict, assess, judge
 from roofline_grading.questions import (
     FigureQuestion,
@@ -34,7 +35,7 @@ from roofline_grading.questions import (
     separates,
 )
 from roofline_grading.session import answered, issue_one
-from rooflinekit import reference
+from rooflinekit import exercises
 from rooflinekit.analysis import analyze
 from rooflinekit.costs import matmul_cost
 
@@ -118,11 +119,11 @@ def printed_figures() -> dict[str, float]:
     return {
         "ex1.critical_batch": reference.ex1_critical_batch(),
         "ex2.critical_batch": reference.ex2_critical_batch(),
-        "ex2.compute_peak": reference.EX2_CHIP.peak("bf16"),
-        "ex3.crossover": reference.ex3_crossover(reference.EX3_SIZES[0]),
-        "ex4.critical_batch": reference.ex4_critical_batch(*reference.EX4_D_F),
+        "ex2.compute_peak": exercises.EX2_CHIP.peak("bf16"),
+        "ex3.crossover": reference.ex3_crossover(exercises.EX3_SIZES[0]),
+        "ex4.critical_batch": reference.ex4_critical_batch(*exercises.EX4_D_F),
         "ex5.dense_peak": reference.ex5_dense_peak(),
-        "ex5.hbm_bandwidth": reference.EX5_CHIP.hbm_bandwidth,
+        "ex5.hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
         "ex5.critical_batch": reference.ex5_critical_batch(),
         "ex5.global_batch": reference.ex5_global_batch(),
     }
@@ -313,9 +314,9 @@ def figure(
 ) -> Figure:
     fig = Figure()
     ax = fig.subplots()
-    for size in reference.EX3_SIZES:
+    for size in exercises.EX3_SIZES:
         label = f"D = F = {size}" if labels else None
-        ax.plot(reference.EX3_BATCHES, curve(reference.EX3_BATCHES, size) * scale, label=label)
+        ax.plot(exercises.EX3_BATCHES, curve(exercises.EX3_BATCHES, size) * scale, label=label)
     ax.set_xlabel(axis_labels[0])
     ax.set_ylabel(axis_labels[1])
     if legend:
@@ -363,7 +364,7 @@ def _ex1_with_two_byte_elements(field: str) -> Any:
 
     def answer(B: int, D: int, F: int) -> Any:
         roofline = analyze(
-            matmul_cost(B, D, F, x="bf16", w="bf16", out="bf16"), reference.EX1_CHIP, compute="int8"
+            matmul_cost(B, D, F, x="bf16", w="bf16", out="bf16"), exercises.EX1_CHIP, compute="int8"
         )
         return getattr(roofline, field) if field != "bound" else str(roofline.bound)
 

@@ -104,9 +104,10 @@ class Lab:
 
 
 @contextmanager
-def _serve(base: Path, root: Path, language: str = "en") -> Iterator[Lab]:
+def _serve(base: Path, root: Path, language: str = "en", bin_dir: Path = BIN) -> Iterator[Lab]:
     """``make lab`` (or, for Korean, ``make lab-ko``) on ``root``, with its own config, settings
-    and runtime folders under ``base``."""
+    and runtime folders under ``base``; JupyterLab from the environment of ``bin_dir`` (this
+    one's by default; tests/test_public_edition.py serves the student environment's)."""
     # Every cell of a notebook stays rendered (not only those on screen), so the test can read them all.
     tracker = base / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
     tracker.parent.mkdir(parents=True)
@@ -114,7 +115,7 @@ def _serve(base: Path, root: Path, language: str = "en") -> Iterator[Lab]:
     port = _free_port()
     env = {
         **os.environ,
-        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
         "JUPYTER_CONFIG_DIR": str(base / "config"),  # nothing from ~/.jupyter
         "JUPYTERLAB_SETTINGS_DIR": str(base / "settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
@@ -125,7 +126,7 @@ def _serve(base: Path, root: Path, language: str = "en") -> Iterator[Lab]:
     log = (base / "server.log").open("w")
     server = subprocess.Popen(
         [
-            str(BIN / "jupyter"),
+            str(bin_dir / "jupyter"),
             "lab",
             "--allow-root",
             "--no-browser",

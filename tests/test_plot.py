@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import rooflinekit as rk
+from roofline_grading.reference import ex3_attainable, ex3_crossover
 from rooflinekit import plot
-from rooflinekit.reference import EX2_CHIP, EX3_BATCHES, EX3_SIZES, ex3_attainable, ex3_crossover
+from rooflinekit.exercises import EX2_CHIP, EX3_BATCHES, EX3_SIZES
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

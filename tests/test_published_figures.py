@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import rooflinekit as rk
-from rooflinekit import reference
+from rooflinekit.exercises import EX1_CHIP, EX2_CHIP, EX3_SIZES, EX4_CHIP, EX5_CHIP, EX5_DATASHEET_BF16, INT8
 
 
 def test_v5e_bf16_critical_intensity_is_240() -> None:
@@ -18,39 +18,42 @@ def test_v5e_bf16_critical_intensity_is_240() -> None:
 
 
 def test_exercise_1_int8_critical_batch_is_243_2() -> None:
-    assert reference.ex1_critical_batch() == pytest.approx(243.2, abs=0.05)
+    batch = rk.matmul_critical_batch_approx(EX1_CHIP, w="int8", compute="int8")
+    assert batch == pytest.approx(243.2, abs=0.05)
 
 
 def test_exercise_2_int8_weights_critical_batch_is_120_1() -> None:
-    assert reference.ex2_critical_batch() == pytest.approx(120.1, abs=0.05)
+    assert rk.matmul_critical_batch_approx(EX2_CHIP, w="int8") == pytest.approx(120.1, abs=0.05)
 
 
 @pytest.mark.parametrize(("size", "published"), [(4096, 136.1), (1024, 226.3)])
 def test_exercise_3_exact_crossovers(size: int, published: float) -> None:
-    assert reference.ex3_crossover(size) == pytest.approx(published, abs=0.05)
+    assert rk.matmul_critical_batch(size, size, EX2_CHIP, w="int8") == pytest.approx(published, abs=0.05)
 
 
 def test_exercise_3_curves_reach_the_peak_at_the_crossover() -> None:
-    peak = reference.EX2_CHIP.peak("bf16")
-    for size in reference.EX3_SIZES:
-        crossover = reference.ex3_crossover(size)
-        below, above = int(crossover), int(crossover) + 1
-        assert reference.ex3_attainable(below, size) < peak
-        assert reference.ex3_attainable(above, size) == peak
+    peak, bandwidth = EX2_CHIP.peak("bf16"), EX2_CHIP.hbm_bandwidth
+    for size in EX3_SIZES:
+        crossover = rk.matmul_critical_batch(size, size, EX2_CHIP, w="int8")
+        below, above = (rk.matmul_cost(int(crossover) + k, size, size, w="int8") for k in (0, 1))
+        assert rk.attainable_flops(below.intensity, peak, bandwidth) < peak
+        assert rk.attainable_flops(above.intensity, peak, bandwidth) == peak
 
 
 @pytest.mark.parametrize("batch", [1, 16, 256, 4096])
 def test_exercise_4_batched_intensity_is_about_2_whatever_the_batch(batch: int) -> None:
-    cost = reference.ex4_cost(batch, 8192, 8192)
+    cost = rk.batched_matmul_cost(batch, 8192, 8192, **INT8)
     assert cost.intensity == pytest.approx(2, rel=0.01)
-    assert rk.analyze(cost, reference.EX4_CHIP, compute="int8").bound == "memory"
+    assert rk.analyze(cost, EX4_CHIP, compute="int8").bound == "memory"
 
 
 def test_exercise_5_h100_critical_batch_is_295_or_298() -> None:
-    exact, rounded = reference.ex5_published_critical_batches()
-    assert exact == pytest.approx(295, abs=0.5)
-    assert int(rounded) == 298
-    assert reference.ex5_dense_peak() == pytest.approx(rk.chip("h100-sxm").peak("bf16"), rel=1e-3)
+    dense = EX5_DATASHEET_BF16 / 2  # the datasheet's figure assumes 2:4 sparsity
+    rounded_peak = float(f"{dense:.0e}")  # the source's first version: one significant figure
+    bandwidth = EX5_CHIP.hbm_bandwidth
+    assert rk.matmul_critical_batch_approx(peak=dense, bandwidth=bandwidth) == pytest.approx(295, abs=0.5)
+    assert int(rk.matmul_critical_batch_approx(peak=rounded_peak, bandwidth=bandwidth)) == 298
+    assert dense == pytest.approx(rk.chip("h100-sxm").peak("bf16"), rel=1e-3)
 
 
 def test_h100_sparse_figure_gives_about_591() -> None:

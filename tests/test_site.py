@@ -214,14 +214,14 @@ def test_the_rounding_check_tells_a_neighbour_apart() -> None:
 @pytest.mark.slow
 def test_the_errata_summary_gives_the_librarys_numbers(built_site: Path) -> None:
     import rooflinekit as rk
-    from rooflinekit import reference
+    from rooflinekit.exercises import EX2_CHIP, EX3_SIZES
 
     h100 = rk.chip("h100-sxm")
     library = {  # the topic a row starts with: what rooflinekit computes for it
         "TPU v5e, exercise 1": rk.matmul_critical_batch_approx("tpu-v5e", w="int8", compute="int8"),
         "H100 critical batch": rk.matmul_critical_batch_approx(h100),
         "H100, a write-up's": rk.matmul_critical_batch_approx(h100),
-        "exercise 3": reference.ex3_crossover(reference.EX3_SIZES[0]),
+        "exercise 3": rk.matmul_critical_batch(EX3_SIZES[0], EX3_SIZES[0], EX2_CHIP, w="int8"),
         "H100 critical intensity": h100.critical_intensity("bf16"),
         "TPU v6e bf16 peak": rk.chip("tpu-v6e").peak("bf16"),
     }

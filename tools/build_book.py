@@ -7,7 +7,9 @@ Before handing over to Jupyter Book's own command line (in this process) it
    since cached outputs are keyed on the chapters' code only;
 2. builds matplotlib's font cache if it is missing: its one-off notice on a chapter's stderr
    would fail the build;
-3. keeps ``rfc3987_syntax`` from loading. jsonschema imports it, when installed, to check the
+3. writes the student environment the exercises page offers as a download
+   (``_build/student/roofline-student.zip``, tools/student_environment.py);
+4. keeps ``rfc3987_syntax`` from loading. jsonschema imports it, when installed, to check the
    "iri" string format, and it compiles 38 grammars on import: 2.5 s of every build, no-op
    rebuilds included, for a format neither _config.yml nor any notebook schema uses.
 
@@ -29,12 +31,17 @@ would read nothing, see no warning and pass.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import student_environment  # noqa: E402  # tools/student_environment.py
+
 BUILD_ARGS = ["build", ".", "--builder", "html", "-W", "-n", "--keep-going"]
 BUILD = ROOT / "_build"
 TRANSLATIONS = ("ko",)
@@ -65,17 +72,20 @@ def build_edition(language: str, builder: str = "html", outdir: Path | None = No
     """Build one translated edition (or, with ``builder="gettext"``, the message catalogs)."""
     from jupyter_book.sphinx import build_sphinx
 
-    result = build_sphinx(
-        ROOT,
-        outdir or BUILD / "html" / language,
-        noconfig=True,
-        path_config=str(ROOT / "_config.yml"),
-        confoverrides=edition_overrides(language),
-        doctreedir=BUILD / f".doctrees-{builder}-{language}",
-        builder=builder,
-        warningiserror=True,
-        keep_going=True,
-    )
+    student_environment.write(ROOT)  # the exercises page's download (tools/translations.py builds here too)
+    outdir = outdir or BUILD / "html" / language
+    with executed_notebooks_beside(outdir):
+        result = build_sphinx(
+            ROOT,
+            outdir,
+            noconfig=True,
+            path_config=str(ROOT / "_config.yml"),
+            confoverrides=edition_overrides(language),
+            doctreedir=BUILD / f".doctrees-{builder}-{language}",
+            builder=builder,
+            warningiserror=True,
+            keep_going=True,
+        )
     if isinstance(result, BaseException):
         print(f"build_book: the {language} edition failed: {result}", file=sys.stderr)
         return 1
@@ -107,6 +117,27 @@ def where_to_open(languages: tuple[str, ...]) -> str:
     ])
 
 
+@contextlib.contextmanager
+def executed_notebooks_beside(outdir: Path) -> Iterator[None]:
+    """While a translation builds into ``outdir``, the English build's executed notebooks
+    (``_build/jupyter_execute``, which the translation reuses) are also where sphinx-book-theme
+    looks for them: beside the output folder, ``outdir/../jupyter_execute``. The theme copies a
+    chapter's notebook from there for its launch buttons (on once ``repository.url`` is set), and
+    a translation's output folder is ``_build/html/<lang>``: a link ``_build/html/jupyter_execute``,
+    removed afterwards, so that it is never part of the site.
+    """
+    link, executed = outdir.parent / "jupyter_execute", BUILD / "jupyter_execute"
+    if link.exists() or link.is_symlink() or link.resolve() == executed.resolve():
+        yield
+        return
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(executed.resolve(), target_is_directory=True)
+    try:
+        yield
+    finally:
+        link.unlink()
+
+
 def warm_matplotlib_font_cache() -> None:
     import matplotlib
 
@@ -115,12 +146,12 @@ def warm_matplotlib_font_cache() -> None:
 
 
 def main() -> int:
-    sys.path.insert(0, str(ROOT / "tools"))
     import book_cache
 
     os.chdir(ROOT)
     book_cache.refresh()
     warm_matplotlib_font_cache()
+    student_environment.write(ROOT)
     sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import raises ImportError
     from jupyter_book.cli.main import main as jupyter_book
 

@@ -4,9 +4,10 @@ what the known mistakes give.
 Each exercise holds one question per graded part. Every answer is a function (of the sizes,
 or of the figures the exercise gives) or a figure, never a bare number: a number printed in
 the book or the source earns nothing, because the hidden tests call the student's function at
-the exercise's own figures *and* at others drawn from a secret seed. Every reference and every
-known mistake is computed by ``rooflinekit`` under the stated (or mistaken) assumption, never
-typed in.
+the exercise's own figures *and* at others drawn from a secret seed. Every reference (the model
+answers, :mod:`roofline_grading.reference`) and every known mistake is computed by ``rooflinekit``
+under the stated (or mistaken) assumption, at the figures the statements give
+(``rooflinekit.exercises``), never typed in.
 
 Tolerances, and why each is right:
 
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from roofline_grading import reference as ref
 from roofline_grading.i18n import N_
 from roofline_grading.questions import (
     Curve,
@@ -43,7 +45,7 @@ from roofline_grading.questions import (
     Question,
     Tolerance,
 )
-from rooflinekit import reference as ref
+from rooflinekit import exercises as stated
 from rooflinekit.analysis import Roofline, analyze, attainable_flops
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
@@ -111,7 +113,7 @@ def _random_two_peaks(rng: np.random.Generator) -> tuple[float, float, float]:
 
 
 SHAPES: tuple[tuple[int, int, int], ...] = (
-    ref.EX1_SHAPE,
+    stated.EX1_SHAPE,
     (4096, 8192, 28672),
     (1, 16384, 4096),
     (2, 3, 4),
@@ -156,7 +158,7 @@ BF16_PEAK_FOR_INT8 = Misconception(
         "This matches using the bf16 peak ({bf16_peak} FLOP/s in the exercise). This matmul runs in int8,"
         " on the int8 units, whose peak is the int8 figure."
     ),
-    (("bf16_peak", num(ref.EX1_CHIP.peak("bf16"))),),
+    (("bf16_peak", num(stated.EX1_CHIP.peak("bf16"))),),
 )
 NO_FACTOR_TWO = Misconception(
     "no-factor-two",
@@ -171,7 +173,7 @@ TEXT_BANDWIDTH = Misconception(
         "This matches using {text_bandwidth} B/s, the bandwidth the text uses; this exercise gives "
         "{bandwidth} B/s."
     ),
-    (("text_bandwidth", num(TEXT_CHIP.hbm_bandwidth)), ("bandwidth", num(ref.EXERCISE_1_HBM_BANDWIDTH))),
+    (("text_bandwidth", num(TEXT_CHIP.hbm_bandwidth)), ("bandwidth", num(stated.EXERCISE_1_HBM_BANDWIDTH))),
 )
 APPROXIMATE_INTENSITY = Misconception(
     "approximate-intensity",
@@ -222,7 +224,7 @@ ONE_BYTE_OUTPUT = Misconception(
 EXERCISE_1_BANDWIDTH = Misconception(
     "exercise-1-bandwidth",
     N_("This matches using exercise 1's bandwidth ({bandwidth} B/s) instead of the bandwidth given."),
-    (("bandwidth", num(ref.EXERCISE_1_HBM_BANDWIDTH)),),
+    (("bandwidth", num(stated.EXERCISE_1_HBM_BANDWIDTH)),),
 )
 APPROXIMATE_BYTES = Misconception(
     "approximate-bytes",
@@ -290,7 +292,7 @@ def _ex1_roofline(
     element: str = "int8",
     per_multiply_add: int = 2,
     compute: str = "int8",
-    on: Chip = ref.EX1_CHIP,
+    on: Chip = stated.EX1_CHIP,
 ) -> Roofline:
     return analyze(
         _ex1_cost(B, D, F, element=element, per_multiply_add=per_multiply_add), on, compute=compute
@@ -357,7 +359,7 @@ EX1 = Exercise(
             lambda int8, bf16, bw: ref.ex1_critical_batch(int8, bw),
             TOKENS,
             cases=(
-                (ref.EX1_CHIP.peak("int8"), ref.EX1_CHIP.peak("bf16"), ref.EXERCISE_1_HBM_BANDWIDTH),
+                (stated.EX1_CHIP.peak("int8"), stated.EX1_CHIP.peak("bf16"), stated.EXERCISE_1_HBM_BANDWIDTH),
                 (1e15, 4e14, 2e12),
             ),
             random_case=_random_two_peaks,
@@ -409,10 +411,10 @@ EX1 = Exercise(
     ),
     misconceptions=(INT8_TWO_BYTES, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO),
     given=(
-        ref.EX1_CHIP.peak("int8"),
-        ref.EX1_CHIP.peak("bf16"),
-        ref.EXERCISE_1_HBM_BANDWIDTH,
-        *ref.EX1_SHAPE,
+        stated.EX1_CHIP.peak("int8"),
+        stated.EX1_CHIP.peak("bf16"),
+        stated.EXERCISE_1_HBM_BANDWIDTH,
+        *stated.EX1_SHAPE,
     ),
 )
 
@@ -420,13 +422,13 @@ EX1 = Exercise(
 # --- Exercise 2: bf16[B,D] . int8[D,F] -> bf16[B,F], bf16 compute ----------------------
 
 ALL_BF16: dict[str, str] = {"x": "bf16", "w": "bf16", "out": "bf16"}
-EX2_FIGURES = (ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.peak("int8"), ref.EX2_CHIP.hbm_bandwidth)
+EX2_FIGURES = (stated.EX2_CHIP.peak("bf16"), stated.EX2_CHIP.peak("int8"), stated.EX2_CHIP.hbm_bandwidth)
 
 
 def _ex2_one_byte_output(B: Any, D: Any, F: Any) -> Cost:
     """Exercise 2's cost with 1 byte per output element (what ``bytes_written`` gives with that mistake)."""
     cost = ref.ex2_cost(B, D, F)
-    return Cost(cost.flops, cost.bytes_read, matmul_cost(B, D, F, **ref.INT8).bytes_written)
+    return Cost(cost.flops, cost.bytes_read, matmul_cost(B, D, F, **stated.INT8).bytes_written)
 
 
 def _random_ex2(rng: np.random.Generator) -> tuple[float, float, float]:
@@ -448,7 +450,7 @@ EX2 = Exercise(
             "ex2.bytes_written",
             lambda B, D, F: ref.ex2_cost(B, D, F).bytes_written,
             COUNT,
-            Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: matmul_cost(B, D, F, **ref.INT8).bytes_written),
+            Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: matmul_cost(B, D, F, **stated.INT8).bytes_written),
         ),
         _sizes(
             "ex2.intensity",
@@ -478,7 +480,8 @@ EX2 = Exercise(
                 Mistake(INT8_PEAK_FOR_BF16, lambda bf16, int8, bw: _critical(int8, bw)),
                 Mistake(TWO_BYTE_WEIGHTS, lambda bf16, int8, bw: _critical(bf16, bw, "bf16")),
                 Mistake(
-                    EXERCISE_1_BANDWIDTH, lambda bf16, int8, bw: _critical(bf16, ref.EXERCISE_1_HBM_BANDWIDTH)
+                    EXERCISE_1_BANDWIDTH,
+                    lambda bf16, int8, bw: _critical(bf16, stated.EXERCISE_1_HBM_BANDWIDTH),
                 ),
             ),
         ),
@@ -494,13 +497,13 @@ EX2 = Exercise(
 def ex3_approximate_attainable(B: Any, D: Any) -> Any:
     """Exercise 3's curve with only the weights' bytes counted (the B << D, F approximation)."""
     return attainable_flops(
-        _approximate_intensity(B, D, D), ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.hbm_bandwidth
+        _approximate_intensity(B, D, D), stated.EX2_CHIP.peak("bf16"), stated.EX2_CHIP.hbm_bandwidth
     )
 
 
 def _ex3_int8_peak(B: Any, D: Any) -> Any:
     return attainable_flops(
-        ref.ex2_cost(B, D, D).intensity, ref.EX2_CHIP.peak("int8"), ref.EX2_CHIP.hbm_bandwidth
+        ref.ex2_cost(B, D, D).intensity, stated.EX2_CHIP.peak("int8"), stated.EX2_CHIP.hbm_bandwidth
     )
 
 
@@ -513,11 +516,11 @@ def _curve(size: int) -> Curve:
     return Curve(
         label=str(size),
         description=f"D = F = {size}",
-        x=lambda: ref.EX3_BATCHES,
-        y=lambda: ref.ex3_attainable(ref.EX3_BATCHES, size),
+        x=lambda: stated.EX3_BATCHES,
+        y=lambda: ref.ex3_attainable(stated.EX3_BATCHES, size),
         mistakes=(
-            Mistake(APPROXIMATE_BYTES, lambda: ex3_approximate_attainable(ref.EX3_BATCHES, size)),
-            Mistake(INT8_PEAK_FOR_BF16, lambda: _ex3_int8_peak(ref.EX3_BATCHES, size)),
+            Mistake(APPROXIMATE_BYTES, lambda: ex3_approximate_attainable(stated.EX3_BATCHES, size)),
+            Mistake(INT8_PEAK_FOR_BF16, lambda: _ex3_int8_peak(stated.EX3_BATCHES, size)),
         ),
     )
 
@@ -527,7 +530,7 @@ def _figure(aspect: str) -> FigureQuestion:
         f"ex3.fig_{aspect}",
         "fig",
         aspect,
-        curves=tuple(_curve(size) for size in ref.EX3_SIZES),
+        curves=tuple(_curve(size) for size in stated.EX3_SIZES),
         tolerance=MODEL,
         x_label_words=("batch", "B", "tokens", "배치", "토큰"),  # a Korean label may say it in Korean
         y_label_words=("FLOP",),
@@ -543,8 +546,8 @@ EX3 = Exercise(
             ref.ex3_attainable,
             MODEL,
             cases=(
-                (ref.EX3_BATCHES, ref.EX3_SIZES[0]),
-                (ref.EX3_BATCHES, ref.EX3_SIZES[1]),
+                (stated.EX3_BATCHES, stated.EX3_SIZES[0]),
+                (stated.EX3_BATCHES, stated.EX3_SIZES[1]),
                 (128, 4096),
                 (1, 1024),
             ),
@@ -560,7 +563,7 @@ EX3 = Exercise(
             "(D)",
             lambda D: ref.ex3_crossover(D),
             TOKENS,
-            cases=tuple((size,) for size in ref.EX3_SIZES),
+            cases=tuple((size,) for size in stated.EX3_SIZES),
             random_case=lambda rng: (int(rng.integers(1024, 16385)),),
             mistakes=(
                 Mistake(APPROXIMATE_BYTES, lambda D: ref.ex2_critical_batch()),
@@ -572,7 +575,12 @@ EX3 = Exercise(
         _figure("axis_labels"),
     ),
     misconceptions=(APPROXIMATE_BYTES,),
-    given=(ref.EX2_CHIP.peak("bf16"), ref.EX2_CHIP.hbm_bandwidth, *ref.EX3_SIZES, int(ref.EX3_BATCHES[-1])),
+    given=(
+        stated.EX2_CHIP.peak("bf16"),
+        stated.EX2_CHIP.hbm_bandwidth,
+        *stated.EX3_SIZES,
+        int(stated.EX3_BATCHES[-1]),
+    ),
 )
 
 
@@ -623,27 +631,29 @@ EX4 = Exercise(
             ref.ex4_critical_batch,
             TOKENS,
             cases=(
-                (*ref.EX4_D_F, ref.EX4_CHIP.peak("int8"), ref.EX4_CHIP.hbm_bandwidth),
+                (*stated.EX4_D_F, stated.EX4_CHIP.peak("int8"), stated.EX4_CHIP.hbm_bandwidth),
                 (4096, 4096, 1e12, 1e12),
             ),
             random_case=_random_ex4,
             mistakes=(
                 Mistake(
                     SHARED_WEIGHTS,
-                    lambda D, F, peak, bw: matmul_critical_batch(D, F, peak=peak, bandwidth=bw, **ref.INT8),
+                    lambda D, F, peak, bw: matmul_critical_batch(
+                        D, F, peak=peak, bandwidth=bw, **stated.INT8
+                    ),
                 ),
                 Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: _critical(peak, bw)),
             ),
         ),
     ),
     misconceptions=(SHARED_WEIGHTS,),
-    given=(ref.EX4_CHIP.peak("int8"), ref.EX4_CHIP.hbm_bandwidth, *ref.EX4_D_F),
+    given=(stated.EX4_CHIP.peak("int8"), stated.EX4_CHIP.hbm_bandwidth, *stated.EX4_D_F),
 )
 
 
 # --- Exercise 5: the H100's critical batch from its datasheet -------------------------
 
-EX5_FIGURES = (ref.EX5_DATASHEET_BF16, ref.EX5_CHIP.hbm_bandwidth)
+EX5_FIGURES = (stated.EX5_DATASHEET_BF16, stated.EX5_CHIP.hbm_bandwidth)
 
 
 def _random_datasheet(rng: np.random.Generator) -> tuple[float, float]:
@@ -660,7 +670,7 @@ EX5 = Exercise(
             "(datasheet_flops)",
             ref.ex5_dense_peak,
             MODEL,
-            cases=((ref.EX5_DATASHEET_BF16,), (1e15,)),
+            cases=((stated.EX5_DATASHEET_BF16,), (1e15,)),
             random_case=lambda rng: (_random_datasheet(rng)[0],),
             mistakes=(Mistake(SPARSE_PEAK, lambda flops: flops),),
         ),
@@ -669,7 +679,7 @@ EX5 = Exercise(
             "(terabytes_per_second)",
             lambda tb: tb * TERABYTE,
             MODEL,
-            cases=((ref.EX5_CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
+            cases=((stated.EX5_CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
             random_case=lambda rng: (round(_log_uniform(rng, 0.5, 10.0), 2),),
             mistakes=(Mistake(BINARY_TERABYTES, lambda tb: tb * 2.0**40),),
         ),
@@ -692,7 +702,7 @@ EX5 = Exercise(
             "(replicas, datasheet_flops, hbm_bandwidth)",
             ref.ex5_global_batch,
             REPLICAS,
-            cases=((ref.EX5_REPLICAS, *EX5_FIGURES), (64, 2e15, 4e12)),
+            cases=((stated.EX5_REPLICAS, *EX5_FIGURES), (64, 2e15, 4e12)),
             random_case=lambda rng: (int(rng.integers(2, 257)), *_random_datasheet(rng)),
             mistakes=(
                 Mistake(PER_REPLICA, lambda n, flops, bw: ref.ex5_critical_batch(flops, bw)),
@@ -705,7 +715,7 @@ EX5 = Exercise(
         ),
     ),
     misconceptions=(SPARSE_PEAK,),
-    given=(*EX5_FIGURES, ref.EX5_REPLICAS),
+    given=(*EX5_FIGURES, stated.EX5_REPLICAS),
 )
 
 EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5)}

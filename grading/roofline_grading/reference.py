@@ -1,11 +1,13 @@
-"""The course's five graded exercises as the model answers them: their figures and answers.
+"""The five graded exercises' model answers, as functions: what the answer key calls right.
 
-The figures a problem statement gives live here once (``EXERCISE_1_HBM_BANDWIDTH``); every
-answer is computed from the catalog and the cost models, never typed in. Answers that the
-exercises ask as functions of the given figures take those figures as arguments, with the
-exercise's own as defaults, so the book can quote the published numbers and the grader can
-ask the same question at other figures.
+Every answer is computed by ``rooflinekit``'s general functions at the figures the exercise's
+statement gives (``rooflinekit.exercises``), never typed in. Answers that the exercises ask as
+functions of the given figures take those figures as arguments, with the exercise's own as
+defaults, so the grader can ask the same question at other figures. They live in the grading
+package, which only instructors install: the library every student installs holds none
+(the public edition of the course is written without this package).
 
+>>> from rooflinekit.exercises import EX3_SIZES, EX4_D_F
 >>> round(ex1_critical_batch(), 1)
 243.2
 >>> round(ex2_critical_batch(), 1)
@@ -14,10 +16,10 @@ ask the same question at other figures.
 [136.1, 226.3]
 >>> round(float(ex4_cost(64, 8192, 8192).intensity), 2)
 2.0
->>> [int(b) for b in ex5_published_critical_batches()]
-[295, 298]
 >>> ex4_critical_batch(*EX4_D_F)
 inf
+>>> round(ex5_critical_batch(), 1)
+295.4
 """
 
 from __future__ import annotations
@@ -25,27 +27,38 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from rooflinekit.analysis import Roofline, analyze, attainable_flops
-from rooflinekit.catalog import Chip, chip
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.exercises import (
+    EX1_CHIP,
+    EX2_CHIP,
+    EX4_CHIP,
+    EX5_CHIP,
+    EX5_DATASHEET_BF16,
+    EX5_REPLICAS,
+    EXERCISE_1_HBM_BANDWIDTH,
+    INT8,
+    MIXED,
+)
 
-INT8: dict[str, str] = {"x": "int8", "w": "int8", "out": "int8"}
-"""Every operand int8 (exercises 1 and 4)."""
-MIXED: dict[str, str] = {"x": "bf16", "w": "int8", "out": "bf16"}
-"""bf16 activations and output, int8 weights (exercises 2 and 3)."""
+__all__ = [
+    "ex1_cost",
+    "ex1_critical_batch",
+    "ex1_roofline",
+    "ex2_cost",
+    "ex2_critical_batch",
+    "ex3_attainable",
+    "ex3_crossover",
+    "ex4_cost",
+    "ex4_critical_batch",
+    "ex5_critical_batch",
+    "ex5_dense_peak",
+    "ex5_global_batch",
+]
+
 
 # --- Exercise 1: int8[B,D] . int8[D,F] -> int8[B,F] on a TPU v5e -------------------------
-EXERCISE_1_HBM_BANDWIDTH = 8.1e11
-"""Exercise 1 states 8.1e11 B/s (the vendor's 819 GB/s rounded down; the text uses 8.2e11)."""
-
-EX1_CHIP: Chip = chip("tpu-v5e").derive(
-    id="tpu-v5e-exercise-1", name="TPU v5e (exercise 1)", hbm_bandwidth=EXERCISE_1_HBM_BANDWIDTH
-)
-EX1_SHAPE = (128, 8192, 8192)
-"""(B, D, F) for which exercise 1 asks whether the matmul is limited by compute or memory."""
 
 
 def ex1_cost(B: Any, D: Any, F: Any) -> Cost:
@@ -66,7 +79,6 @@ def ex1_critical_batch(
 
 
 # --- Exercise 2: bf16[B,D] . int8[D,F] -> bf16[B,F], bf16 compute ------------------------
-EX2_CHIP: Chip = chip("tpu-v5e")
 
 
 def ex2_cost(B: Any, D: Any, F: Any) -> Cost:
@@ -82,11 +94,6 @@ def ex2_critical_batch(
 
 
 # --- Exercise 3: the plot of exercise 2's setup with exact bytes --------------------------
-EX3_SIZES = (4096, 1024)
-"""D = F for each curve."""
-EX3_BATCHES = np.arange(1, 512)
-"""B from 1 to 511 (read-only: every check shares it, so nothing may change it in place)."""
-EX3_BATCHES.setflags(write=False)
 
 
 def ex3_attainable(B: Any, D: Any, F: Any | None = None) -> Any:
@@ -102,9 +109,6 @@ def ex3_crossover(D: Any, F: Any | None = None, *, compute: str = "bf16") -> Any
 
 
 # --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F], a weight matrix per example -------
-EX4_CHIP: Chip = EX1_CHIP
-EX4_D_F = (8192, 8192)
-"""(D, F) at which exercise 4 asks the critical batch."""
 
 
 def ex4_cost(B: Any, D: Any, F: Any) -> Cost:
@@ -129,11 +133,6 @@ def ex4_critical_batch(
 
 
 # --- Exercise 5: the H100's critical batch from its datasheet ----------------------------
-EX5_CHIP: Chip = chip("h100-sxm")
-EX5_REPLICAS = 8
-"""Exercise 5's data-parallel replicas, one H100 each."""
-EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
-"""The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
 
 
 def ex5_dense_peak(datasheet_flops: float = EX5_DATASHEET_BF16) -> float:
@@ -155,12 +154,3 @@ def ex5_global_batch(
 ) -> float:
     """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
     return replicas * ex5_critical_batch(datasheet_flops, hbm_bandwidth)
-
-
-def ex5_published_critical_batches() -> tuple[float, float]:
-    """The two published answers: the dense peak as is (295), and rounded to 1e15 first, as the
-    source's first version did (298). What exercise 5 accepts is the answer key's to say
-    (``roofline_grading``), not this module's."""
-    rounded_peak = float(f"{ex5_dense_peak():.0e}")
-    rounded = matmul_critical_batch_approx(peak=rounded_peak, bandwidth=EX5_CHIP.hbm_bandwidth)
-    return ex5_critical_batch(), rounded

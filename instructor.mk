@@ -1,0 +1,126 @@
+# The instructor's targets, included by the Makefile of the instructor's edition (this
+# repository): its environment, tests, lint, benchmarks, the lock, the Korean catalogs, the graded
+# exercises and a grading round, and the public edition. The public edition is written without
+# this file (tools/public_edition.py), as without solutions/ and grading/.
+.PHONY: test test-fast translations lint bench compare-peers lock public-edition
+
+# The instructor's environment: the whole lock (the student environment and the tools to grade,
+# translate, test and lint), with the two packages of this repository editable: rooflinekit (the
+# library readers and students install) and roofline-grading in grading/ (the answer key, the
+# model answers and the autograde driver, for instructors).
+ENVIRONMENT += grading/pyproject.toml
+INSTALL = $(BIN)/python -m pip install -qq --upgrade pip && \
+	$(BIN)/python -m pip install -qq -r requirements.lock && \
+	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
+
+test: $(STAMP) $(AXE)  ## Run every test
+	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
+	$(BIN)/python -m pytest -m "not slow and not browser"
+
+# The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
+# fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).
+# The explorers' labels too (locale/ko/LC_MESSAGES/explorer-labels.po, from the code; the
+# translations ship in rooflinekit/explorer/assets/labels.json: tools/explorer_labels.py).
+translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and the explorers' code; list what is left to translate
+	$(BIN)/python tools/translations.py update
+
+lint: $(STAMP)  ## ruff, mypy, the import contracts (the packages' layers, pyproject.toml) and the 60-line rule
+	$(BIN)/ruff check rooflinekit grading tests benchmarks tools book/_ext
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/python tools/function_length.py
+
+bench: $(STAMP)  ## Run every benchmark
+	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+# A published tool (GenZ, pinned in benchmarks/requirements-peers.txt) in an environment of its
+# own, so that its many dependencies never meet the course's; not part of `make test`.
+PEERS_VENV := .venv-peers
+PEERS_STAMP := $(PEERS_VENV)/.installed
+
+$(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
+	test -x $(PEERS_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install -qq --upgrade pip
+	$(PEERS_VENV)/bin/python -m pip install -qq -r benchmarks/requirements-peers.txt
+	$(PEERS_VENV)/bin/python -m pip install -qq --no-deps -e .
+	touch $@
+
+compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
+	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
+
+# Every package but the two packages of this repository, pip and setuptools (a virtual
+# environment's own; jupyterlab and nbgrader take any): wheel too, which sphinx-togglebutton
+# requires and `pip freeze` leaves out unless --all.
+lock:  ## Re-pin requirements.lock from requirements.in in a scratch venv
+	rm -rf /tmp/rooflinekit-lock && $(PYTHON) -m venv /tmp/rooflinekit-lock
+	/tmp/rooflinekit-lock/bin/pip install -qq -r requirements.in
+	/tmp/rooflinekit-lock/bin/pip freeze --all --exclude-editable --exclude pip --exclude setuptools > requirements.lock
+
+# The repository as students and readers get it (book/instructor-guide.md, "Release"): the
+# chapters, rooflinekit, the released exercises in both languages, the site's configuration with
+# the public repository's address, Binder and a README for them; no solutions/, no grading/, no
+# answer key, no instructor's guide. DEST is a new or empty folder; REPOSITORY_URL the public
+# repository's address (written into _config.yml's repository.url: the site's repository and
+# launch buttons), BRANCH its branch (default main).
+public-edition: $(STAMP)  ## Write the public edition (no answers) into DEST: make public-edition DEST=../roofline-public REPOSITORY_URL=https://github.com/org/roofline
+	@test -n "$(DEST)" || { echo "public-edition: name a new or empty folder to write it into, e.g. make public-edition DEST=../roofline-public REPOSITORY_URL=https://github.com/your-org/roofline-course" >&2; exit 2; }
+	$(BIN)/python tools/public_edition.py '$(DEST)' $(if $(REPOSITORY_URL),--repository-url '$(REPOSITORY_URL)') $(if $(BRANCH),--branch '$(BRANCH)')
+
+# --- Graded exercises (nbgrader). See book/instructor-guide.md for a whole grading round.
+# COURSE is the nbgrader course directory: this checkout by default. To keep student work out of
+# the repository, copy nbgrader_config.py, solutions/ and exercises/ elsewhere and pass COURSE=that/dir.
+ASSIGNMENT ?= roofline
+COURSE ?= .
+GRADES ?= grades.csv
+# Every step is the grading package's command, roofline-grading (grading/roofline_grading/cli.py).
+GRADING = $(abspath $(BIN))/roofline-grading
+.PHONY: fingerprints exercises roster collect autograde feedback grades grading-round formgrader
+
+# Each exercise's locked "known mistakes" cell: fingerprints of the answer key's known mistakes, so
+# the checks under each answer name a mistake before submission (roofline_grading/fingerprints.py).
+# (make exercises rewrites them too, before it releases.)
+fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
+	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
+
+exercises: $(STAMP)  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
+	$(GRADING) release $(ASSIGNMENT) --course '$(COURSE)'
+	$(BIN)/python tools/exercise_translations.py build --language ko --course '$(COURSE)'
+
+# The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
+# ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).
+roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTER=students.csv
+	@test -n "$(ROSTER)" || { echo "roster: name the class list, e.g. make roster ROSTER=students.csv (a CSV file with an id column; first_name, last_name, email optional)" >&2; exit 2; }
+	$(GRADING) roster '$(abspath $(ROSTER))' --course '$(COURSE)'
+
+# Reads the zips itself (python -m roofline_grading.autograde.collect): an entry it cannot take is
+# skipped and named, every other student collected; late markers and submission times become
+# timestamp.txt. One line per student, per skipped entry, then a summary; VERBOSE=1 says what
+# happens to every entry.
+collect: $(STAMP)  ## Collect submissions from LMS zips into submitted/: make collect ZIP="a.zip b.zip" (VERBOSE=1: every entry)
+	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
+	$(GRADING) collect $(ASSIGNMENT) --course '$(COURSE)' $(if $(filter-out 0,$(VERBOSE)),--verbose) -- $(ZIP)
+
+# JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
+# python -m roofline_grading.autograde (--timeout S, --notebook-budget S, --memory-gb G,
+# --processes N, --student ID, --sandbox off).
+autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
+	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
+
+feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
+	$(GRADING) feedback $(ASSIGNMENT) --course '$(COURSE)'
+
+grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change), one row per student
+	$(GRADING) grades --to '$(GRADES)' --course '$(COURSE)'
+
+# nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
+# by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
+formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
+	cd $(COURSE) && $(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
+
+grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
+	$(MAKE) -o $(STAMP) collect
+	$(MAKE) -o $(STAMP) autograde
+	$(MAKE) -o $(STAMP) feedback
+	$(MAKE) -o $(STAMP) grades

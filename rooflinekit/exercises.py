@@ -1,0 +1,57 @@
+"""The five graded exercises' problem statements as data: the figures, shapes and chips each gives.
+
+Only what a statement gives lives here, once, for the book that cites it and the grader that
+asks its questions at it. No answer: what a student is asked to compute (bytes, intensities,
+critical batches, crossovers) is not in this package. The book computes the numbers it quotes
+with the library's general functions at these figures:
+
+>>> import rooflinekit as rk
+>>> round(rk.matmul_critical_batch_approx(EX1_CHIP, w="int8", compute="int8"), 1)
+243.2
+>>> EX1_CHIP.hbm_bandwidth == EXERCISE_1_HBM_BANDWIDTH, EX3_SIZES, int(EX3_BATCHES[-1])
+(True, (4096, 1024), 511)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rooflinekit.catalog import Chip, chip
+
+INT8: dict[str, str] = {"x": "int8", "w": "int8", "out": "int8"}
+"""Every operand int8 (exercises 1 and 4)."""
+MIXED: dict[str, str] = {"x": "bf16", "w": "int8", "out": "bf16"}
+"""bf16 activations and output, int8 weights (exercises 2 and 3)."""
+
+# --- Exercise 1: int8[B,D] . int8[D,F] -> int8[B,F] on a TPU v5e -------------------------
+EXERCISE_1_HBM_BANDWIDTH = 8.1e11
+"""Exercise 1 states 8.1e11 B/s (the vendor's 819 GB/s rounded down; the text uses 8.2e11)."""
+
+EX1_CHIP: Chip = chip("tpu-v5e").derive(
+    id="tpu-v5e-exercise-1", name="TPU v5e (exercise 1)", hbm_bandwidth=EXERCISE_1_HBM_BANDWIDTH
+)
+"""The TPU v5e as exercise 1 gives it: the catalog's peaks, exercise 1's bandwidth."""
+EX1_SHAPE = (128, 8192, 8192)
+"""(B, D, F) for which exercise 1 asks whether the matmul is limited by compute or memory."""
+
+# --- Exercises 2 and 3: bf16[B,D] . int8[D,F] -> bf16[B,F], bf16 compute ------------------
+EX2_CHIP: Chip = chip("tpu-v5e")
+"""The TPU v5e with the catalog's figures (the chapters' 8.2e11 B/s)."""
+EX3_SIZES = (4096, 1024)
+"""D = F for each curve of exercise 3's plot."""
+EX3_BATCHES = np.arange(1, 512)
+"""B from 1 to 511 (read-only: every check shares it, so nothing may change it in place)."""
+EX3_BATCHES.setflags(write=False)
+
+# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F], a weight matrix per example -------
+EX4_CHIP: Chip = EX1_CHIP
+"""Exercise 1's chip and bandwidth."""
+EX4_D_F = (8192, 8192)
+"""(D, F) at which exercise 4 asks the critical batch."""
+
+# --- Exercise 5: the H100's critical batch from its datasheet ----------------------------
+EX5_CHIP: Chip = chip("h100-sxm")
+EX5_REPLICAS = 8
+"""Exercise 5's data-parallel replicas, one H100 each."""
+EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
+"""The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
