@@ -243,3 +243,12 @@ def test_the_quick_start_names_every_tool_make_book_needs() -> None:
     assert "npm ci" in makefile
     for tool in ("Python 3.11", "`make`", "Node.js", "npm", "npm ci"):
         assert tool in quick_start, tool
+
+
+@pytest.mark.parametrize("tool", sorted(p.stem for p in (ROOT / "tools").glob("*.py")))
+def test_every_tools_examples_hold(tool: str) -> None:
+    """A tool's docstring examples run and hold (tools/ is on the path, as conftest puts it)."""
+    import importlib
+
+    failures, _ = doctest.testmod(importlib.import_module(tool))
+    assert failures == 0, tool

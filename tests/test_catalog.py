@@ -263,16 +263,23 @@ def test_import_rooflinekit_reads_no_data_file() -> None:
     assert done.stdout.split("\n")[:2] == ["[]", "True"]
 
 
-def test_the_wheel_ships_the_data_files() -> None:
-    # setuptools' package-data globs (pyproject.toml) must cover every data file, or a wheel lacks them.
-    import fnmatch
+def test_the_wheel_ships_the_data_files(tmp_path: Path) -> None:
+    # The wheel pip builds (hatchling, as `pip install .` and the student environment do) holds
+    # every data file of the catalog, or an installed rooflinekit has no chips.
+    import subprocess
+    import sys
+    import zipfile
 
-    config = tomllib.loads((DATA.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
-    globs = config["tool"]["setuptools"]["package-data"]["rooflinekit"]
+    root = DATA.parents[1]
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(root)],
+                           capture_output=True, text=True, check=False, timeout=600)
+    assert built.returncode == 0, built.stderr[-3000:]
+    (wheel,) = tmp_path.glob("rooflinekit-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
     for path in DATA.rglob("*"):
         if path.is_file():
-            relative = path.relative_to(DATA.parent).as_posix()
-            assert any(fnmatch.fnmatch(relative, glob) for glob in globs), relative
+            assert path.relative_to(root).as_posix() in shipped, path
+    assert not (root / "build").exists()  # hatchling builds elsewhere: the clone stays clean
 
 
 def test_a_catalog_chip_file_lacking_a_source_is_refused(tmp_path: Path) -> None:

@@ -461,7 +461,10 @@ for path in map(Path, sys.argv[1:]):
         error = str(failed)
     outputs = [o for c in notebook.cells for o in c.get("outputs", [])]
     printed = [o.get("text", "") for o in outputs if o.get("name") == "stdout"]
-    results[path.name] = {"error": error, "printed": "".join(printed)}
+    # A test cell is tagged raises-exception, so Run All goes on past a failing check: its error
+    # is an output of the cell, not an exception of the run.
+    shown = [f"{o['ename']}: {o['evalue']}" for o in outputs if o.get("output_type") == "error"]
+    results[path.name] = {"error": error or "\\n".join(shown) or None, "printed": "".join(printed)}
 print(json.dumps(results))
 """
 

@@ -23,6 +23,9 @@ git tracks are read, with the contents they have in the working tree. On the way
 - ``_config.yml`` gets the public repository's address (``repository.url``, ``--repository-url``;
   and ``repository.branch``), which turns on the site's repository, issues and launch buttons;
 - ``_toc.yml`` and the Korean manifest lose the instructor's guide;
+- ``pyproject.toml`` keeps what installs ``rooflinekit`` (``[build-system]``, ``[project]``,
+  ``[tool.hatch]``) and loses the instructor's tool settings (tests, lint, the import contracts,
+  which name the grading package's modules);
 - a chapter's code cells tagged ``instructor-only`` (a hidden check of a sentence against the
   answer key, chapter 10) are left out; the sentence they check reads the same in both editions,
   and the Korean manifest records the shorter page as translated when the longer one was.
@@ -49,8 +52,10 @@ import hashlib
 import re
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -162,6 +167,58 @@ def set_repository(config: str, url: str, branch: str) -> str:
     return written
 
 
+TABLE = re.compile(r"^\[\[?([A-Za-z0-9_.\-]+)\]\]?[ \t]*(?:#.*)?$", re.MULTILINE)
+KEPT_TABLES = ("build-system", "project", "tool.hatch")
+"""The tables of ``pyproject.toml`` the public edition keeps (with their sub-tables): what
+``pip install`` reads."""
+
+
+def installing_tables(pyproject: str) -> str:
+    r"""``pyproject.toml`` with only :data:`KEPT_TABLES`; a table's comment lines just above its
+    header go with it. What pip reads is unchanged (checked: the kept tables parse the same).
+
+    >>> text = "[project]\nname = 'x'\n\n# lint\n[tool.ruff]\nline-length = 9\n\n[tool.hatch.x]\ny = 1\n"
+    >>> print(installing_tables(text))
+    [project]
+    name = 'x'
+    <BLANKLINE>
+    [tool.hatch.x]
+    y = 1
+    <BLANKLINE>
+    """
+    lines = pyproject.splitlines(keepends=True)
+    starts = [0]
+    for number, line in enumerate(lines):
+        if TABLE.match(line.rstrip("\n")):
+            start = number
+            while start > starts[-1] and lines[start - 1].startswith("#"):
+                start -= 1
+            starts.append(start)
+    chunks = ["".join(lines[a:b]) for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
+    kept = [chunks[0]] + [chunk for chunk in chunks[1:] if _kept(_table_name(chunk))]
+    written = "".join(kept)
+    if _installing(tomllib.loads(written)) != _installing(tomllib.loads(pyproject)):
+        raise EditionError("pyproject.toml: the tables pip reads changed when the others went; keep each "
+                           "table's comments just above its header")
+    return written
+
+
+def _installing(data: dict[str, Any]) -> dict[str, Any]:
+    tool = data.get("tool", {})
+    return {"build-system": data.get("build-system"), "project": data.get("project"),
+            "tool": {"hatch": tool["hatch"]} if "hatch" in tool else {}}
+
+
+def _kept(table: str) -> bool:
+    return any(table == name or table.startswith(f"{name}.") for name in KEPT_TABLES)
+
+
+def _table_name(chunk: str) -> str:
+    match = TABLE.search(chunk)
+    assert match is not None, chunk
+    return match.group(1)
+
+
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -171,6 +228,7 @@ def build(root: Path, repository_url: str = "", branch: str = "main") -> Edition
     names = selected(tracked(root))
     files = {name: (root / name).read_bytes() for name in names}
     files["README.md"] = (root / README).read_bytes()
+    files["pyproject.toml"] = installing_tables(files["pyproject.toml"].decode()).encode()
     if repository_url:
         files["_config.yml"] = set_repository(files["_config.yml"].decode(), repository_url, branch).encode()
     toc = files["_toc.yml"].decode()
