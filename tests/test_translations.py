@@ -2,7 +2,7 @@
 
 The first tests read files only (locale/ko and the English sources): a page marked translated
 must translate the current English page in full, and an English edit without its translation
-fails with a message naming the page; so must a message the code composes (rooflinekit.messages)
+fails with a message naming the page; so must a message the code composes (rooflinekit.words)
 that locale/ko/LC_MESSAGES/computed.po lacks or leaves untranslated. The others read the built
 site (_build/html/ko): the words the code composed are Korean there.
 """
@@ -36,7 +36,7 @@ from roofline_book.translations import (
 )
 
 from rooflinekit.glue import MESSAGE_MIME
-from rooflinekit.messages import Message
+from rooflinekit.words import Message
 
 FIRST_CHAPTER = "book/chapters/01-where-the-time-goes"
 HANGUL = range(0xAC00, 0xD7A4)

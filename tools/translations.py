@@ -16,7 +16,7 @@ tools/exercise_translations.py) and the grading feedback
 ``update`` runs Sphinx's gettext builder on the book (the same configuration as
 ``make book``; notebooks come from the execution cache) into _build/gettext, adds the words and
 sentences the code composes (``computed.pot``: every template passed to
-``rooflinekit.messages.message``, read from the code by Babel, see roofline_book.computed) and
+``rooflinekit.words.message``, read from the code by Babel, see roofline_book.computed) and
 then runs ``sphinx-intl update``: new English sentences arrive as empty entries, changed ones as
 fuzzy entries with the old translation, to be checked. Cell outputs are never messages (numbers
 come from the code), except figure captions and table headings without a number.

@@ -24,7 +24,7 @@ from babel.messages.pofile import read_po
 
 from roofline_book.translations import typed_numbers
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.messages import placeholders
+from rooflinekit.words import placeholders
 
 COMMENT_TAGS = ["Translators:"]
 """A comment so tagged, on the lines just above a text, reaches the translator."""

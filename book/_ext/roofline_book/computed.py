@@ -1,4 +1,4 @@
-"""The words and sentences the code composes (rooflinekit.messages), in each edition's language.
+"""The words and sentences the code composes (rooflinekit.words), in each edition's language.
 
 A chapter glues ``message("The copy moved {rate}.", rate=...)`` (rooflinekit.glue keeps the
 template and values beside the English text); the English edition shows the English text, and a
@@ -31,11 +31,11 @@ from babel.messages.pofile import write_po
 
 from roofline_book import code_catalogs
 from roofline_book.translations import locale_dir
-from rooflinekit.messages import Translate
+from rooflinekit.words import Translate
 
 DOMAIN = "computed"
 KEYWORDS = {"message": None}
-"""The call whose first argument is a template (rooflinekit.messages.message)."""
+"""The call whose first argument is a template (rooflinekit.words.message)."""
 UPDATE = "python tools/translations.py update"
 
 
