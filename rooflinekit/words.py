@@ -22,7 +22,10 @@ and every ``message`` template into the book's ``computed.po``.
 
 Every text comes back through a catalog, ``<locale>/<lang>/LC_MESSAGES/<domain>.po``, looked up by
 :func:`translator_from` (a table of translations) and :func:`catalog_translations` (the table of
-a ``.po`` file, read with Babel when first asked, not when rooflinekit is imported).
+a ``.po`` file, read with Babel when first asked, not when rooflinekit is imported). The
+explorers' table needs no Babel at all: it comes from ``labels.json``, and the kernel-free pages
+carry it for their scripts, which look a text up in it the same way (the English where it has no
+translation).
 
 >>> tr = translator_from({"{n} chips": "칩 {n}개"})
 >>> tr("{n} chips").format(n=8), english("{n} chips").format(n=8), tr("decode")

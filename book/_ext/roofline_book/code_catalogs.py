@@ -43,10 +43,10 @@ from rooflinekit.words import placeholders
 COMMENT_TAGS = ["Translators:"]
 """A comment so tagged, on the lines just above a text, reaches the translator."""
 
-SHOWN = {"tr": None, "N_": None}
+SHOWN_MARKS = {"tr": None, "N_": None}
 """The marks of a text translated in the process that shows it (rooflinekit.words' ``tr`` and
 ``N_``), as Babel's keywords: the text is the call's first argument."""
-TEMPLATES = {"message": None}
+TEMPLATE_MARKS = {"message": None}
 """The mark of a template that travels with its values and is translated later
 (rooflinekit.words' ``message``)."""
 
@@ -55,7 +55,7 @@ def extract_myst(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: 
     """Babel's extraction method for a MyST Markdown notebook: its code cells, read as Python.
 
     >>> page = b"# A page\\n\\n```{code-cell} ipython3\\nglue('x', message('{n} chips', n=2))\\n```\\n"
-    >>> [found[2] for found in extract_myst(io.BytesIO(page), TEMPLATES, [], {})]
+    >>> [found[2] for found in extract_myst(io.BytesIO(page), TEMPLATE_MARKS, [], {})]
     [('{n} chips', None)]
     """
     import jupytext  # type: ignore[import-untyped]  # jupytext has no type hints
@@ -72,7 +72,7 @@ def extract_chip_notes(fileobj: IO[bytes], keywords: Any, comment_tags: Any, opt
     (rooflinekit.chipformat makes them messages).
 
     >>> chip = b'id = "x1"\\nnotes = [\\n    "Vendor HBM bandwidth is {hbm}.",\\n]\\n'
-    >>> list(extract_chip_notes(io.BytesIO(chip), TEMPLATES, [], {}))
+    >>> list(extract_chip_notes(io.BytesIO(chip), TEMPLATE_MARKS, [], {}))
     [(3, 'message', 'Vendor HBM bandwidth is {hbm}.', [])]
     """
     import tomllib
@@ -124,17 +124,17 @@ class CodeCatalog:
 
 EXPLORER_LABELS = CodeCatalog(
     "explorer-labels", {"rooflinekit/**/*.py": "python", "rooflinekit/explorer/assets/*.js": "javascript"},
-    SHOWN,
+    SHOWN_MARKS,
 )
 FEEDBACK = CodeCatalog(
-    "roofline_grading", {"grading/roofline_grading/**/*.py": "python"}, SHOWN,
+    "roofline_grading", {"grading/roofline_grading/**/*.py": "python"}, SHOWN_MARKS,
     "grading/roofline_grading/locale",
 )
 COMPUTED = CodeCatalog(
     "computed",
     {"rooflinekit/**/*.py": "python", "book/**/*.md": extract_myst,
      "rooflinekit/data/chips/*.toml": extract_chip_notes},
-    TEMPLATES,
+    TEMPLATE_MARKS,
 )
 CATALOGS = (EXPLORER_LABELS, FEEDBACK, COMPUTED)
 """Every catalog of words written in code (the book's pages have catalogs of their own, kept by
