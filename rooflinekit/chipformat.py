@@ -38,7 +38,7 @@ comes from::
 A figure with no ``source`` of its own takes its table's, then the file's: ``source = "acme"``
 at the top, or a ``[source]`` table (the one-source form: ``title``, ``url``, ``kind`` and
 ``checked``). ``checked`` goes the same way. The chip's ``notes`` (a list of texts) become
-messages (:mod:`rooflinekit.messages`) that the book's Korean edition translates; a brace that
+messages (:mod:`rooflinekit.words`) that the book's Korean edition translates; a brace that
 quotes no vendor figure is written twice, ``{{``.
 
 >>> data = {"id": "x1", "name": "X1", "hbm_bandwidth": {"value": 2, "unit": "TB/s"},
@@ -64,7 +64,7 @@ from rooflinekit._validate import check_figure
 from rooflinekit.chips import KINDS, OPTIONAL_FIGURES, Chip, Provenance, Source
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, Shown
-from rooflinekit.messages import Message, placeholders
+from rooflinekit.words import Message, placeholders
 
 FIELDS = {
     "id": "a short name for the chip",

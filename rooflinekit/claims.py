@@ -8,7 +8,7 @@ day a figure of the catalog or a cost model changes. A chapter states it in one 
   longer holds raises :class:`ClaimError`, which names the sentence and the numbers, so the cell,
   and with it ``make book``, fails with a message that says what to rewrite;
 - :func:`verdict`: the word the sentence uses is chosen by the numbers (glue it, a message of
-  :mod:`rooflinekit.messages` for the Korean edition), so the sentence is right either way.
+  :mod:`rooflinekit.words` for the Korean edition), so the sentence is right either way.
 
 >>> h100, h200 = 295.2, 206.2
 >>> claim("the H200's ridge is lower than the H100's", h200 < h100, h200=h200, h100=h100)
@@ -90,7 +90,7 @@ def claim(statement: str, holds: object, /, **values: Number) -> None:
 def verdict(holds: object, if_true: Word, if_false: Word) -> Word:
     """The word a sentence uses, chosen by the numbers: ``if_true`` when ``holds``, else ``if_false``.
 
-    Pass messages (:func:`rooflinekit.messages.message`) so that the Korean edition composes the
+    Pass messages (:func:`rooflinekit.words.message`) so that the Korean edition composes the
     word in Korean.
 
     >>> verdict(2 * 4 > 8, "beat", "do not beat")

@@ -11,7 +11,7 @@ A chapter's code names a text with ``glue("ridge", num(x))``; its prose writes
 The texts live in ``glued``, not as variables of the chapter, so a name never replaces one of
 the chapter's own variables (``D`` the model width and ``glued.D`` its text, "8,192").
 
-Words and sentences (not just numbers) are glued as :func:`rooflinekit.messages.message`: the
+Words and sentences (not just numbers) are glued as :func:`rooflinekit.words.message`: the
 glue keeps the English text and, beside it (``MESSAGE_MIME``), the template and the values, from
 which the book's Korean edition composes the same sentence in Korean. JupyterLab shows the English.
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rooflinekit.messages import Message
+from rooflinekit.words import Message
 
 MESSAGE_MIME = "application/vnd.rooflinekit.message+json"
 """The glued data of a message: its template and values (``Message.to_data``)."""

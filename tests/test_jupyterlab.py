@@ -523,7 +523,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         )
     for figure in figures:
         assert figure in text, f"{figure} (rooflinekit) is not in the chapter's prose"
-    # Words the chapter composes (rooflinekit.messages) read in English here, as on the English site.
+    # Words the chapter composes (rooflinekit.words) read in English here, as on the English site.
     assert re.search(r"(memory|compute)-bound under the advertised roof, is (memory|compute)-bound", text), (
         "the glued bound words are not in the chapter's prose"
     )

@@ -14,10 +14,11 @@ import rooflinekit as rk
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def test_import_stays_cheap_without_plotting_libraries() -> None:
+def test_import_stays_cheap_without_plotting_libraries_or_babel() -> None:
     probe = (
-        "import sys, rooflinekit; rooflinekit.three_clocks; rooflinekit.network_critical_d;"
-        "print(','.join(m for m in ('matplotlib', 'ipywidgets', 'argparse') if m in sys.modules))"
+        "import sys, rooflinekit, rooflinekit.words;"
+        "rooflinekit.three_clocks; rooflinekit.network_critical_d;"
+        "print(','.join(m for m in ('matplotlib', 'ipywidgets', 'argparse', 'babel') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""

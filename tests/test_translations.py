@@ -2,7 +2,7 @@
 
 The first tests read files only (locale/ko and the English sources): a page marked translated
 must translate the current English page in full, and an English edit without its translation
-fails with a message naming the page; so must a message the code composes (rooflinekit.messages)
+fails with a message naming the page; so must a message the code composes (rooflinekit.words)
 that locale/ko/LC_MESSAGES/computed.po lacks or leaves untranslated. The others read the built
 site (_build/html/ko): the words the code composed are Korean there.
 """
@@ -36,7 +36,7 @@ from roofline_book.translations import (
 )
 
 from rooflinekit.glue import MESSAGE_MIME
-from rooflinekit.messages import Message
+from rooflinekit.words import Message, catalog_translations, translator_from
 
 FIRST_CHAPTER = "book/chapters/01-where-the-time-goes"
 HANGUL = range(0xAC00, 0xD7A4)
@@ -167,11 +167,43 @@ def test_the_messages_are_read_from_the_chapters_and_the_library() -> None:
 
 def test_a_word_in_both_code_catalogs_reads_the_same_in_korean() -> None:
     """The explorers' labels and the chapters' messages share a few words ("memory" bound)."""
-    labels = code_catalogs.translations(explorer_labels.catalog_path(ROOT, "ko"))
-    messages = code_catalogs.translations(computed.catalog_path(ROOT, "ko"))
+    labels = catalog_translations(explorer_labels.catalog_path(ROOT, "ko"))
+    messages = catalog_translations(computed.catalog_path(ROOT, "ko"))
     shared = labels.keys() & messages.keys()
     assert {"memory", "compute"} <= shared
     assert {word: messages[word] for word in shared} == {word: labels[word] for word in shared}
+
+
+NEW_FEEDBACK = "a feedback sentence nobody has translated yet"
+
+
+def test_a_new_feedback_message_is_named_until_translated_then_reads_in_korean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The grading feedback's catalog is kept as the other catalogs of the code are
+    (roofline_book.code_catalogs.FEEDBACK): from the marks, checked text by text."""
+    root = _copy_book(tmp_path)
+    shutil.copytree(ROOT / "grading" / "roofline_grading", root / "grading" / "roofline_grading",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    catalog = code_catalogs.FEEDBACK.path(root, "ko")
+    before = catalog.read_bytes()
+    code_catalogs.sync(code_catalogs.FEEDBACK, root, "ko")
+    assert catalog.read_bytes() == before  # up to date with the code: left as it is
+    module = root / "grading" / "roofline_grading" / "answer_key.py"
+    added = f'\n_NEW = N_("{NEW_FEEDBACK}")\n'
+    module.write_text(module.read_text(encoding="utf-8") + added, encoding="utf-8")
+    where = "grading/roofline_grading/locale/ko/LC_MESSAGES/roofline_grading.po"
+    done = _run(capsys, "check", "--root", str(root))
+    assert done.returncode == 1 and f"not in {where}" in done.stdout and NEW_FEEDBACK in done.stdout
+    code_catalogs.sync(code_catalogs.FEEDBACK, root, "ko")
+    done = _run(capsys, "check", "--root", str(root))
+    assert done.returncode == 1 and f"untranslated in {where}: {NEW_FEEDBACK}" in done.stdout
+    entries = code_catalogs.read_catalog(catalog)
+    entries[NEW_FEEDBACK].string = "아직 아무도 번역하지 않은 문장"
+    with catalog.open("wb") as handle:
+        write_po(handle, entries, width=0)
+    assert _run(capsys, "check", "--root", str(root)).returncode == 0
+    assert translator_from(catalog_translations(catalog))(NEW_FEEDBACK) == "아직 아무도 번역하지 않은 문장"
 
 
 def _edit_computed(root: Path, template: str, translation: str) -> None:

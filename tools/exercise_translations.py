@@ -150,9 +150,9 @@ def translate_markdown(
 def lookup(path: Path) -> Callable[[str], str | None]:
     """The translations of a catalog: a message's translation, or None where it has none (or a
     fuzzy one, or the catalog does not exist)."""
-    from roofline_book.code_catalogs import translations
+    from rooflinekit.words import catalog_translations
 
-    return (translations(path) if path.is_file() else {}).get
+    return (catalog_translations(path) if path.is_file() else {}).get
 
 def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROOT) -> Any:
     """A copy of ``notebook`` (the English instructor version of exercise ``name``) in

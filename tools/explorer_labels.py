@@ -2,9 +2,10 @@
 
 The explorers' words are written in English in rooflinekit's code (``tr("...")`` where they are
 shown, ``N_("...")`` where they are defined: rooflinekit.words) and in the scripts of
-rooflinekit/explorer/assets (the same two marks). Their translations live in one gettext catalog
-a language, ``locale/<lang>/LC_MESSAGES/explorer-labels.po``; rooflinekit reads them, at run
-time and without Babel, from ``rooflinekit/explorer/assets/labels.json``, which this tool writes.
+rooflinekit/explorer/assets (the same two marks: roofline_book.code_catalogs.EXPLORER_LABELS).
+Their translations live in one gettext catalog a language,
+``locale/<lang>/LC_MESSAGES/explorer-labels.po``; rooflinekit reads them, at run time and
+without Babel, from ``rooflinekit/explorer/assets/labels.json``, which this tool writes.
 
     python tools/explorer_labels.py update   # code -> catalog (new: empty, changed: fuzzy) -> labels.json
     (translate the empty and fuzzy entries, with the terms of locale/<lang>/GLOSSARY.md)
@@ -19,26 +20,21 @@ labels are found, not only those some run happened to show.
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "book" / "_ext")]
 
 from roofline_book import code_catalogs  # noqa: E402
-from roofline_book.code_catalogs import read_catalog, translations  # noqa: E402
+from roofline_book.code_catalogs import EXPLORER_LABELS  # noqa: E402
 
-DOMAIN = "explorer-labels"
-KEYWORDS = {"tr": None, "N_": None}
-"""The marks of a label: the text is the call's first argument."""
-SOURCES = {"rooflinekit/**/*.py": "python", "rooflinekit/explorer/assets/*.js": "javascript"}
+from rooflinekit.words import catalog_translations  # noqa: E402
+
 LABELS = Path("rooflinekit/explorer/assets/labels.json")
 """The translations as rooflinekit ships them: ``{language: {English: translation}}``."""
 LANGUAGES = ("ko",)
@@ -46,12 +42,12 @@ LANGUAGES = ("ko",)
 
 
 def catalog_path(root: Path, language: str) -> Path:
-    return root / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return EXPLORER_LABELS.path(root, language)
 
 
 def extract(root: Path) -> Catalog:
     """Every label of the code, with where it is written and its translators' comments."""
-    return code_catalogs.extract(root, SOURCES, KEYWORDS, DOMAIN)
+    return EXPLORER_LABELS.extract(root)
 
 
 def shipped_labels(root: Path, labels: Catalog | None = None) -> dict[str, dict[str, str]]:
@@ -61,7 +57,7 @@ def shipped_labels(root: Path, labels: Catalog | None = None) -> dict[str, dict[
     shipped = {}
     for language in LANGUAGES:
         path = catalog_path(root, language)
-        done = translations(path) if path.exists() else {}
+        done = catalog_translations(path) if path.exists() else {}
         shipped[language] = {text: done[text] for text in sorted(done) if text in wanted}
     return shipped
 
@@ -85,24 +81,8 @@ def sync(root: Path) -> Path:
     changed ones fuzzy with the old translation), then write labels.json from them."""
     template = extract(root)
     for language in LANGUAGES:
-        path = catalog_path(root, language)
-        if path.exists():
-            catalog = read_catalog(path)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            catalog = Catalog(locale=language, domain=DOMAIN, project="roofline course")
-        catalog.update(template)
-        catalog.fuzzy = False  # the header: Babel marks a new catalog's fuzzy
-        written = io.BytesIO()
-        write_po(written, catalog, width=0, include_lineno=False, ignore_obsolete=True)
-        # Only a change of the labels rewrites the catalog, not a new date in its header.
-        if not path.exists() or _undated(path.read_bytes()) != _undated(written.getvalue()):
-            path.write_bytes(written.getvalue())
+        code_catalogs.sync(EXPLORER_LABELS, root, language, template)
     return write_labels(root, template)
-
-
-def _undated(po: bytes) -> bytes:
-    return re.sub(rb'"POT-Creation-Date: [^"]*"', b"", po)
 
 
 def problems(root: Path) -> list[str]:

@@ -10,13 +10,14 @@ The translator's loop, for Korean (the default language):
 ``update`` also brings the catalogs of words that code prints up to date: the exercise
 notebooks' checks and docstrings (``locale/<lang>/LC_MESSAGES/exercise-code.po``, see
 tools/exercise_translations.py) and the grading feedback
-(``grading/roofline_grading/locale/<lang>/LC_MESSAGES/roofline_grading.po``, extracted with
-``pybabel``); ``check`` fails while either has gaps.
+(``grading/roofline_grading/locale/<lang>/LC_MESSAGES/roofline_grading.po``, read from the
+grading package's ``tr`` and ``N_`` marks as roofline_book.code_catalogs.FEEDBACK says);
+``check`` fails while either has gaps, or the feedback's catalog lacks a text of the code.
 
 ``update`` runs Sphinx's gettext builder on the book (the same configuration as
 ``make book``; notebooks come from the execution cache) into _build/gettext, adds the words and
 sentences the code composes (``computed.pot``: every template passed to
-``rooflinekit.messages.message``, read from the code by Babel, see roofline_book.computed) and
+``rooflinekit.words.message``, read from the code by Babel, see roofline_book.computed) and
 then runs ``sphinx-intl update``: new English sentences arrive as empty entries, changed ones as
 fuzzy entries with the old translation, to be checked. Cell outputs are never messages (numbers
 come from the code), except figure captions and table headings without a number.
@@ -35,16 +36,15 @@ label that is not translated, and a shipped labels file that is not the catalog'
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT / "tests")]
 
 import explorer_labels  # noqa: E402  # tools/explorer_labels.py
+from roofline_book import code_catalogs as catalogs  # noqa: E402
 from roofline_book import computed  # noqa: E402
 from roofline_book.translations import (  # noqa: E402
     PageStatus,
@@ -82,45 +82,35 @@ def update(language: str) -> int:
     for docname in order:
         pages.setdefault(docname, PageStatus(docname, None))
     write_manifest(ROOT, language, pages, order)
-    with tempfile.TemporaryDirectory() as scratch:  # not _build/gettext, where sphinx-intl reads every .pot
-        update_code_catalogs(language, Path(scratch))
+    update_code_catalogs(language)
     explorer_labels.sync(ROOT)
     return check(ROOT, language)
 
 
+EXERCISE_CODE = "the exercise notebooks' code (checks, docstrings)"
+FEEDBACK = "the grading feedback and known-mistake messages"
+UPDATE = "python tools/translations.py update"
+
+
 def code_catalogs(root: Path, language: str) -> dict[str, Path]:
     """The catalogs of words that code prints, beside the pages': what each holds -> its file."""
-    messages = root / "locale" / language / "LC_MESSAGES"
-    grading = root / "grading" / "roofline_grading" / "locale" / language / "LC_MESSAGES"
     return {
-        "the exercise notebooks' code (checks, docstrings)": messages / "exercise-code.po",
-        "the grading feedback and known-mistake messages": grading / "roofline_grading.po",
+        EXERCISE_CODE: root / "locale" / language / "LC_MESSAGES" / "exercise-code.po",
+        FEEDBACK: catalogs.FEEDBACK.path(root, language),
     }
 
-def update_code_catalogs(language: str, scratch: Path) -> None:
+
+def update_code_catalogs(language: str) -> None:
     """Bring the code's catalogs up to date with Babel (new messages empty, changed ones fuzzy)."""
     import exercise_translations
 
-    catalogs = list(code_catalogs(ROOT, language).values())
-    before = {path: path.read_bytes() for path in catalogs if path.exists()}
+    exercise = code_catalogs(ROOT, language)[EXERCISE_CODE]
+    before = exercise.read_bytes() if exercise.exists() else None
     exercise_translations.extract(language)
-    pybabel = str(Path(sys.executable).with_name("pybabel"))
-    template = scratch / "roofline_grading.pot"
-    package = ROOT / "grading" / "roofline_grading"
-    keywords = ["--no-default-keywords", "-k", "N_", "-k", "tr", "-w", "0"]
-    extract = [pybabel, "-q", "extract", *keywords, "-o", str(template), str(package.relative_to(ROOT))]
-    subprocess.run(extract, check=True, cwd=ROOT)  # locations relative to the checkout
-    catalog = code_catalogs(ROOT, language)["the grading feedback and known-mistake messages"]
-    command = ["update", "--ignore-obsolete"] if catalog.exists() else ["init"]
-    where = ["-i", str(template), "-d", str(package / "locale"), "-D", "roofline_grading", "-l", language]
-    subprocess.run([pybabel, "-q", *command, *where, "-w", "0"], check=True)
-    for path, old in before.items():  # only the dates changed: keep the file as it was
-        if _without_dates(path.read_bytes()) == _without_dates(old):
-            path.write_bytes(old)
+    if before is not None and catalogs.undated(exercise.read_bytes()) == catalogs.undated(before):
+        exercise.write_bytes(before)  # only the dates changed: keep the file as it was
+    catalogs.sync(catalogs.FEEDBACK, ROOT, language)
 
-
-def _without_dates(catalog: bytes) -> bytes:
-    return re.sub(rb'^"(POT-Creation|PO-Revision)-Date: .*$', b"", catalog, flags=re.MULTILINE)
 
 def done(root: Path, language: str, docnames: list[str]) -> int:
     pages = read_manifest(root, language)
@@ -139,16 +129,18 @@ def done(root: Path, language: str, docnames: list[str]) -> int:
 
 
 def code_catalog_problems(root: Path, language: str) -> list[str]:
-    """A line for each of :func:`code_catalogs` that is missing or has gaps (none for a copy of
-    the book alone, which has no exercise or grading code to translate)."""
+    """A line for each text of the grading feedback's code that its catalog lacks or does not
+    translate, and one if the exercise notebooks' catalog is missing or has gaps (none for a
+    copy of the book alone, which has no exercise or grading code to translate)."""
     if not (root / "solutions").is_dir() and not (root / "grading").is_dir():
         return []
-    found = []
-    for what, catalog in code_catalogs(root, language).items():
-        gaps = catalog_gaps(catalog) if catalog.exists() else [f"{catalog.name} does not exist"]
-        if gaps:
-            where = catalog.relative_to(root)
-            found.append(f"{where} ({what}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
+    feedback = catalogs.FEEDBACK
+    found = catalogs.problems(FEEDBACK, root, feedback.path(root, language), feedback.extract(root), UPDATE)
+    exercise = code_catalogs(root, language)[EXERCISE_CODE]
+    gaps = catalog_gaps(exercise) if exercise.exists() else [f"{exercise.name} does not exist"]
+    if gaps:
+        where = exercise.relative_to(root)
+        found.append(f"{where} ({EXERCISE_CODE}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
     return found
 
 

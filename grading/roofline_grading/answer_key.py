@@ -35,7 +35,6 @@ from typing import Any
 import numpy as np
 
 from roofline_grading import reference as ref
-from roofline_grading.i18n import N_
 from roofline_grading.questions import (
     Curve,
     FigureQuestion,
@@ -51,6 +50,7 @@ from rooflinekit.catalog import Chip, chip
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.fmt import num
+from rooflinekit.words import N_
 
 __all__ = ["COUNT", "EXERCISES", "MODEL", "REPLICAS", "TOKENS", "WORD", "Exercise", "question"]
 

@@ -46,8 +46,9 @@ from ipykernel.ipkernel import IPythonKernel
 
 from roofline_grading import mistake_check
 from roofline_grading.answer_key import EXERCISES, Exercise
-from roofline_grading.i18n import LANGUAGES, N_, translator
+from roofline_grading.i18n import LANGUAGES, translator
 from roofline_grading.questions import FunctionQuestion, Tolerance
+from rooflinekit.words import N_
 
 __all__ = [
     "CELL_ID_SUFFIX",

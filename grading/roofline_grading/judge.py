@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,12 +45,9 @@ from roofline_grading.questions import (
     Question,
     Tolerance,
 )
+from rooflinekit.words import Translate
 
 __all__ = ["Verdict", "assess", "judge"]
-
-Tr = Callable[[str], str]
-"""A translator: an English message in the reader's language (:func:`roofline_grading.i18n.translator`)."""
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -134,7 +131,9 @@ def _prefer(found: Sequence[Misconception], earlier: Earlier) -> tuple[list[Misc
     return kept, {m.name: shown[m.name] for m in kept if m.name in shown}
 
 
-def _texts(found: Sequence[Misconception], sources: dict[str, str], tr: Tr, language: str) -> list[str]:
+def _texts(
+    found: Sequence[Misconception], sources: dict[str, str], tr: Translate, language: str
+) -> list[str]:
     """Each misconception's message, saying which earlier part makes the same mistake."""
     same = tr("It is the known mistake your {source} makes.")
     return [
@@ -150,7 +149,7 @@ def _judge_function(
     question: FunctionQuestion,
     cases: list[tuple[Any, ...]],
     payload: dict[str, Any],
-    tr: Tr,
+    tr: Translate,
     language: str,
     shown: int,
     earlier: Earlier = (),
@@ -165,7 +164,11 @@ def _judge_function(
 
 
 def _answers(
-    question: FunctionQuestion, cases: list[tuple[Any, ...]], payload: dict[str, Any], tr: Tr, shown: int
+    question: FunctionQuestion,
+    cases: list[tuple[Any, ...]],
+    payload: dict[str, Any],
+    tr: Translate,
+    shown: int,
 ) -> list[Any] | Verdict:
     """The answer at each case, or the verdict on a payload that holds no usable answer."""
     if "not_callable" in payload:
@@ -199,7 +202,7 @@ def _judge_numbers(
     cases: list[tuple[Any, ...]],
     answers: list[Any],
     expected: list[Any],
-    tr: Tr,
+    tr: Translate,
     language: str,
     shown: int,
     earlier: Earlier,
@@ -249,7 +252,7 @@ def _judge_numbers(
 
 
 def _wrong_where_hidden(
-    question: FunctionQuestion, public: int, wrong: int, hidden: int, named: list[str], tr: Tr
+    question: FunctionQuestion, public: int, wrong: int, hidden: int, named: list[str], tr: Translate
 ) -> str:
     """Feedback for an answer right at every case the student may see and wrong at hidden ones."""
     said = tr(
@@ -261,7 +264,7 @@ def _wrong_where_hidden(
     return said + " " + tr("Check that the function uses its arguments, and each term of the formula.")
 
 
-def _unusable(question: FunctionQuestion, where: str | None, result: Any, tr: Tr) -> str | None:
+def _unusable(question: FunctionQuestion, where: str | None, result: Any, tr: Translate) -> str | None:
     """What makes ``result`` unusable, in words; ``where`` None: at a hidden case, so the words
     quote nothing the answer gave (an error's message or a value could hold the hidden inputs)."""
     if where is None:
@@ -295,7 +298,7 @@ def _unusable(question: FunctionQuestion, where: str | None, result: Any, tr: Tr
     return None
 
 
-def _unusable_hidden(question: FunctionQuestion, result: Any, tr: Tr) -> str | None:
+def _unusable_hidden(question: FunctionQuestion, result: Any, tr: Translate) -> str | None:
     name = question.name
     if not isinstance(result, dict):
         return tr("{name}: the answer could not be read at one of the inputs chosen at grading time.").format(
@@ -332,7 +335,7 @@ def _unusable_hidden(question: FunctionQuestion, result: Any, tr: Tr) -> str | N
     return None
 
 
-def _wanted(question: FunctionQuestion, tr: Tr) -> str:
+def _wanted(question: FunctionQuestion, tr: Translate) -> str:
     if question.returns == "word":
         return tr("a string, {choices}").format(choices=_or(question.choices, tr))
     return tr("a number (or a numpy array of numbers)")
@@ -352,7 +355,7 @@ def _judge_words(
     cases: list[tuple[Any, ...]],
     answers: list[Any],
     expected: list[Any],
-    tr: Tr,
+    tr: Translate,
     language: str,
     shown: int,
     earlier: Earlier = (),
@@ -424,7 +427,7 @@ def _ignores_its_arguments(answers: list[Any], expected: list[Any]) -> bool:
     return len(answers) > 1 and same and varies
 
 
-def _explain(named: list[str], got: Any, expected: Any, tr: Tr, *, ratio: bool = True) -> str:
+def _explain(named: list[str], got: Any, expected: Any, tr: Translate, *, ratio: bool = True) -> str:
     """The known mistakes ``named``, or how ``got`` compares with ``expected`` (``ratio``: as a
     factor, at a case the question states)."""
     named = list(dict.fromkeys(named))
@@ -452,7 +455,9 @@ def _explain(named: list[str], got: Any, expected: Any, tr: Tr, *, ratio: bool =
 # --- Figures --------------------------------------------------------------------------
 
 
-def _judge_figure(question: FigureQuestion, payload: dict[str, Any], tr: Tr, language: str) -> Verdict | None:
+def _judge_figure(
+    question: FigureQuestion, payload: dict[str, Any], tr: Translate, language: str
+) -> Verdict | None:
     figure = payload.get("figure")
     name = question.variable
     unreadable = Verdict(tr("{name}: the figure could not be read.").format(name=name))
@@ -485,7 +490,7 @@ def _judge_figure(question: FigureQuestion, payload: dict[str, Any], tr: Tr, lan
 
 
 def _judge_curves(
-    question: FigureQuestion, lines: list[tuple[Any, Any, str]], tr: Tr, language: str
+    question: FigureQuestion, lines: list[tuple[Any, Any, str]], tr: Translate, language: str
 ) -> Verdict | None:
     for curve in question.curves:
         x, y = np.asarray(curve.x(), dtype=np.float64), np.asarray(curve.y(), dtype=np.float64)
@@ -514,7 +519,7 @@ def _judge_curve_labels(
     lines: list[tuple[Any, Any, str]],
     axes: list[tuple[str, str, int, bool]],
     legends: int,
-    tr: Tr,
+    tr: Translate,
 ) -> str | None:
     labels = [label for _, _, label in lines if not label.startswith("_")]
     for curve in question.curves:
@@ -537,7 +542,7 @@ def _judge_curve_labels(
 
 
 def _judge_axis_labels(
-    question: FigureQuestion, axes: list[tuple[str, str, int, bool]], tr: Tr
+    question: FigureQuestion, axes: list[tuple[str, str, int, bool]], tr: Translate
 ) -> str | None:
     for xlabel, ylabel, count, _ in axes:
         if not count:
@@ -587,11 +592,11 @@ def _format(value: Any) -> str:
     return np.array2string(array, precision=4, threshold=6)
 
 
-def _format_case(case: tuple[Any, ...], tr: Tr) -> str:
+def _format_case(case: tuple[Any, ...], tr: Translate) -> str:
     return ", ".join(_describe_argument(a, tr) for a in case)
 
 
-def _describe_argument(value: Any, tr: Tr) -> str:
+def _describe_argument(value: Any, tr: Translate) -> str:
     array = np.asarray(value)
     if array.ndim == 0:
         return f"{value:g}" if isinstance(value, float) else repr(value)
@@ -600,6 +605,6 @@ def _describe_argument(value: Any, tr: Tr) -> str:
     )
 
 
-def _or(options: Sequence[str], tr: Tr) -> str:
+def _or(options: Sequence[str], tr: Translate) -> str:
     """``'a' or 'b'`` in the reader's language."""
     return tr(" or ").join(repr(option) for option in options)

@@ -1,8 +1,8 @@
 """The explorers' labels in every language of the course.
 
-The words are written in English in the code (:mod:`rooflinekit.words`: ``tr("...")`` where
-they are shown, ``N_("...")`` where they are defined; in the scripts of ``assets/``,
-``tr("...")`` and ``N_("...")`` too). Their translations live in the gettext catalog
+The words are written in English in the code, marked as :mod:`rooflinekit.words` says
+(``tr("...")`` where they are shown, ``N_("...")`` where they are defined; in the scripts of
+``assets/``, ``tr("...")`` and ``N_("...")`` too). Their translations live in the gettext catalog
 ``locale/<lang>/LC_MESSAGES/explorer-labels.po``, kept with Babel by
 ``tools/explorer_labels.py``, which also writes them to ``assets/labels.json``: that file ships
 with the package, so the explorers need no Babel when they run.
@@ -30,7 +30,7 @@ from html import escape
 
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.explorer.page import asset
-from rooflinekit.words import Translate, english
+from rooflinekit.words import Translate, english, translator_from
 
 ENGLISH = "en"
 LANGUAGES: tuple[str, ...] = ("en", "ko")
@@ -61,10 +61,7 @@ def tables() -> dict[str, dict[str, str]]:
 
 def translator(language: str) -> Translate:
     """The labels in ``language``: a text's translation, or the English text where it has none."""
-    table = tables().get(check_language(language), {})
-    if not table:
-        return english
-    return lambda text: table.get(text) or text
+    return translator_from(tables().get(check_language(language), {}))
 
 
 @cache

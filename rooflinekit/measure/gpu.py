@@ -19,7 +19,7 @@ from typing import Any
 
 from rooflinekit.measure.records import GpuReport, MatmulResult, StreamResult, best_flops, measured_chip
 from rooflinekit.measure.timing import Schedule, time_call
-from rooflinekit.messages import message
+from rooflinekit.words import message
 
 GPU_STREAMS = ("copy", "triad")
 GPU_DTYPES = ("fp32", "bf16")

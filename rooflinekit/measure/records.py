@@ -26,7 +26,7 @@ from rooflinekit.measure.kernels import STREAMS, StreamSpec
 from rooflinekit.measure.machine import MachineInfo
 from rooflinekit.measure.planning import Plan
 from rooflinekit.measure.timing import Timing
-from rooflinekit.messages import Message, message
+from rooflinekit.words import Message, message
 
 NOT_ASKED = message("not asked for")
 """Why the GPU was not measured when the caller did not ask for it."""

@@ -45,7 +45,7 @@ from rooflinekit.measure.records import (
     machine_chip,
 )
 from rooflinekit.measure.timing import Progress, Schedule, Timing, progress_stream, time_interleaved
-from rooflinekit.messages import message
+from rooflinekit.words import message
 
 TARGET_FRACTION = 0.85
 """Share of the budget the repeats are planned to fill; the rest absorbs overruns."""

@@ -4,7 +4,7 @@
   myst-nb's ``{glue:text}`` pastes it. In JupyterLab, jupyterlab-myst evaluates the same inline
   expression in the chapter's kernel, so the prose reads the same there. (myst-nb's own ``eval``
   role needs a kernel while the page is read, which the cached execution the site uses has not.)
-  A glued message (words the code composed, rooflinekit.messages) shows in a translated edition
+  A glued message (words the code composed, rooflinekit.words) shows in a translated edition
   in its language: its template translated (:mod:`roofline_book.computed`), the values the same.
 - ``{exercise-list}``: a table of the released student notebooks in ``exercises/`` with
   their graded parts, points and download links (see :mod:`roofline_book.exercises`).
@@ -53,7 +53,7 @@ from roofline_book import accessibility, computed, downloads, editions
 from roofline_book.exercises import find_exercises, in_language, listing_markdown
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.glue import MESSAGE_MIME
-from rooflinekit.messages import Message
+from rooflinekit.words import Message
 
 VENDORED = ("vendor/require.js", "vendor/html-manager/embed-amd.js", "vendor/mathjax/tex-mml-chtml.js")
 

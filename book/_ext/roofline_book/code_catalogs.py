@@ -1,62 +1,173 @@
 """Gettext catalogs of the words code shows, read from the code itself with Babel's extractors.
 
-Two catalogs are kept this way: the explorers' labels (tools/explorer_labels.py) and the words
-and sentences the chapters compose (:mod:`roofline_book.computed`). Both find their English
-texts by reading the code, so every branch's words are found, not only those some run showed,
-and both name the same gaps: a text missing from the catalog, fuzzy (its English changed),
-untranslated, a translation whose placeholders are not the English ones, or one with a number
-its English has not.
+The code marks its words as :mod:`rooflinekit.words` says (``tr``, ``N_``, ``message``); this
+module is where the catalog tools are told how to find them, once for every catalog
+(:data:`CATALOGS`): which files, which marks, and where each language's translations live.
+
+- :data:`EXPLORER_LABELS`: ``tr`` and ``N_`` in rooflinekit and in the explorers' scripts, shipped
+  as ``labels.json`` (tools/explorer_labels.py);
+- :data:`FEEDBACK`: ``tr`` and ``N_`` in the grading package, read by it at run time
+  (tools/translations.py brings it up to date);
+- :data:`COMPUTED`: ``message`` templates in rooflinekit and in the chapters' code, and the notes
+  of the hardware catalog's chip files, which the book's translated editions fill
+  (:mod:`roofline_book.computed`).
+
+Reading the code finds every branch's words, not only those some run showed. Every catalog names
+the same gaps: a text missing from the catalog, fuzzy (its English changed), untranslated, a
+translation whose placeholders are not the English ones, or one with a number its English has not.
 
 >>> from babel.messages.catalog import Message
 >>> [gap(Message("{n} chips", s)) for s in ("칩 {n}개", "", "칩 8개", "칩 {n}개, 8개")]
 [None, 'untranslated', 'placeholders differ from the English ones', 'number 8 typed into the translation']
+>>> [(catalog.domain, sorted(catalog.marks)) for catalog in CATALOGS]
+[('explorer-labels', ['N_', 'tr']), ('roofline_grading', ['N_', 'tr']), ('computed', ['message'])]
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import io
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_file
-from babel.messages.pofile import read_po
+from babel.messages.extract import extract_from_file, extract_python
+from babel.messages.pofile import read_po, write_po
 
 from roofline_book.translations import typed_numbers
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.messages import placeholders
+from rooflinekit.words import placeholders
 
 COMMENT_TAGS = ["Translators:"]
 """A comment so tagged, on the lines just above a text, reaches the translator."""
 
+SHOWN_MARKS = {"tr": None, "N_": None}
+"""The marks of a text translated in the process that shows it (rooflinekit.words' ``tr`` and
+``N_``), as Babel's keywords: the text is the call's first argument."""
+TEMPLATE_MARKS = {"message": None}
+"""The mark of a template that travels with its values and is translated later
+(rooflinekit.words' ``message``)."""
 
-def extract(root: Path, sources: Mapping[str, Any], keywords: Mapping[str, Any], domain: str) -> Catalog:
-    """Every text of the files ``sources`` names (a glob under ``root`` -> Babel's extraction
-    method), with where it is written and its translators' comments. Directories whose name
-    starts with ``_`` or ``.`` are left out."""
-    catalog = Catalog(domain=domain, project="roofline course", fuzzy=False)
-    for pattern, method in sources.items():
-        for path in sorted(root.glob(pattern)):
-            if any(part[0] in "_." for part in path.relative_to(root).parts[:-1]):
-                continue
-            found = extract_from_file(method, str(path), keywords=keywords, comment_tags=COMMENT_TAGS,
-                                      strip_comment_tags=True)
-            for _, text, comments, _ in found:
-                flags = ["python-brace-format"] if _names(text) else []
-                # a text written twice is one message, with both places (Babel merges them)
-                catalog.add(text, locations=[(path.relative_to(root).as_posix(), None)], flags=flags,
-                            auto_comments=comments)
-    return catalog
+
+def extract_myst(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's extraction method for a MyST Markdown notebook: its code cells, read as Python.
+
+    >>> page = b"# A page\\n\\n```{code-cell} ipython3\\nglue('x', message('{n} chips', n=2))\\n```\\n"
+    >>> [found[2] for found in extract_myst(io.BytesIO(page), TEMPLATE_MARKS, [], {})]
+    [('{n} chips', None)]
+    """
+    import jupytext  # type: ignore[import-untyped]  # jupytext has no type hints
+
+    notebook = jupytext.reads(fileobj.read().decode("utf-8"), fmt="md:myst")
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            code = io.BytesIO(cell.source.encode("utf-8"))
+            yield from extract_python(code, keywords, comment_tags, options)
+
+
+def extract_chip_notes(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's extraction method for a chip file: its ``notes``, each a message's template
+    (rooflinekit.chipformat makes them messages).
+
+    >>> chip = b'id = "x1"\\nnotes = [\\n    "Vendor HBM bandwidth is {hbm}.",\\n]\\n'
+    >>> list(extract_chip_notes(io.BytesIO(chip), TEMPLATE_MARKS, [], {}))
+    [(3, 'message', 'Vendor HBM bandwidth is {hbm}.', [])]
+    """
+    import tomllib
+
+    text = fileobj.read().decode("utf-8")
+    lines = text.splitlines()
+    for note in tomllib.loads(text).get("notes", []):
+        line = next((i for i, written in enumerate(lines, 1) if note[:40] in written), 0)
+        yield line, "message", note, []
+
+
+@dataclass(frozen=True)
+class CodeCatalog:
+    """One catalog of words written in code: where they are written (a glob under the course's
+    root -> Babel's extraction method), with which marks, and the folder under the root that
+    holds each language's ``<language>/LC_MESSAGES/<domain>.po``."""
+
+    domain: str
+    sources: Mapping[str, Any]
+    marks: Mapping[str, Any]
+    locale: str = "locale"
+
+    def path(self, root: Path, language: str) -> Path:
+        """Where ``language``'s translations live.
+
+        >>> FEEDBACK.path(Path("course"), "ko").as_posix()
+        'course/grading/roofline_grading/locale/ko/LC_MESSAGES/roofline_grading.po'
+        """
+        return root / self.locale / language / "LC_MESSAGES" / f"{self.domain}.po"
+
+    def extract(self, root: Path) -> Catalog:
+        """Every text of the code, with where it is written (no line: a catalog does not change
+        when a line moves) and its translators' comments. Directories whose name starts with
+        ``_`` or ``.`` are left out."""
+        catalog = Catalog(domain=self.domain, project="roofline course", fuzzy=False)
+        for pattern, method in self.sources.items():
+            for path in sorted(root.glob(pattern)):
+                if any(part[0] in "_." for part in path.relative_to(root).parts[:-1]):
+                    continue
+                found = extract_from_file(method, str(path), keywords=self.marks, comment_tags=COMMENT_TAGS,
+                                          strip_comment_tags=True)
+                for _, text, comments, _ in found:
+                    flags = ["python-brace-format"] if _names(text) else []
+                    # a text written twice is one message, with both places (Babel merges them)
+                    catalog.add(text, locations=[(path.relative_to(root).as_posix(), None)], flags=flags,
+                                auto_comments=comments)
+        return catalog
+
+
+EXPLORER_LABELS = CodeCatalog(
+    "explorer-labels", {"rooflinekit/**/*.py": "python", "rooflinekit/explorer/assets/*.js": "javascript"},
+    SHOWN_MARKS,
+)
+FEEDBACK = CodeCatalog(
+    "roofline_grading", {"grading/roofline_grading/**/*.py": "python"}, SHOWN_MARKS,
+    "grading/roofline_grading/locale",
+)
+COMPUTED = CodeCatalog(
+    "computed",
+    {"rooflinekit/**/*.py": "python", "book/**/*.md": extract_myst,
+     "rooflinekit/data/chips/*.toml": extract_chip_notes},
+    TEMPLATE_MARKS,
+)
+CATALOGS = (EXPLORER_LABELS, FEEDBACK, COMPUTED)
+"""Every catalog of words written in code (the book's pages have catalogs of their own, kept by
+Sphinx's gettext builder)."""
+
+
+def sync(catalog: CodeCatalog, root: Path, language: str, template: Catalog | None = None) -> Path:
+    """Bring ``language``'s catalog up to the code's texts (``template``, extracted when not
+    given) with Babel's merge: new texts empty, changed ones fuzzy with the old translation, gone
+    ones dropped. The file is written only when more than its dates changed."""
+    path = catalog.path(root, language)
+    if path.exists():
+        merged = read_catalog(path)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        merged = Catalog(locale=language, domain=catalog.domain, project="roofline course")
+    merged.update(template if template is not None else catalog.extract(root))
+    merged.fuzzy = False  # the header: Babel marks a new catalog's fuzzy
+    written = io.BytesIO()
+    write_po(written, merged, width=0, include_lineno=False, ignore_obsolete=True)
+    if not path.exists() or undated(path.read_bytes()) != undated(written.getvalue()):
+        path.write_bytes(written.getvalue())
+    return path
+
+
+def undated(po: bytes) -> bytes:
+    """A catalog without the dates of its header (which change at every extraction)."""
+    return re.sub(rb'^"(POT-Creation|PO-Revision)-Date: .*$', b"", po, flags=re.MULTILINE)
 
 
 def read_catalog(path: Path) -> Catalog:
     with path.open("rb") as handle:
         return read_po(handle)
-
-
-def translations(path: Path) -> dict[str, str]:
-    """A catalog's usable translations (fuzzy and empty entries left out: the English is kept)."""
-    return {str(m.id): str(m.string) for m in read_catalog(path) if m.id and m.string and not m.fuzzy}
 
 
 def _names(text: str) -> list[str]:

@@ -37,9 +37,9 @@ from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 
-from roofline_book.code_catalogs import translations
 from roofline_book.search_ko import SearchKorean
 from roofline_book.translations import catalog_path, manifest_path, read_manifest
+from rooflinekit.words import catalog_translations, translator_from
 
 PRIMARY = "en"
 EDITIONS = {"en": "English", "ko": "한국어"}
@@ -105,7 +105,7 @@ def site_title(root: Path, language: str, title: str, root_doc: str) -> str:
     'A course'
     """
     catalog = catalog_path(root, language, root_doc)
-    return translations(catalog).get(title, title) if catalog.is_file() else title
+    return translator_from(catalog_translations(catalog))(title) if catalog.is_file() else title
 
 
 def _site_title(app: Sphinx, config: Any) -> None:

@@ -22,7 +22,8 @@ from nbformat.v4 import new_markdown_cell
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from roofline_grading.autograde.structure import NotebookStructure, Plan
-from roofline_grading.i18n import N_, language_of, translator
+from roofline_grading.i18n import language_of, translator
+from rooflinekit.words import N_
 
 __all__ = ["NOTES_KEY", "StudentNotes", "held_notes", "language_of_file", "notes", "notes_cell"]
 
