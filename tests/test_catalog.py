@@ -271,8 +271,8 @@ def test_the_wheel_ships_the_data_files(tmp_path: Path) -> None:
     import zipfile
 
     root = DATA.parents[1]
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(root)],
-                           capture_output=True, text=True, check=False, timeout=600)
+    wheel_of_root = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(root)]
+    built = subprocess.run(wheel_of_root, capture_output=True, text=True, check=False, timeout=600)
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = tmp_path.glob("rooflinekit-*.whl")
     shipped = set(zipfile.ZipFile(wheel).namelist())
