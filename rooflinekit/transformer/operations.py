@@ -40,7 +40,8 @@ class Op:
     """One operation of a step, costed on one chip, and how many times the step runs it.
 
     ``cost`` counts FLOPs and HBM bytes; a collective does no math and moves no HBM bytes
-    here, only ``link_bytes`` over the chip's link.
+    here, only ``link_bytes`` over the chip's link. ``weight_bytes`` are the HBM bytes of
+    weights a matmul reads in one run (part of ``cost``'s bytes; 0 for other operations).
     """
 
     name: str
@@ -49,6 +50,7 @@ class Op:
     count: int = 1
     link_bytes: float = 0.0
     collective: str | None = None
+    weight_bytes: float = 0.0
 
     @property
     def flops(self) -> float:
@@ -103,7 +105,8 @@ def head_ops(model: TransformerShape, s: Setup) -> list[Op]:
     head = matmul_cost(rows, model.d_model, vocab, x=act, w=s.weights, out=act)
     ops = [
         Op(N_("final norm"), "norm", replace(_norm(model, rows, act), name="final norm")),
-        Op(N_("LM head"), "matmul", replace(head, name="LM head")),
+        Op(N_("LM head"), "matmul", replace(head, name="LM head"),
+           weight_bytes=s.weights.bytes * model.d_model * vocab),
     ]
     if s.n_chips > 1:
         ops.append(_all_reduce(N_("logits all-gather"), s, rows * model.vocab, 1, kind="all-gather"))
@@ -153,7 +156,8 @@ def _projection(name: str, tokens: int, d_in: int, d_out: float, s: Setup, model
     cost = matmul_cost(tokens, d_in, d_out, x=s.activations, w=s.weights, out=out or s.activations)
     if model.biases:
         cost = _with_bias(cost, tokens, d_out, s.weights)
-    return Op(name, "matmul", replace(cost, name=name), model.n_layers)
+    weights = s.weights.bytes * (d_in * d_out + (d_out if model.biases else 0.0))
+    return Op(name, "matmul", replace(cost, name=name), model.n_layers, weight_bytes=weights)
 
 
 def _attention(model: TransformerShape, s: Setup, q_heads: int, kv_heads: int) -> list[Op]:
