@@ -17,7 +17,8 @@ One module a job, each importing only from those below it:
 - :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language \\|
   :mod:`~rooflinekit.transformer.decisions`: the latency-throughput curve, latency targets, cost;
 - :mod:`~rooflinekit.transformer.step`: the step on the roofline, its totals and bounds \\|
-  :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks;
+  :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks \\|
+  :mod:`~rooflinekit.transformer.experts`: a mixture of experts' experts spread over chips;
 - :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
   :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
 - :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips.
@@ -42,6 +43,7 @@ from rooflinekit.transformer.decisions import (
     latency_throughput,
     serving_search,
 )
+from rooflinekit.transformer.experts import ExpertParallel, expert_parallel
 from rooflinekit.transformer.memory import (
     MemoryCheck,
     check_weights_fit,
@@ -77,6 +79,7 @@ __all__ = [
     "SCHEDULING",
     "CurvePoint",
     "Efficiency",
+    "ExpertParallel",
     "LatencyThroughput",
     "MemoryCheck",
     "Op",
@@ -89,6 +92,7 @@ __all__ = [
     "TransformerStep",
     "check_weights_fit",
     "cost_per_million_tokens",
+    "expert_parallel",
     "head_ops",
     "heads_per_chip",
     "latency_throughput",
