@@ -168,6 +168,15 @@ class LatencyThroughput:
                 return point
         raise RooflineInputError("batch", "one of the curve's batches", batch)
 
+    def chip_hours_per_million_tokens(self, batch: int, overlap: str = "none") -> float:
+        """Chip-hours of decode alone (prefill aside) per million output tokens at ``batch``.
+
+        >>> curve = latency_throughput("llama-3.1-8b", "h100-sxm", batches=[1, 64])
+        >>> curve.chip_hours_per_million_tokens(1) > 20 * curve.chip_hours_per_million_tokens(64)
+        True
+        """
+        return self.n_chips / self.at(batch).total(overlap) * 1e6 / SECONDS_PER_HOUR
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "model": self.model.name,
