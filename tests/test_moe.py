@@ -114,6 +114,11 @@ def test_moe_plateau_comes_later_than_its_dense_twins() -> None:
     # Past a few dozen tokens every expert is touched, each seeing k/E of the batch: E/k times later.
     ratio = MIXTRAL.n_experts / MIXTRAL.experts_per_token
     assert moe.plateau == pytest.approx(ratio * dense.plateau, rel=0.1)
+    # Past its plateau, as for a dense model, a doubling adds at most a third to the total.
+    for batch in (moe.plateau, 2 * moe.plateau):
+        one, two = (rk.transformer_step(MIXTRAL, "h200-sxm", n_chips=2, context=256, batch=b)
+                    for b in (batch, 2 * batch))
+        assert one.tokens_per_second <= two.tokens_per_second <= 4 / 3 * one.tokens_per_second
 
 
 # --- the all-to-all and expert parallelism ----------------------------------------------------------
