@@ -11,6 +11,11 @@
                         [--context L] [--phase decode|prefill] [--weights DT] [--kv-cache DT]
                         [--compute DT] [--collective-latency SECONDS] [--peak FLOPS]
                         [--bandwidth BPS] [--json]
+    rooflinekit latency-throughput MODEL (--chip ID | --chip-file FILE) [--chips N] [--context L]
+                        [--batches B,B,...] [--knee-fraction F] [dtypes, latency, figures] [--json]
+    rooflinekit slo-search MODEL (--chip ID | --chip-file FILE) --ttft SECONDS --tpot SECONDS
+                        --prompt N --output N [--chip-counts N,N,...] [--overlap none|full]
+                        [--price-per-chip-hour PRICE] [dtypes, latency, figures] [--json]
 
 ``--chip-file`` reads a chip of your own from a small TOML file (:mod:`rooflinekit.chipfile`).
 ``--json`` prints one JSON object and nothing else. Bad input exits with status 2 and one
@@ -36,7 +41,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, NoReturn
 
 from rooflinekit import __version__
-from rooflinekit._validate import check_figure, check_size
+from rooflinekit._validate import check_figure, check_fraction, check_size
 from rooflinekit.analysis import Hardware, Roofline, analyze
 from rooflinekit.catalog import CHIPS, Chip, chip
 from rooflinekit.collectives import check_latency
@@ -46,6 +51,14 @@ from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 from rooflinekit.fmt import Table, num, seconds
 from rooflinekit.models import TRANSFORMERS, TransformerShape, transformer_shape
+from rooflinekit.transformer.decisions import (
+    OVERLAPS,
+    SCHEDULING,
+    LatencyThroughput,
+    ServingSearch,
+    latency_throughput,
+    serving_search,
+)
 from rooflinekit.transformer.report import operations_table, shapes_table, step_summary, step_title
 from rooflinekit.transformer.setup import PHASES
 from rooflinekit.transformer.step import TransformerStep, transformer_step
@@ -85,6 +98,20 @@ _size = _checked(check_size, int, "a positive integer")
 _figure = _checked(check_figure, float, "a positive, finite number")
 _seconds = _checked(check_figure, float, "a positive, finite number of seconds")
 _latency = _checked(lambda name, value: check_latency(value, name), float, "a number of seconds, 0 or more")
+_fraction = _checked(check_fraction, float, "a fraction in (0, 1]")
+
+
+def _sizes(text: str) -> list[int]:
+    """A comma-separated list of positive integers: ``1,2,4,8``."""
+    try:
+        values = [int(part) for part in text.split(",")]
+        for value in values:
+            check_size("value", value)
+    except (ValueError, RooflineInputError) as error:
+        raise argparse.ArgumentTypeError(
+            f"must be positive integers separated by commas, such as 1,2,4,8 (got {text!r})"
+        ) from error
+    return values
 
 
 def _chip(text: str) -> Chip:
@@ -172,18 +199,24 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("--json", action="store_true", help="print one JSON object")
 
     _add_transformer(commands)
+    _add_latency_throughput(commands)
+    _add_slo_search(commands)
     return parser
+
+
+def _add_model(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "model", type=_model, metavar="MODEL",
+        help=f"one of {', '.join(TRANSFORMERS)} (see `rooflinekit models`)",
+    )
+    _add_chip_options(command)
 
 
 def _add_transformer(commands: Any) -> None:
     transformer = commands.add_parser(
         "transformer", help="one decode step or one prefill of a model, every operation on the roofline"
     )
-    transformer.add_argument(
-        "model", type=_model, metavar="MODEL",
-        help=f"one of {', '.join(TRANSFORMERS)} (see `rooflinekit models`)",
-    )
-    _add_chip_options(transformer)
+    _add_model(transformer)
     transformer.add_argument(
         "--chips", type=_size, default=1, metavar="N", help="chips the model is split over (default 1)"
     )
@@ -195,6 +228,63 @@ def _add_transformer(commands: Any) -> None:
     transformer.add_argument(
         "--phase", choices=PHASES, default="decode", help="decode (one new token) or prefill (default decode)"
     )
+    _add_step_options(transformer)
+
+
+def _add_latency_throughput(commands: Any) -> None:
+    curve = commands.add_parser(
+        "latency-throughput",
+        help="decode tokens/s per request and in total against the batch, with the knee and the plateau",
+    )
+    _add_model(curve)
+    curve.add_argument(
+        "--chips", type=_size, default=1, metavar="N", help="chips the model is split over (default 1)"
+    )
+    curve.add_argument(
+        "--context", type=_size, default=2048, metavar="L",
+        help="tokens in each sequence's cache (default 2048)",
+    )
+    curve.add_argument(
+        "--batches", type=_sizes, metavar="B,B,...",
+        help="batches to show (default: about 40 up to what fits)",
+    )
+    curve.add_argument(
+        "--knee-fraction", type=_fraction, default=0.9, metavar="F",
+        help="the knee: the largest batch whose requests keep this share of a lone request's tokens/s "
+        "(default 0.9)",
+    )
+    _add_step_options(curve)
+
+
+def _add_slo_search(commands: Any) -> None:
+    search = commands.add_parser(
+        "slo-search",
+        help="batches and chip counts that meet a time-to-first-token and a time-per-output-token target, "
+        "and the cheapest",
+    )
+    _add_model(search)
+    search.add_argument("--ttft", type=_seconds, required=True, metavar="SECONDS",
+                        help="target time to the first token")
+    search.add_argument("--tpot", type=_seconds, required=True, metavar="SECONDS",
+                        help="target time per output token")
+    search.add_argument("--prompt", type=_size, required=True, metavar="N", help="prompt tokens per request")
+    search.add_argument("--output", type=_size, required=True, metavar="N", help="output tokens per request")
+    search.add_argument(
+        "--chip-counts", type=_sizes, default=[1, 2, 4, 8], metavar="N,N,...",
+        help="chip counts to try for prefill and for decode (default 1,2,4,8)",
+    )
+    search.add_argument(
+        "--overlap", choices=OVERLAPS, default="none",
+        help="communication and compute: none overlapped (default) or fully overlapped",
+    )
+    search.add_argument(
+        "--price-per-chip-hour", type=_figure, metavar="PRICE",
+        help="your price of one chip for an hour, in any currency: adds the cost per million output tokens",
+    )
+    _add_step_options(search)
+
+
+def _add_step_options(transformer: argparse.ArgumentParser) -> None:
     transformer.add_argument(
         "--weights", type=_dtype_name, default="bf16", metavar="DT",
         help="dtype of the weights (default bf16)",
@@ -329,26 +419,116 @@ def _models(args: argparse.Namespace) -> Output:
     return Output({"models": [s.to_dict() for s in shapes]}, shapes_table(shapes).to_text())
 
 
-_FLAGS = {"n_chips": "--chips", "batch": "--batch", "context": "--context"}
+_FLAGS = {
+    "n_chips": "--chips",
+    "batch": "--batch",
+    "context": "--context",
+    "batches": "--batches",
+    "knee_fraction": "--knee-fraction",
+    "chip_counts": "--chip-counts",
+    "prompt": "--prompt",
+    "output": "--output",
+}
 """The command line's names for the settings the library refuses by their own name."""
 
 
-def _transformer(args: argparse.Namespace) -> Output:
+def _on(args: argparse.Namespace) -> Chip:
+    """The chip of a model's command, with ``--peak`` and ``--bandwidth`` applied."""
     hw = resolve(args.chip, args.compute, "--compute", args.peak, args.bandwidth)
     on: Chip = args.chip
     if args.peak is not None or args.bandwidth is not None:
         on = on.derive(peaks={args.compute: hw.peak}, hbm_bandwidth=hw.bandwidth)
+    return on
+
+
+def _step_settings(args: argparse.Namespace) -> dict[str, Any]:
+    return {"weights": args.weights, "kv_cache": args.kv_cache, "compute": args.compute,
+            "collective_latency": args.collective_latency}
+
+
+def _flagged(error: RooflineInputError) -> RooflineInputError:
+    """The library's refusal, naming the command line's option in place of the library's argument."""
+    if error.argument not in _FLAGS:
+        return error
+    return RooflineInputError(_FLAGS[error.argument], error.accepted, error.got)
+
+
+def _transformer(args: argparse.Namespace) -> Output:
+    on = _on(args)
     try:
         step = transformer_step(
             args.model, on, n_chips=args.chips, phase=args.phase, batch=args.batch, context=args.context,
-            weights=args.weights, kv_cache=args.kv_cache, compute=args.compute,
-            collective_latency=args.collective_latency,
+            **_step_settings(args),
         )
     except RooflineInputError as error:  # a model, context or batch that does not fit
-        if error.argument not in _FLAGS:
-            raise
-        raise RooflineInputError(_FLAGS[error.argument], error.accepted, error.got) from error
+        raise _flagged(error) from error
     return Output(step.to_dict(), _step_text(step))
+
+
+def _latency_throughput(args: argparse.Namespace) -> Output:
+    try:
+        curve = latency_throughput(args.model, _on(args), batches=args.batches,
+                                   knee_fraction=args.knee_fraction, n_chips=args.chips, context=args.context,
+                                   **_step_settings(args))
+    except RooflineInputError as error:
+        raise _flagged(error) from error
+    return Output(curve.to_dict(), _curve_text(curve))
+
+
+def _curve_text(curve: LatencyThroughput) -> str:
+    """The curve as a table, then its knee and plateau in words."""
+    headings = ["batch", "TPOT, no overlap", "TPOT, full overlap", "per request tok/s", "total tok/s",
+                "compute-bound weights"]
+    rows = [[p.batch, seconds(p.time("none"), 4), seconds(p.time("full"), 4), num(p.per_request(), 4),
+             num(p.total(), 4), f"{p.compute_bound_weights:.0%}"] for p in curve.points]
+    title = (f"{curve.model.name} on {curve.n_chips} x {curve.chip.name}, decode with a "
+             f"{curve.context}-token cache (tokens/s with no overlap of communication and compute)")
+    plateau = ("none before memory runs out" if curve.plateau is None else
+               f"batch {curve.plateau}: the compute-bound weight matmuls hold half the weights; past it "
+               "a doubling of the batch adds at most a third to the total")
+    lines = [title, "", Table(headings, rows, align="rrrrrr").to_text("  "), "",
+             f"  knee      batch {curve.knee}: the largest whose requests keep {curve.knee_fraction:.0%} "
+             "of a lone request's tokens/s",
+             f"  plateau   {plateau}",
+             f"  largest batch that fits  {curve.max_batch}"]
+    return "\n".join(lines)
+
+
+def _slo_search(args: argparse.Namespace) -> Output:
+    try:
+        found = serving_search(args.model, _on(args), ttft=args.ttft, tpot=args.tpot, prompt=args.prompt,
+                               output=args.output, chip_counts=args.chip_counts, overlap=args.overlap,
+                               **_step_settings(args))
+    except RooflineInputError as error:
+        raise _flagged(error) from error
+    return Output(found.to_dict(args.price_per_chip_hour), _search_text(found, args.price_per_chip_hour))
+
+
+def _search_text(found: ServingSearch, price: float | None) -> str:
+    """For each pair of prefill and decode chip counts, its largest batch that meets the targets."""
+    best: dict[tuple[int, int], Any] = {}
+    for c in found.configs:
+        key = (c.prefill_chips, c.decode_chips)
+        if key not in best or c.batch > best[key].batch:
+            best[key] = c
+    headings = ["prefill chips", "decode chips", "batch", "TTFT", "TPOT", "tok/s", "chips",
+                "chip-h / M tokens", *(["cost / M tokens"] if price is not None else [])]
+    rows = [[c.prefill_chips, c.decode_chips, c.batch, seconds(c.ttft, 3), seconds(c.tpot, 3),
+             num(c.tokens_per_second, 4), num(c.chips, 3), num(c.chip_hours_per_million_tokens, 3),
+             *([num(c.chip_hours_per_million_tokens * price, 3)] if price is not None else [])]
+            for c in best.values()]
+    lines = [f"{found.model.name} on {found.chip.name}: TTFT <= {seconds(found.ttft_target, 3)}, "
+             f"TPOT <= {seconds(found.tpot_target, 3)}, {found.prompt} tokens in, {found.output} out, "
+             f"communication overlapped: {found.overlap}",
+             f"  scheduling: {SCHEDULING}", ""]
+    if not rows:
+        return "\n".join([*lines, "  no configuration meets both targets"])
+    cheapest = found.cheapest
+    assert cheapest is not None
+    lines += [Table(headings, rows, align="r" * len(headings)).to_text("  "), "",
+              f"  cheapest  {cheapest.prefill_chips} prefill and {cheapest.decode_chips} decode chips at "
+              f"batch {cheapest.batch} (each pair's largest batch shown; --json lists every configuration)"]
+    return "\n".join(lines)
 
 
 def _step_text(step: TransformerStep) -> str:
@@ -365,6 +545,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "measure": _measure,
     "models": _models,
     "transformer": _transformer,
+    "latency-throughput": _latency_throughput,
+    "slo-search": _slo_search,
 }
 
 

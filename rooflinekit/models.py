@@ -2,7 +2,10 @@
 
 A shape is what a model's ``config.json`` says: layers, ``d_model``, attention heads, KV
 heads, head size, MLP width (gated or not), vocabulary, tied embeddings, the kind of norm
-and whether the linear layers have biases. The parameter count follows from it; each
+and whether the linear layers have biases, and for a **mixture of experts** (MoE) the experts of
+its MoE layers, how many each token is routed to, the shared experts every token goes through and
+which layers are MoE. The parameter count follows from it (for an MoE model, the total and the
+active parameters a token multiplies); each
 entry of :data:`TRANSFORMERS` also carries the total its publisher gives and its sources, so
 the derivation can be checked. Every model :mod:`rooflinekit.transformer` places on the
 roofline, operation by operation or as the serving notes' three clocks, is one of these shapes;
@@ -13,6 +16,11 @@ roofline, operation by operation or as the serving notes' three clocks, is one o
 70553706496.0
 >>> llama.kv_cache_bytes_per_token("bf16")        # 2 (K and V) * 80 layers * 8 heads * 128 * 2 B
 327680.0
+>>> mixtral = transformer_shape("mixtral-8x7b")
+>>> round(mixtral.params / 1e9, 2), round(mixtral.active_params / 1e9, 2)
+(46.7, 12.88)
+>>> round(float(mixtral.experts_touched(16)), 2)      # distinct experts a layer reads for 16 tokens
+7.92
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from rooflinekit._validate import check_figure, check_size
 from rooflinekit.catalog import Source
@@ -39,6 +49,13 @@ class TransformerShape:
     shared by ``n_heads / n_kv_heads`` query heads. ``gated`` MLPs (SwiGLU) have three
     matrices (gate, up, down), plain ones two. ``published_params`` is the publisher's own
     total, kept to check :attr:`params` against.
+
+    A mixture of experts has ``n_experts`` > 0: in each of its MoE layers the MLP is that many
+    experts (MLPs of width ``d_ff_expert``, ``d_ff`` when 0), a router (a ``d_model x n_experts``
+    matrix) sends each token to ``experts_per_token`` of them, and ``shared_experts`` more see
+    every token. The MoE layers are every ``moe_every``-th from layer ``first_dense_layers`` on (1
+    and 0: all of them); the other layers keep a dense MLP of width ``d_ff``.
+    ``published_active_params`` is the publisher's count of the parameters a token uses.
     """
 
     name: str
@@ -56,13 +73,22 @@ class TransformerShape:
     published_params: float | None = None
     sources: tuple[Source, ...] = ()
     notes: tuple[str, ...] = ()
+    n_experts: int = 0
+    experts_per_token: int = 0
+    shared_experts: int = 0
+    d_ff_expert: int = 0
+    first_dense_layers: int = 0
+    moe_every: int = 1
+    published_active_params: float | None = None
 
     def __post_init__(self) -> None:
-        for size in ("n_layers", "d_model", "n_heads", "n_kv_heads", "head_dim", "d_ff", "vocab"):
+        sizes = ("n_layers", "d_model", "n_heads", "n_kv_heads", "head_dim", "d_ff", "vocab", "moe_every")
+        for size in sizes:
             value = getattr(self, size)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RooflineInputError(size, "a positive integer", value)
             check_size(size, value)
+        self._check_experts()
         if self.n_heads % self.n_kv_heads:
             raise RooflineInputError(
                 "n_kv_heads", f"a divisor of n_heads ({self.n_heads})", self.n_kv_heads
@@ -74,6 +100,22 @@ class TransformerShape:
                 raise RooflineInputError(flag, "True or False", getattr(self, flag))
         if self.published_params is not None:
             check_figure("published_params", self.published_params)
+
+    def _check_experts(self) -> None:
+        counts = ("n_experts", "experts_per_token", "shared_experts", "d_ff_expert", "first_dense_layers")
+        for count in counts:
+            value = getattr(self, count)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RooflineInputError(count, "an integer, 0 or more", value)
+        if self.n_experts and not 1 <= self.experts_per_token <= self.n_experts:
+            accepted = f"from 1 to n_experts ({self.n_experts})"
+            raise RooflineInputError("experts_per_token", accepted, self.experts_per_token)
+        if not self.n_experts and (self.experts_per_token or self.shared_experts):
+            raise RooflineInputError("n_experts", "at least 1 for a model with experts per token", 0)
+        if self.n_experts and self.biases:
+            raise RooflineInputError("biases", "False for a mixture of experts", self.biases)
+        if self.published_active_params is not None:
+            check_figure("published_active_params", self.published_active_params)
 
     @property
     def q_width(self) -> int:
@@ -120,9 +162,75 @@ class TransformerShape:
         return self.mlp_matrices * d * f + biases
 
     @property
+    def is_moe(self) -> bool:
+        """Whether some layers are a mixture of experts."""
+        return self.n_experts > 0
+
+    @property
+    def n_moe_layers(self) -> int:
+        """Layers whose MLP is a mixture of experts.
+
+        >>> transformer_shape("mixtral-8x7b").n_moe_layers, transformer_shape("llama-3.1-8b").n_moe_layers
+        (32, 0)
+        """
+        if not self.is_moe or self.first_dense_layers >= self.n_layers:
+            return 0
+        return -(-(self.n_layers - self.first_dense_layers) // self.moe_every)
+
+    @property
+    def n_dense_layers(self) -> int:
+        """Layers with a dense MLP of width ``d_ff``."""
+        return self.n_layers - self.n_moe_layers
+
+    @property
+    def expert_width(self) -> int:
+        """The hidden width of one expert: ``d_ff_expert``, or ``d_ff`` when that is 0."""
+        return self.d_ff_expert or self.d_ff
+
+    @property
+    def expert_params(self) -> float:
+        """One expert's matrices (gated: gate, up, down)."""
+        return float(self.mlp_matrices) * self.d_model * self.expert_width
+
+    @property
+    def router_params(self) -> float:
+        """The router of one MoE layer: a ``d_model x n_experts`` matrix."""
+        return float(self.d_model) * self.n_experts
+
+    def moe_mlp_params(self, experts: float | None = None) -> float:
+        """One MoE layer's MLP: ``experts`` routed experts (default all of them), the shared
+        experts and the router."""
+        routed = self.n_experts if experts is None else experts
+        return (routed + self.shared_experts) * self.expert_params + self.router_params
+
+    @property
     def layer_params(self) -> float:
-        """One layer: attention, MLP and the two norms before them."""
+        """One dense layer: attention, MLP and the two norms before them."""
         return self.attention_params + self.mlp_params + 2 * self.norm_params
+
+    def _layers_params(self, experts: float | None) -> float:
+        """All layers, the MoE layers with ``experts`` routed experts each (None: all)."""
+        moe = self.attention_params + self.moe_mlp_params(experts) + 2 * self.norm_params
+        return self.n_dense_layers * self.layer_params + self.n_moe_layers * moe
+
+    def experts_touched(self, tokens: Any) -> Any:
+        """Expected distinct routed experts one MoE layer reads for ``tokens`` tokens.
+
+        The routing assumption: each token picks ``experts_per_token`` distinct experts uniformly
+        at random, independently of the other tokens. An expert is left out by one token with
+        probability ``1 - k / E``, by all of them with ``(1 - k / E) ** tokens``; so
+        ``E * (1 - (1 - k / E) ** tokens)`` experts are read, ``k`` for one token and nearly all
+        ``E`` for many. A dense model reads its one MLP whatever the batch (0 here).
+
+        >>> mixtral = transformer_shape("mixtral-8x7b")
+        >>> [round(float(mixtral.experts_touched(t)), 3) for t in (1, 2, 4)]
+        [2.0, 3.5, 5.469]
+        """
+        if not self.is_moe:
+            return 0.0
+        n = check_size("tokens", tokens)
+        e, k = self.n_experts, self.experts_per_token
+        return e * (1.0 - np.power(1.0 - k / e, n))
 
     @property
     def embedding_params(self) -> float:
@@ -137,20 +245,29 @@ class TransformerShape:
     @property
     def params(self) -> float:
         """All parameters: the layers, the embedding, the LM head and the final norm."""
-        return (
-            self.n_layers * self.layer_params
-            + self.embedding_params
-            + self.lm_head_params
-            + self.norm_params
-        )
+        return self._layers_params(None) + self.embedding_params + self.lm_head_params + self.norm_params
+
+    @property
+    def active_params(self) -> float:
+        """Parameters one token uses: :attr:`params` with only ``experts_per_token`` routed
+        experts in each MoE layer (all of them, for a dense model).
+
+        >>> llama = transformer_shape("llama-3.1-8b")
+        >>> llama.active_params == llama.params
+        True
+        """
+        return (self._layers_params(self.experts_per_token) + self.embedding_params + self.lm_head_params
+                + self.norm_params)
 
     @property
     def matmul_params(self) -> float:
-        """Parameters every generated token multiplies: the layers' matrices and the LM head.
+        """Parameters every generated token multiplies: the layers' matrices (the experts it is
+        routed to) and the LM head.
 
-        About ``params`` minus the embedding table, whose rows a token only looks up.
+        About ``active_params`` minus the embedding table, whose rows a token only looks up.
         """
-        return self.n_layers * (self.attention_params + self.mlp_params) + self.embedding_params
+        norms = 2 * self.n_layers * self.norm_params
+        return self._layers_params(self.experts_per_token) - norms + self.embedding_params
 
     def kv_cache_bytes_per_token(self, kv_dtype: str | DType = "bf16") -> float:
         """Bytes one token leaves in the KV cache: a key and a value per layer and KV head.
@@ -181,6 +298,13 @@ class TransformerShape:
             "biases": self.biases,
             "params": self.params,
             "published_params": self.published_params,
+            "n_experts": self.n_experts,
+            "experts_per_token": self.experts_per_token,
+            "shared_experts": self.shared_experts,
+            "expert_width": self.expert_width if self.is_moe else None,
+            "moe_layers": self.n_moe_layers,
+            "active_params": self.active_params,
+            "published_active_params": self.published_active_params,
             "sources": [{"title": s.title, "url": s.url} for s in self.sources],
             "notes": list(self.notes),
         }
@@ -201,6 +325,18 @@ _HF = "https://huggingface.co/"
 _HF_SIZE_NOTE = (
     "published_params is the model size its Hugging Face page gives "
     "(counted from the weight files, three significant figures)."
+)
+
+
+MIXTRAL_PAPER = Source(
+    "Mixtral of Experts (Jiang et al., 2024), Table 1 and Section 2",
+    "https://arxiv.org/abs/2401.04088",
+    "paper",
+)
+MIXTRAL_ANNOUNCEMENT = Source(
+    "Mixtral of experts (Mistral AI, 11 December 2023): 46.7B total parameters, 12.9B per token",
+    "https://mistral.ai/news/mixtral-of-experts",
+    "product page",
 )
 
 
@@ -253,6 +389,18 @@ TRANSFORMERS: Mapping[str, TransformerShape] = MappingProxyType(
                     "Full multi-head attention, a plain GELU MLP, LayerNorm and biases (GPT-NeoX). "
                     "Its attention and MLP run in parallel from one residual stream, which changes "
                     "no operation's cost.",
+                ),
+            ),
+            TransformerShape(
+                "mixtral-8x7b", n_layers=32, d_model=4096, n_heads=32, n_kv_heads=8,
+                head_dim=128, d_ff=14336, vocab=32000, n_experts=8, experts_per_token=2,
+                published_params=46.7e9, published_active_params=12.9e9,
+                sources=(MIXTRAL_PAPER, MIXTRAL_ANNOUNCEMENT, _hf("mistralai/Mixtral-8x7B-v0.1")),
+                notes=(
+                    "The paper's Table 1 gives the shape and rounds the sizes to 47B total and 13B "
+                    "active parameters; Mistral AI's announcement gives 46.7B and 12.9B.",
+                    "Every layer is a mixture of 8 SwiGLU experts of width 14,336, 2 per token, with a "
+                    "router; no shared expert.",
                 ),
             ),
         )

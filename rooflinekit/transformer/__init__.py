@@ -14,9 +14,11 @@ approximation, three clocks for the whole step (:func:`three_clocks`), takes the
 
 One module a job, each importing only from those below it:
 
-- :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language;
+- :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language \\|
+  :mod:`~rooflinekit.transformer.decisions`: the latency-throughput curve, latency targets, cost;
 - :mod:`~rooflinekit.transformer.step`: the step on the roofline, its totals and bounds \\|
-  :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks;
+  :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks \\|
+  :mod:`~rooflinekit.transformer.experts`: a mixture of experts' experts spread over chips;
 - :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
   :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
 - :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips.
@@ -30,6 +32,18 @@ True
 """
 
 from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
+from rooflinekit.transformer.decisions import (
+    OVERLAPS,
+    SCHEDULING,
+    CurvePoint,
+    LatencyThroughput,
+    ServingConfig,
+    ServingSearch,
+    cost_per_million_tokens,
+    latency_throughput,
+    serving_search,
+)
+from rooflinekit.transformer.experts import ExpertParallel, expert_parallel
 from rooflinekit.transformer.memory import (
     MemoryCheck,
     check_weights_fit,
@@ -60,18 +74,28 @@ from rooflinekit.transformer.step import (
 __all__ = [
     "BOUNDS",
     "OPERATIONS_HEADER",
+    "OVERLAPS",
     "PHASES",
+    "SCHEDULING",
+    "CurvePoint",
     "Efficiency",
+    "ExpertParallel",
+    "LatencyThroughput",
     "MemoryCheck",
     "Op",
     "PlacedOp",
+    "ServingConfig",
+    "ServingSearch",
     "Setup",
     "SummaryLine",
     "ThreeClocks",
     "TransformerStep",
     "check_weights_fit",
+    "cost_per_million_tokens",
+    "expert_parallel",
     "head_ops",
     "heads_per_chip",
+    "latency_throughput",
     "layer_ops",
     "leaves_memory_bound",
     "longest_context",
@@ -81,6 +105,7 @@ __all__ = [
     "memory_refusal",
     "operations_table",
     "request_throughput",
+    "serving_search",
     "shapes_table",
     "step_summary",
     "step_title",

@@ -6,7 +6,7 @@ split over the chips, and each of the model's layers does four all-gathers of th
 ``[tokens, d_model]`` activations (an all-reduce counted as two)::
 
     T_mem     = HBM bytes of one chip / HBM bandwidth
-    T_compute = 2 * tokens * params / (n_chips * peak)
+    T_compute = 2 * tokens * active params / (n_chips * peak)
     T_network = 4 * (n_chips - 1) * tokens * d_model * bytes(activations) * layers / link bandwidth
 
 The step takes at least the longest of the three (:class:`~rooflinekit.bounds.Bounds`).
@@ -100,7 +100,7 @@ def three_clocks(model: str | TransformerShape, on: str | Chip, **settings: Any)
     sent = ALL_GATHERS_PER_LAYER * (n - 1) * tokens * shape.d_model * s.activations.bytes * layers
     times = {
         "memory": s.chip.hbm_bytes / s.hbm_bandwidth,
-        "compute": 2 * tokens * shape.params / (n * s.peak),
+        "compute": 2 * tokens * shape.active_params / (n * s.peak),
         "network": sent / s.link_bandwidth + collectives * s.collective_latency,
     }
     return ThreeClocks(times, shape, s)

@@ -77,6 +77,9 @@ def weight_bytes_per_chip(model: TransformerShape, n_chips: int, weights: str | 
     >>> llama = transformer_shape("llama-3.1-70b")
     >>> weight_bytes_per_chip(llama, 1) == llama.params * 2
     True
+    >>> mixtral = transformer_shape("mixtral-8x7b")     # every expert, on every chip
+    >>> weight_bytes_per_chip(mixtral, 1) == mixtral.params * 2
+    True
     """
     q_heads, kv_heads = heads_per_chip(model, n_chips)
     n = n_chips
@@ -84,9 +87,12 @@ def weight_bytes_per_chip(model: TransformerShape, n_chips: int, weights: str | 
     attention = d * (q_heads + 2 * kv_heads) * hd + q_heads * hd * d
     mlp = model.mlp_matrices * d * model.d_ff / n
     biases = (q_heads + 2 * kv_heads) * hd + d + (model.mlp_matrices - 1) * model.d_ff / n + d
-    layer = attention + mlp + 2 * model.norm_params + (biases if model.biases else 0.0)
+    layer = attention + 2 * model.norm_params + (biases if model.biases else 0.0)
+    # Each expert's width is split like the MLP's; the router is on every chip.
+    moe = model.moe_mlp_params() - model.router_params
+    mlps = model.n_dense_layers * mlp + model.n_moe_layers * (moe / n + model.router_params)
     tables = (model.embedding_params + model.lm_head_params) / n
-    params = model.n_layers * layer + tables + model.norm_params
+    params = model.n_layers * layer + mlps + tables + model.norm_params
     return params * dtype_bytes(weights, "weights")
 
 
@@ -95,7 +101,8 @@ def _activation_bytes_per_sequence(model: TransformerShape, s: Setup) -> float:
     layer (layers run one at a time), plus its logits."""
     q_heads, kv_heads = heads_per_chip(model, s.n_chips)
     attention = (q_heads + 2 * kv_heads) * model.head_dim
-    widest = max(attention, (model.mlp_matrices - 1) * model.d_ff // s.n_chips)
+    widest = max(attention, (model.mlp_matrices - 1) * model.d_ff // s.n_chips,
+                 (model.mlp_matrices - 1) * model.expert_width // s.n_chips * model.experts_per_token)
     per_token = (model.d_model + widest) * s.activations.bytes
     logits = math.ceil(model.vocab / s.n_chips) * s.activations.bytes
     return s.new_tokens * per_token + logits

@@ -3,9 +3,10 @@
 A layer of a model split over ``n_chips`` (:mod:`rooflinekit.transformer.setup`) runs, on each
 chip: a norm, the Q, K and V projections, attention over the KV cache, the output projection, an
 all-reduce, a residual add, a second norm, the MLP (gated or plain), a second all-reduce and a
-second residual add; the model's head a final norm, the LM head and a gather of the logits. Each
-is built from the cost models of :mod:`rooflinekit.costs` and, for the collectives, the ring of
-:mod:`rooflinekit.collectives`. Nothing here knows a time: :mod:`rooflinekit.transformer.step`
+second residual add (in a mixture of experts' MoE layers, the MLP is a router, the shared
+experts and the routed experts); the model's head a final norm, the LM head and a gather of the
+logits. Each is built from the cost models of :mod:`rooflinekit.costs` and, for the collectives,
+the ring of :mod:`rooflinekit.collectives`. Nothing here knows a time: :mod:`rooflinekit.transformer.step`
 places the operations on the chip's roofline.
 
 >>> from rooflinekit.models import transformer_shape
@@ -40,7 +41,8 @@ class Op:
     """One operation of a step, costed on one chip, and how many times the step runs it.
 
     ``cost`` counts FLOPs and HBM bytes; a collective does no math and moves no HBM bytes
-    here, only ``link_bytes`` over the chip's link.
+    here, only ``link_bytes`` over the chip's link. ``weight_bytes`` are the HBM bytes of
+    weights a matmul reads in one run (part of ``cost``'s bytes; 0 for other operations).
     """
 
     name: str
@@ -49,6 +51,7 @@ class Op:
     count: int = 1
     link_bytes: float = 0.0
     collective: str | None = None
+    weight_bytes: float = 0.0
 
     @property
     def flops(self) -> float:
@@ -84,7 +87,7 @@ def layer_ops(model: TransformerShape, s: Setup) -> list[Op]:
     ops += [
         Op(N_("attention residual"), "elementwise", replace(residual, name="attention residual"), L),
         Op(N_("MLP norm"), "norm", replace(_norm(model, t, act), name="MLP norm"), L),
-        *_mlp(model, s),
+        *_mlps(model, s),
     ]
     if s.n_chips > 1:
         ops.append(_all_reduce(N_("MLP all-reduce"), s, t * d, L))
@@ -103,33 +106,90 @@ def head_ops(model: TransformerShape, s: Setup) -> list[Op]:
     head = matmul_cost(rows, model.d_model, vocab, x=act, w=s.weights, out=act)
     ops = [
         Op(N_("final norm"), "norm", replace(_norm(model, rows, act), name="final norm")),
-        Op(N_("LM head"), "matmul", replace(head, name="LM head")),
+        Op(N_("LM head"), "matmul", replace(head, name="LM head"),
+           weight_bytes=s.weights.bytes * model.d_model * vocab),
     ]
     if s.n_chips > 1:
         ops.append(_all_reduce(N_("logits all-gather"), s, rows * model.vocab, 1, kind="all-gather"))
     return ops
 
 
-def _mlp(model: TransformerShape, s: Setup) -> list[Op]:
-    """The MLP's matmuls and activation on one chip's share of its width: gate, up, SiLU x up
-    and down when gated, up, GELU and down when plain."""
-    d, t, L, act = model.d_model, s.tokens, model.n_layers, s.activations
-    ff = model.d_ff // s.n_chips
+def _mlps(model: TransformerShape, s: Setup) -> list[Op]:
+    """The dense layers' MLP, and the MoE layers' router, shared experts and routed experts."""
+    ops = _mlp(model, s, model.d_ff, model.n_dense_layers) if model.n_dense_layers else []
+    if model.n_moe_layers:
+        count, t, act = model.n_moe_layers, s.tokens, s.activations
+        router = matmul_cost(t, model.d_model, model.n_experts, x=act, w=s.weights, out=act)
+        ops.append(Op(N_("router"), "matmul", replace(router, name="router"), count,
+                      weight_bytes=s.weights.bytes * model.router_params))
+        if model.shared_experts:
+            ops += _mlp(model, s, model.shared_experts * model.expert_width, count, shared=True)
+        ops += _experts(model, s)
+    return ops
+
+
+def _mlp(model: TransformerShape, s: Setup, width: int, count: int, shared: bool = False) -> list[Op]:
+    """An MLP of ``width`` on one chip's share of it, in ``count`` layers: gate, up, SiLU x up and
+    down when gated, up, GELU and down when plain (a mixture's shared experts when ``shared``)."""
+    d, t, act = model.d_model, s.tokens, s.activations
+    ff = width // s.n_chips
+    names = _SHARED_NAMES if shared else _MLP_NAMES
     if model.gated:
         activation = elementwise_cost(t * ff, dtype=act, inputs=2, flops_per_element=GLU_FLOPS_PER_ELEMENT)
         ops = [
-            _projection(N_("MLP gate"), t, d, ff, s, model),
-            _projection(N_("MLP up"), t, d, ff, s, model),
-            Op(N_("MLP activation (SiLU x up)"), "elementwise", replace(activation, name="MLP activation"),
-               L),
+            _projection(names["gate"], t, d, ff, s, model, count=count),
+            _projection(names["up"], t, d, ff, s, model, count=count),
+            Op(names["glu"], "elementwise", replace(activation, name="MLP activation"), count),
         ]
     else:
         activation = elementwise_cost(t * ff, dtype=act, inputs=1, flops_per_element=GELU_FLOPS_PER_ELEMENT)
         ops = [
-            _projection(N_("MLP up"), t, d, ff, s, model),
-            Op(N_("MLP activation (GELU)"), "elementwise", replace(activation, name="MLP activation"), L),
+            _projection(names["up"], t, d, ff, s, model, count=count),
+            Op(names["gelu"], "elementwise", replace(activation, name="MLP activation"), count),
         ]
-    return [*ops, _projection(N_("MLP down"), t, ff, d, s, model)]
+    return [*ops, _projection(names["down"], t, ff, d, s, model, count=count)]
+
+
+_MLP_NAMES = {"gate": N_("MLP gate"), "up": N_("MLP up"), "down": N_("MLP down"),
+              "glu": N_("MLP activation (SiLU x up)"), "gelu": N_("MLP activation (GELU)")}
+_SHARED_NAMES = {"gate": N_("shared expert gate"), "up": N_("shared expert up"),
+                 "down": N_("shared expert down"), "glu": N_("shared expert activation"),
+                 "gelu": N_("shared expert activation")}
+
+
+def _experts(model: TransformerShape, s: Setup) -> list[Op]:
+    """The routed experts of one MoE layer on one chip's share of each expert's width.
+
+    ``tokens * experts_per_token`` rows are multiplied, each by the expert it was routed to; the
+    weights read are those of the distinct experts touched
+    (:meth:`~rooflinekit.models.TransformerShape.experts_touched`, uniform routing), so a decode
+    step at a small batch reads few experts and a large batch nearly all. Then each token's
+    ``experts_per_token`` outputs are weighted and summed.
+    """
+    d, act, w, k = model.d_model, s.activations, s.weights, model.experts_per_token
+    rows = s.tokens * k
+    ff = model.expert_width // s.n_chips
+    touched = float(model.experts_touched(s.tokens))
+
+    def matrix(name: str, d_in: int, d_out: int) -> Op:
+        weights = w.bytes * touched * d_in * d_out
+        read, written = act.bytes * rows * d_in + weights, act.bytes * rows * d_out
+        cost = Cost(2.0 * rows * d_in * d_out, read, written, name)
+        return Op(name, "matmul", cost, model.n_moe_layers, weight_bytes=weights)
+
+    inputs = 2 if model.gated else 1
+    flops = GLU_FLOPS_PER_ELEMENT if model.gated else GELU_FLOPS_PER_ELEMENT
+    activation = elementwise_cost(rows * ff, dtype=act, inputs=inputs, flops_per_element=flops)
+    combine = elementwise_cost(s.tokens * d, dtype=act, inputs=k, flops_per_element=2.0 * k)
+    ops = [matrix(N_("expert gate"), d, ff)] if model.gated else []
+    return [
+        *ops,
+        matrix(N_("expert up"), d, ff),
+        Op(N_("expert activation"), "elementwise", replace(activation, name="expert activation"),
+           model.n_moe_layers),
+        matrix(N_("expert down"), ff, d),
+        Op(N_("expert combine"), "elementwise", replace(combine, name="expert combine"), model.n_moe_layers),
+    ]
 
 
 def _scaled(cost: Cost, factor: float, name: str) -> Cost:
@@ -149,11 +209,13 @@ def _norm(model: TransformerShape, tokens: int, act: DType) -> Cost:
 
 
 def _projection(name: str, tokens: int, d_in: int, d_out: float, s: Setup, model: TransformerShape,
-                out: DType | None = None) -> Op:
+                out: DType | None = None, count: int | None = None) -> Op:
     cost = matmul_cost(tokens, d_in, d_out, x=s.activations, w=s.weights, out=out or s.activations)
     if model.biases:
         cost = _with_bias(cost, tokens, d_out, s.weights)
-    return Op(name, "matmul", replace(cost, name=name), model.n_layers)
+    weights = s.weights.bytes * (d_in * d_out + (d_out if model.biases else 0.0))
+    runs = model.n_layers if count is None else count
+    return Op(name, "matmul", replace(cost, name=name), runs, weight_bytes=weights)
 
 
 def _attention(model: TransformerShape, s: Setup, q_heads: int, kv_heads: int) -> list[Op]:

@@ -98,7 +98,9 @@ def step_summary(step: TransformerStep, tr: Translate = english) -> list[Summary
     )
     kv = si(m.kv_cache_bytes_per_token(s.kv_cache), "B")
     return [
-        SummaryLine("params", tr("parameters"), num(m.params, 4)),
+        SummaryLine("params", tr("parameters"), num(m.params, 4) if not m.is_moe else
+                    tr("{total} ({active} active per token)").format(total=num(m.params, 4),
+                                                                      active=num(m.active_params, 4))),
         SummaryLine("kv_cache_bytes_per_token", tr("KV cache per token"),
                     tr("{size} (all layers, all chips)").format(size=kv)),
         SummaryLine("memory", tr("memory of one chip"), used),
@@ -125,10 +127,20 @@ def shapes_table(shapes: Iterable[TransformerShape]) -> Table:
     for shape in shapes:
         attention = "MHA" if shape.n_kv_heads == shape.n_heads else "GQA"
         published = "-" if shape.published_params is None else num(shape.published_params, 4)
+        active = "-" if shape.published_active_params is None else num(shape.published_active_params, 4)
         rows.append([shape.name, shape.n_layers, shape.d_model,
                      f"{shape.n_heads} / {shape.n_kv_heads} ({attention})", shape.d_ff,
-                     "gated" if shape.gated else "plain", shape.vocab, num(shape.params, 4), published,
+                     "gated" if shape.gated else "plain", _experts(shape), shape.vocab, num(shape.params, 4),
+                     published, num(shape.active_params, 4) if shape.is_moe else "-", active,
                      si(shape.kv_cache_bytes_per_token("bf16"), "B")])
-    return Table(["model", "layers", "d_model", "heads / KV heads", "MLP width", "MLP", "vocabulary",
-                  "parameters (derived)", "published", "KV cache per token (bf16)"], rows,
-                 align="lrrrrlrrrr")
+    return Table(["model", "layers", "d_model", "heads / KV heads", "MLP width", "MLP", "experts (per token)",
+                  "vocabulary", "parameters (derived)", "published", "active (derived)", "published active",
+                  "KV cache per token (bf16)"], rows, align="lrrrrlrrrrrrr")
+
+
+def _experts(shape: TransformerShape) -> str:
+    """``8 (2)``: the routed experts and how many a token goes to, ``+ 1 shared``; ``-`` when dense."""
+    if not shape.is_moe:
+        return "-"
+    shared = f" + {shape.shared_experts} shared" if shape.shared_experts else ""
+    return f"{shape.n_experts} ({shape.experts_per_token}){shared}"

@@ -141,6 +141,8 @@ def make_setup(
 def heads_per_chip(model: TransformerShape, n_chips: int) -> tuple[int, int]:
     """Query heads and KV heads on each chip; KV heads are copied when chips outnumber them.
 
+    The MLP's width (and each expert's, in a mixture of experts) is split over the chips too.
+
     >>> from rooflinekit.models import transformer_shape
     >>> heads_per_chip(transformer_shape("llama-3.1-70b"), 8)
     (8, 1)
@@ -149,11 +151,13 @@ def heads_per_chip(model: TransformerShape, n_chips: int) -> tuple[int, int]:
     """
     n = check_count("n_chips", n_chips)
     kv_ok = model.n_kv_heads % n == 0 or n % model.n_kv_heads == 0
-    if model.n_heads % n or model.d_ff % n or not kv_ok:
+    widths = {model.d_ff} | ({model.expert_width} if model.is_moe else set())
+    if model.n_heads % n or any(w % n for w in widths) or not kv_ok:
+        experts = f" (experts' {model.expert_width})" if model.expert_width != model.d_ff else ""
         raise RooflineInputError(
             "n_chips",
             f"a number of chips that splits {model.name}'s {model.n_heads} heads, "
-            f"{model.n_kv_heads} KV heads and MLP width {model.d_ff} evenly",
+            f"{model.n_kv_heads} KV heads and MLP width {model.d_ff}{experts} evenly",
             n_chips,
         )
     return model.n_heads // n, max(1, model.n_kv_heads // n)
