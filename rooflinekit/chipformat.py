@@ -68,7 +68,16 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rooflinekit._validate import check_figure
-from rooflinekit.chips import FIGURE_KINDS, KIND_OF_SOURCE, KINDS, OPTIONAL_FIGURES, Chip, MemoryLevel, Provenance, Source
+from rooflinekit.chips import (
+    FIGURE_KINDS,
+    KIND_OF_SOURCE,
+    KINDS,
+    OPTIONAL_FIGURES,
+    Chip,
+    MemoryLevel,
+    Provenance,
+    Source,
+)
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, Shown
 from rooflinekit.messages import Message, placeholders
@@ -488,7 +497,8 @@ def levels(table: Any, hbm_bandwidth: float, ctx: Context, inherited: Defaults,
     """The ``[levels]`` table: the chip's on-chip memories in the file's order, outermost first."""
     if not isinstance(table, Mapping):
         raise ctx.error("levels", FIELDS["levels"], table)
-    return tuple(memory_level(key, value, hbm_bandwidth, ctx, inherited, complete) for key, value in table.items())
+    return tuple(memory_level(key, value, hbm_bandwidth, ctx, inherited, complete)
+                 for key, value in table.items())
 
 
 def _chip(data: Mapping[str, Any], label: str, figures: Mapping[str, Any], sourced: Mapping[str, Provenance],

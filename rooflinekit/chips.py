@@ -27,15 +27,17 @@ from rooflinekit.errors import RooflineInputError, UnknownNameError
 
 KINDS = ("datasheet", "product page", "paper", "course", "user", "measured", "vendor document")
 """Kinds of source: a vendor's datasheet or product page, a paper or book, the course's own
-choice, a user's own figures, a measurement, or a vendor's other documents (an architecture whitepaper, a programming guide)."""
+choice, a user's own figures, a measurement, or a vendor's other documents (an architecture
+whitepaper, a programming guide)."""
 
 FIGURE_KINDS = ("vendor figure", "paper", "microbenchmark", "estimate", "user", "measured")
 """Kinds of a memory level's figure (:class:`MemoryLevel`): a vendor's own figure, a paper's, a
 published microbenchmark's, an estimate (derived from other figures; its note says how), a
 user's own, or a measurement."""
 
-KIND_OF_SOURCE = {"datasheet": "vendor figure", "product page": "vendor figure", "vendor document": "vendor figure",
-                  "paper": "paper", "course": "estimate", "user": "user", "measured": "measured"}
+KIND_OF_SOURCE = {"datasheet": "vendor figure", "product page": "vendor figure",
+                  "vendor document": "vendor figure", "paper": "paper", "course": "estimate", "user": "user",
+                  "measured": "measured"}
 """The kind a level's figure has when it does not say: its source's."""
 
 LEVEL_FIGURES = ("capacity", "units", "bandwidth")
@@ -103,20 +105,20 @@ class MemoryLevel:
     note: str = ""
 
     def __post_init__(self) -> None:
+        where = f"levels.{self.id}"
         for figure in ("capacity", "bandwidth"):
             if getattr(self, figure) is not None:
-                object.__setattr__(self, figure, check_figure(f"levels.{self.id}.{figure}", getattr(self, figure)))
+                object.__setattr__(self, figure, check_figure(f"{where}.{figure}", getattr(self, figure)))
         if isinstance(self.units, bool) or not isinstance(self.units, int) or self.units < 1:
-            raise RooflineInputError(f"levels.{self.id}.units", "a positive integer", self.units)
+            raise RooflineInputError(f"{where}.units", "a positive integer", self.units)
         for figure, value in self.provenance.items():
             if figure not in LEVEL_FIGURES:
-                raise RooflineInputError(f"levels.{self.id} provenance key", "one of " + ", ".join(LEVEL_FIGURES),
-                                         figure)
-            _check_provenance(f"levels.{self.id}.{figure}", value)
+                accepted = "one of " + ", ".join(LEVEL_FIGURES)
+                raise RooflineInputError(f"{where} provenance key", accepted, figure)
+            _check_provenance(f"{where}.{figure}", value)
         for figure, kind in self.kinds.items():
             if kind not in FIGURE_KINDS:
-                raise RooflineInputError(f"levels.{self.id}.{figure}.kind", "one of " + ", ".join(FIGURE_KINDS),
-                                         kind)
+                raise RooflineInputError(f"{where}.{figure}.kind", "one of " + ", ".join(FIGURE_KINDS), kind)
         object.__setattr__(self, "provenance", MappingProxyType(dict(self.provenance)))
         object.__setattr__(self, "kinds", MappingProxyType(dict(self.kinds)))
 
