@@ -257,3 +257,60 @@ def test_a_wrong_level_field_is_named_in_one_line(tmp_path: Path, change: tuple[
     with pytest.raises(rk.RooflineInputError) as raised:
         rk.load_chip(path)
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+
+
+# The command line, in-process: `rooflinekit levels`.
+
+def levels_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from rooflinekit.cli import main
+
+    try:
+        status = main(["levels", *args])
+    except SystemExit as exit_:  # argparse's errors
+        status = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_levels_json_is_the_librarys(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    status, out, err = levels_cli(capsys, "--chip", "h100-sxm", "--json")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert [lv["id"] for lv in data["levels"]] == [lv.id for lv in h.levels("h100-sxm")]
+    fits = {f.level: f for f in h.smallest_compute_bound_tiles("h100-sxm")}
+    for row in data["levels"]:
+        fit = fits.get(row["id"])
+        assert row["smallest_compute_bound_tile"] == (fit.tile if fit else None)
+        assert row["missing"] == h.level("h100-sxm", row["id"]).missing("h100-sxm")
+    assert [c["label"] for c in data["ceilings"]] == [c.label for c in h.ceilings("h100-sxm")]
+
+
+def test_levels_text_says_what_no_source_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = levels_cli(capsys, "--chip", "h100-sxm")
+    assert status == 0
+    assert h.level("h100-sxm", "l2").missing("h100-sxm") in out
+    status, out, _ = levels_cli(capsys, "--chip", "tpu-v6e")
+    assert "tpu-v6e: no on-chip memory has figures in the catalog" in out
+
+
+def test_levels_reads_a_chip_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "x1.toml"
+    path.write_text(GOOD, encoding="utf-8")
+    status, out, _ = levels_cli(capsys, "--chip-file", str(path))
+    assert status == 0 and "sram" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--chip", "h100"), "argument --chip: must be one of tpu-v5e, tpu-v5p, tpu-v6e, h100-sxm, h200-sxm"),
+    (("--chip", "tpu-v5e", "--compute", "fp8"),
+     "error: --compute must be a dtype tpu-v5e has a dense peak for (bf16, int8) (got 'fp8')"),
+    (("--chip", "tpu-v5e", "--compute", "fp3"), "argument --compute: must be one of fp64, fp32"),
+    ((), "one of the arguments --chip --chip-file is required"),
+])
+def test_levels_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                      message: str) -> None:
+    status, out, err = levels_cli(capsys, *args)
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and message in err and err.startswith("rooflinekit")
