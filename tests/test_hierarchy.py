@@ -314,3 +314,28 @@ def test_levels_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], args: 
     status, out, err = levels_cli(capsys, *args)
     assert status == 2 and out == ""
     assert len(err.splitlines()) == 1 and message in err and err.startswith("rooflinekit")
+
+
+# The hierarchical roofline plot.
+
+def test_the_plot_draws_a_roof_per_level_with_a_bandwidth_and_says_which_have_none() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from rooflinekit.plot import hierarchical_roofline
+
+    op = h.tiled_matmul_levels(4096, 4096, 4096, [(256, 256, 256), (128, 128, 128)], "h100-sxm")
+    ax = hierarchical_roofline("h100-sxm", [("matmul", op)])
+    roofs = [line for line in ax.get_lines() if line.get_gid() == "level-roof"]
+    assert [r.get_label() for r in roofs] == [lv.name for lv in h.levels("h100-sxm") if lv.roofed]
+    for roof, lv in zip(roofs, [lv for lv in h.levels("h100-sxm") if lv.roofed], strict=True):
+        assert max(roof.get_ydata()) == op.peak and roof.get_ydata()[0] == roof.get_xdata()[0] * lv.bandwidth
+    points = [line for line in ax.get_lines() if line.get_gid() == "level-point"]
+    assert [p.get_xdata()[0] for p in points] == [t.intensity for t in op.traffic if t.level.roofed]
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "missing-level"] == list(op.unroofed)
+    ceiling_lines = [line for line in ax.get_lines() if line.get_gid() == "ceiling"]
+    assert len(ceiling_lines) == len(h.ceilings("h100-sxm")) - 1  # the first is the roof itself
+    assert {t.get_text() for t in ax.texts} >= {c.label for c in h.ceilings("h100-sxm")[1:]}
+    plt.close("all")
