@@ -42,6 +42,7 @@ __all__ = [
     "level",
     "levels",
     "matmul_elementwise_cost",
+    "matmul_elementwise_kernels",
     "on_levels",
     "smallest_compute_bound_tiles",
     "tile_bytes",
@@ -398,6 +399,29 @@ def matmul_elementwise_cost(
         return Cost(mm.flops + ew.flops, mm.bytes_read, mm.bytes_written, name="matmul + elementwise (fused)")
     return Cost(mm.flops + ew.flops, mm.bytes_read + ew.bytes_read, mm.bytes_written + ew.bytes_written,
                 name="matmul + elementwise (unfused)")
+
+
+def matmul_elementwise_kernels(
+    B: Size, D: Size, F: Size, *, flops_per_element: float = 1.0, fused: bool = False,
+    dtype: str | DType = "bf16",
+) -> tuple[Cost, ...]:
+    """The kernels that run one after another: the fused one, or the matmul then the elementwise op.
+
+    Separate kernels do not overlap, so their time is the sum of their bounds, which is why
+    fusing pays even where the matmul is compute-bound: the elementwise kernel's bytes no longer
+    take time of their own.
+
+    >>> [k.name for k in matmul_elementwise_kernels(16, 64, 64)]
+    ['matmul', 'elementwise']
+    """
+    if fused:
+        fused_cost = matmul_elementwise_cost(B, D, F, flops_per_element=flops_per_element, fused=True,
+                                             dtype=dtype)
+        return (fused_cost,)
+    mm = matmul_cost(B, D, F, x=dtype, w=dtype, out=dtype)
+    ew = elementwise_cost(check_size("B", B) * check_size("F", F), dtype=dtype,
+                          flops_per_element=check_figure("flops_per_element", flops_per_element))
+    return (mm, ew)
 
 
 class Ceiling(NamedTuple):
