@@ -5,7 +5,7 @@
                        [--compute DT] [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
     rooflinekit dot N (--chip ID | --chip-file FILE) [--dtype DT] [--peak FLOPS]
                     [--bandwidth BPS] [--json]
-    rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--json]
+    rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--levels] [--json]
     rooflinekit models [--json]
     rooflinekit levels (--chip ID | --chip-file FILE) [--compute DT] [--json]
     rooflinekit transformer MODEL (--chip ID | --chip-file FILE) [--chips N] [--batch B]
@@ -53,6 +53,8 @@ from rooflinekit.transformer.setup import PHASES
 from rooflinekit.transformer.step import TransformerStep, transformer_step
 
 EXIT_USAGE = 2
+LEVELS_BUDGET = 10.0
+"""Seconds ``rooflinekit measure --levels`` gives the cache levels, beyond the measurement's budget."""
 
 
 class Output(NamedTuple):
@@ -167,6 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="progress bar on stderr (default: only when stderr is a terminal)",
+    )
+    measure.add_argument(
+        "--levels", action="store_true",
+        help="also the copy bandwidth inside each cache level the machine reports, and DRAM (10 s more)",
     )
     measure.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -338,6 +344,9 @@ def _measure(args: argparse.Namespace) -> Output:
     from rooflinekit import measure  # loads the measuring code only for this command
 
     data = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress).to_dict()
+    if args.levels:
+        levels = measure.measure_cache_levels(budget=LEVELS_BUDGET, progress=args.progress)
+        data["cache_levels"] = [level.to_dict() for level in levels]
     return Output(data, measure.format_report(data))
 
 

@@ -339,3 +339,48 @@ def test_the_plot_draws_a_roof_per_level_with_a_bandwidth_and_says_which_have_no
     assert len(ceiling_lines) == len(h.ceilings("h100-sxm")) - 1  # the first is the roof itself
     assert {t.get_text() for t in ax.texts} >= {c.label for c in h.ceilings("h100-sxm")[1:]}
     plt.close("all")
+
+
+# This machine's levels: `rooflinekit measure --levels`.
+
+def test_the_cache_levels_are_sized_from_the_reported_caches() -> None:
+    from rooflinekit.measure import cache_level_plan
+    from rooflinekit.measure.machine import MachineInfo, describe_machine
+
+    info = MachineInfo("cpu", 1, (("L1d", 49152), ("L2", 2**21), ("L3", 2**25)), 2**25, 2**34, 2**33, "", "")
+    plan = cache_level_plan(info)
+    assert [name for name, _, _ in plan] == ["L1d", "L2", "L3", "DRAM"]
+    for _, cache, working_set in plan[:-1]:
+        assert cache is not None and working_set <= cache // 2
+    assert plan[-1][1] is None and plan[-1][2] > info.last_level_cache_bytes
+    here = describe_machine()
+    assert [name for name, _, _ in cache_level_plan(here)][:-1] == sorted(
+        dict(here.caches), key=lambda name: dict(here.caches)[name])
+
+
+def test_measuring_the_cache_levels_gives_a_bandwidth_for_each() -> None:
+    from rooflinekit import measure
+
+    levels = measure.measure_cache_levels(repeats=2, budget=2.0, progress=False)
+    plan = measure.cache_level_plan(measure.machine.describe_machine())
+    assert [lv.level for lv in levels] == [name for name, _, _ in plan]
+    for lv, (_, cache, working_set) in zip(levels, plan, strict=True):
+        assert lv.cache_bytes == cache and abs(lv.working_set_bytes - working_set) <= 8192
+        assert lv.bandwidth == lv.working_set_bytes * lv.passes / lv.timing.median > 0
+    text = measure.report.format_cache_levels([lv.to_dict() for lv in levels])
+    assert all(lv.level in text for lv in levels)
+
+
+def test_measure_levels_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from rooflinekit.cli import main
+
+    assert main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["cache_levels"][-1]["level"] == "DRAM"
+    assert {"level", "cache_bytes", "working_set_bytes", "bandwidth"} <= set(data["cache_levels"][0])
+    from rooflinekit.measure.report import format_report, level_of
+
+    assert "where each kernel's bytes live" in format_report(data)
+    assert level_of(1, data["cache_levels"]) == data["cache_levels"][0]["level"]
