@@ -92,7 +92,8 @@ class Level:
 
 
 def levels(on: str | Chip) -> tuple[Level, ...]:
-    """The chip's memory levels, outermost (HBM) first, then its on-chip memories in order.
+    """The chip's memory levels, outermost (HBM, or DRAM for a measured machine; its id is ``"hbm"``
+    either way) first, then its on-chip memories in order.
 
     >>> [(lv.id, lv.roofed) for lv in levels("h100-sxm")]
     [('hbm', True), ('l2', False), ('smem', True)]
@@ -102,7 +103,8 @@ def levels(on: str | Chip) -> tuple[Level, ...]:
     found = chip(on)
     hbm_sources = {name: found.provenance[figure] for name, figure in
                    (("bandwidth", "hbm_bandwidth"), ("capacity", "hbm_bytes")) if figure in found.provenance}
-    hbm = Level("hbm", "HBM", found.hbm_bandwidth, found.hbm_bytes, 1,
+    measured = "bandwidth" in hbm_sources and hbm_sources["bandwidth"].source.kind == "measured"
+    hbm = Level("hbm", "DRAM" if measured else "HBM", found.hbm_bandwidth, found.hbm_bytes, 1,
                 {name: "vendor figure" if p.source.kind in ("datasheet", "product page") else "paper"
                  for name, p in hbm_sources.items()}, hbm_sources)
     inner = tuple(Level(m.id, m.name, m.bandwidth, m.capacity, m.units, m.kinds, m.provenance)

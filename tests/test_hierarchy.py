@@ -384,3 +384,28 @@ def test_measure_levels_on_the_command_line(capsys: pytest.CaptureFixture[str]) 
 
     assert "where each kernel's bytes live" in format_report(data)
     assert level_of(1, data["cache_levels"]) == data["cache_levels"][0]["level"]
+
+
+def test_a_measured_machine_gets_its_caches_as_levels() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from rooflinekit import measure
+    from rooflinekit.measure.timing import Timing
+    from rooflinekit.plot import hierarchical_roofline
+
+    info = measure.machine.describe_machine()
+    chip = measure.machine_chip(2e10, {"fp32": 2e11}, info)
+    found = [measure.CacheLevelResult("L1d", 49152, 24576, 100, Timing((1e-5,))),
+             measure.CacheLevelResult("L2", 2**21, 2**20, 8, Timing((1e-4,))),
+             measure.CacheLevelResult("DRAM", None, 2**28, 1, Timing((2e-2,)))]
+    mine = measure.with_levels(chip, found)
+    assert [lv.id for lv in h.levels(mine)] == ["hbm", "l2", "l1d"]  # outermost first; DRAM is the chip's own
+    assert all(lv.kinds == {"capacity": "measured", "bandwidth": "measured"} for lv in mine.levels)
+    assert [lv.bandwidth for lv in mine.levels] == [found[1].bandwidth, found[0].bandwidth]
+    ax = hierarchical_roofline(mine, compute="fp32", show_ceilings=False)
+    roofs = [line.get_label() for line in ax.get_lines() if line.get_gid() == "level-roof"]
+    assert roofs == ["DRAM", "L2", "L1d"]
+    plt.close("all")

@@ -58,6 +58,7 @@ from rooflinekit.measure.records import (
     Measurement,
     StreamResult,
     machine_chip,
+    with_levels,
 )
 from rooflinekit.measure.report import format_report
 from rooflinekit.measure.run import (
@@ -89,4 +90,5 @@ __all__ = [
     "measure_machine",
     "measure_matmul",
     "plan_measurement",
+    "with_levels",
 ]
