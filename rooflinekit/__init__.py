@@ -80,7 +80,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
     )
 
 _LAZY_SUBMODULES = frozenset(
-    {"plot", "explorer", "measure", "exercises", "network", "models", "transformer", "collectives"}
+    {"plot", "explorer", "measure", "exercises", "network", "models", "transformer", "collectives",
+     "hierarchy"}
 )
 _LAZY_NAMES = {
     "VMEM_OVER_HBM": "catalog",  # read from the catalog's data files on first use

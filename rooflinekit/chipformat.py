@@ -30,6 +30,13 @@ comes from::
     [vendor_figures]                       # a vendor's figures as its pages write them, quoted
     link = "200 GB/s"                      #   by notes as {link}: typed once
 
+    [levels.sram]                          # on-chip memories, outermost first (optional)
+    name = "SRAM"
+    units = { value = 64, note = "one per core" }      # how many; capacity is one unit's
+    capacity = { value = 256, unit = "KiB", kind = "vendor figure" }
+    bandwidth = { value = 20, unit = "TB/s", kind = "estimate", note = "how it was derived" }
+    # or bandwidth_over_hbm = { value = 22, kind = "estimate" }: that many times hbm_bandwidth
+
     [sources.acme]
     title = "ACME X1 datasheet"
     url = "https://example.com/x1"
@@ -61,7 +68,16 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rooflinekit._validate import check_figure
-from rooflinekit.chips import KINDS, OPTIONAL_FIGURES, Chip, Provenance, Source
+from rooflinekit.chips import (
+    FIGURE_KINDS,
+    KIND_OF_SOURCE,
+    KINDS,
+    OPTIONAL_FIGURES,
+    Chip,
+    MemoryLevel,
+    Provenance,
+    Source,
+)
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, Shown
 from rooflinekit.words import Message, placeholders
@@ -84,6 +100,7 @@ FIELDS = {
     "sources": "tables of the pages the figures cite, by key",
     "checked": "the day the figures were last compared with their sources",
     "vendor_figures": "a table of the vendor's figures as its pages write them, quoted by notes",
+    "levels": "tables of the on-chip memories by id, outermost first: name, capacity, units, bandwidth",
 }
 """The fields a chip file may have, and what each holds."""
 
@@ -100,6 +117,8 @@ UNITS: dict[str, dict[str, int]] = {
     "B/s": {"B/s": 1, "kB/s": 10**3, "MB/s": 10**6, "GB/s": 10**9, "TB/s": 10**12},
     "B": {"B": 1, "kB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
           "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40},
+    "x": {"x": 1},
+    "units": {"units": 1},
 }
 """The units a figure may be written in, by the SI unit it converts to (OP/s for integer math)."""
 
@@ -113,6 +132,12 @@ FIGURE_KEYS = ("value", "unit", "source", "checked", "note")
 
 DEFAULT_KEYS = ("unit", "source", "checked", "note")
 """The keys of a peaks table that are its entries' defaults, not dtypes."""
+
+LEVEL_KEYS = ("name", "capacity", "units", "bandwidth", "bandwidth_over_hbm", "note")
+"""The keys of a memory level's table (``[levels.<id>]``)."""
+
+LEVEL_UNITS = {"capacity": "B", "units": "units", "bandwidth": "B/s", "bandwidth_over_hbm": "x"}
+"""Each level figure's SI unit (``bandwidth_over_hbm`` is a ratio: that many times the HBM's)."""
 
 SOURCE_KEYS = ("title", "url", "kind")
 """The keys of a source's table (the file's one ``[source]`` may also say ``checked``)."""
@@ -399,6 +424,7 @@ def chip_from_data(
         if name in data:
             figures[name], where = figure(data[name], name, FIGURE_UNITS[name], ctx, inherited)
             sourced |= {name: where} if where is not None else {}
+    figures["levels"] = levels(data.get("levels", {}), figures["hbm_bandwidth"], ctx, inherited, complete)
     chip = _chip(data, label, figures, sourced, notes(data, ctx))
     if complete:
         for name in chip.figures():
@@ -406,6 +432,73 @@ def chip_from_data(
                 raise ctx.error(f"{name}.source", "given for every figure of the catalog's chips",
                                 Shown("nothing"))
     return chip
+
+
+def level_figure(
+    value: Any, where: str, si_unit: str, ctx: Context, inherited: Defaults, complete: bool
+) -> tuple[float, Provenance | None, str | None]:
+    """One figure of a memory level, where it comes from and its kind (:data:`FIGURE_KINDS`; the
+    source's kind unless it says). The catalog's (``complete``) all name a source.
+
+    >>> ctx = Context("x1.toml", {"acme": Source("ACME X1", "https://example.com")}, {})
+    >>> level_figure({"value": 2, "unit": "MiB", "source": "acme"}, "levels.sram.capacity", "B", ctx,
+    ...              Defaults(), True)[::2]
+    (2097152.0, 'vendor figure')
+    """
+    kind = None
+    if isinstance(value, Mapping):
+        kind = value.get("kind")
+        if kind is not None and kind not in FIGURE_KINDS:
+            raise ctx.error(f"{where}.kind", "one of " + ", ".join(FIGURE_KINDS), kind)
+        value = {key: given for key, given in value.items() if key != "kind"}
+    number, provenance = figure(value, where, si_unit, ctx, inherited)
+    if provenance is None and (complete or kind is not None):
+        raise ctx.error(f"{where}.source", "given for every figure of a memory level with a kind, and of the "
+                        "catalog's chips", Shown("nothing"))
+    if provenance is not None and kind is None:
+        kind = KIND_OF_SOURCE[provenance.source.kind]
+    return number, provenance, kind
+
+
+def memory_level(level_id: Any, table: Any, hbm_bandwidth: float, ctx: Context, inherited: Defaults,
+                 complete: bool) -> MemoryLevel:
+    """One ``[levels.<id>]`` table as a :class:`MemoryLevel`; ``bandwidth_over_hbm`` is resolved
+    against the chip's ``hbm_bandwidth``."""
+    where = f"levels.{level_id}"
+    if not isinstance(table, Mapping):
+        raise ctx.error(where, "a table with " + ", ".join(LEVEL_KEYS), table)
+    check_keys(table, LEVEL_KEYS, f"{ctx.label}: {where} key")
+    if "bandwidth" in table and "bandwidth_over_hbm" in table:
+        raise ctx.error(where, "one of bandwidth or bandwidth_over_hbm, not both", Shown("both"))
+    name = table.get("name", level_id)
+    if not (isinstance(name, str) and name.strip()):
+        raise ctx.error(f"{where}.name", "a non-empty string", name)
+    found: dict[str, Any] = {}
+    provenance: dict[str, Provenance] = {}
+    kinds: dict[str, str] = {}
+    for key in ("capacity", "units", "bandwidth", "bandwidth_over_hbm"):
+        if key in table:
+            value, source, kind = level_figure(table[key], f"{where}.{key}", LEVEL_UNITS[key], ctx, inherited,
+                                               complete)
+            name_of = "bandwidth" if key == "bandwidth_over_hbm" else key
+            found[name_of] = value * hbm_bandwidth if key == "bandwidth_over_hbm" else value
+            provenance |= {name_of: source} if source is not None else {}
+            kinds |= {name_of: kind} if kind is not None else {}
+    units = found.pop("units", 1.0)
+    if not float(units).is_integer():
+        raise ctx.error(f"{where}.units", "a positive integer", units)
+    note = str(template(table["note"], f"{where}.note", ctx)) if "note" in table else ""
+    return MemoryLevel(str(level_id), name, units=int(units), provenance=provenance, kinds=kinds, note=note,
+                       **found)
+
+
+def levels(table: Any, hbm_bandwidth: float, ctx: Context, inherited: Defaults,
+           complete: bool) -> tuple[MemoryLevel, ...]:
+    """The ``[levels]`` table: the chip's on-chip memories in the file's order, outermost first."""
+    if not isinstance(table, Mapping):
+        raise ctx.error("levels", FIELDS["levels"], table)
+    return tuple(memory_level(key, value, hbm_bandwidth, ctx, inherited, complete)
+                 for key, value in table.items())
 
 
 def _chip(data: Mapping[str, Any], label: str, figures: Mapping[str, Any], sourced: Mapping[str, Provenance],

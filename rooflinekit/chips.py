@@ -25,9 +25,23 @@ from rooflinekit._validate import check_figure
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 
-KINDS = ("datasheet", "product page", "paper", "course", "user", "measured")
+KINDS = ("datasheet", "product page", "paper", "course", "user", "measured", "vendor document")
 """Kinds of source: a vendor's datasheet or product page, a paper or book, the course's own
-choice, a user's own figures, or a measurement."""
+choice, a user's own figures, a measurement, or a vendor's other documents (an architecture
+whitepaper, a programming guide)."""
+
+FIGURE_KINDS = ("vendor figure", "paper", "microbenchmark", "estimate", "user", "measured")
+"""Kinds of a memory level's figure (:class:`MemoryLevel`): a vendor's own figure, a paper's, a
+published microbenchmark's, an estimate (derived from other figures; its note says how), a
+user's own, or a measurement."""
+
+KIND_OF_SOURCE = {"datasheet": "vendor figure", "product page": "vendor figure",
+                  "vendor document": "vendor figure", "paper": "paper", "course": "estimate", "user": "user",
+                  "measured": "measured"}
+"""The kind a level's figure has when it does not say: its source's."""
+
+LEVEL_FIGURES = ("capacity", "units", "bandwidth")
+"""A memory level's figures, each absent (``None``) when no source gives it."""
 
 
 OPTIONAL_FIGURES = ("vector_flops", "pcie_bandwidth", "dcn_bandwidth")
@@ -52,6 +66,7 @@ class Provenance(NamedTuple):
 
 
 def _check_provenance(figure: str, value: Any) -> None:
+    """Refuse anything but a :class:`Provenance` of a known kind, checked on a real day."""
     where = f"provenance.{figure}"
     if not isinstance(value, Provenance) or not isinstance(value.source, Source):
         raise RooflineInputError(where, "a Provenance(Source(...), checked, note)", value)
@@ -62,6 +77,72 @@ def _check_provenance(figure: str, value: Any) -> None:
             datetime.date.fromisoformat(value.checked)
     except (TypeError, ValueError) as error:
         raise RooflineInputError(f"{where} checked", "a date, YYYY-MM-DD", value.checked) from error
+
+
+@dataclass(frozen=True)
+class MemoryLevel:
+    """An on-chip memory a kernel can stage data in (a TPU's VMEM, a GPU's shared memory or L2).
+
+    ``capacity`` is what one of its ``units`` holds, in bytes (one shared memory per SM: 132
+    units on an H100); ``bandwidth`` is the whole chip's, in B/s, between it and the compute
+    units. A figure no source gives is ``None``, never guessed. ``provenance`` and ``kinds``
+    (one of :data:`FIGURE_KINDS`) are keyed by figure name (:data:`LEVEL_FIGURES`).
+
+    >>> page = Source("ACME X1 datasheet", "https://example.com/x1")
+    >>> sram = MemoryLevel("sram", "SRAM", capacity=2**20, provenance={"capacity": Provenance(page, "")},
+    ...                    kinds={"capacity": "vendor figure"})
+    >>> sram.capacity, sram.bandwidth, sram.units
+    (1048576.0, None, 1)
+    """
+
+    id: str
+    name: str
+    capacity: float | None = None
+    bandwidth: float | None = None
+    units: int = 1
+    provenance: Mapping[str, Provenance] = field(default_factory=dict)
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"levels.{self.id}"
+        for figure in ("capacity", "bandwidth"):
+            if getattr(self, figure) is not None:
+                object.__setattr__(self, figure, check_figure(f"{where}.{figure}", getattr(self, figure)))
+        if isinstance(self.units, bool) or not isinstance(self.units, int) or self.units < 1:
+            raise RooflineInputError(f"{where}.units", "a positive integer", self.units)
+        for figure, value in self.provenance.items():
+            if figure not in LEVEL_FIGURES:
+                accepted = "one of " + ", ".join(LEVEL_FIGURES)
+                raise RooflineInputError(f"{where} provenance key", accepted, figure)
+            _check_provenance(f"{where}.{figure}", value)
+        for figure, kind in self.kinds.items():
+            if kind not in FIGURE_KINDS:
+                raise RooflineInputError(f"{where}.{figure}.kind", "one of " + ", ".join(FIGURE_KINDS), kind)
+        object.__setattr__(self, "provenance", MappingProxyType(dict(self.provenance)))
+        object.__setattr__(self, "kinds", MappingProxyType(dict(self.kinds)))
+
+    def figures(self) -> dict[str, float]:
+        """The level's figures that a source gives, by name (``units`` only when one is given).
+
+        >>> MemoryLevel("l2", "L2", capacity=5e7).figures()
+        {'capacity': 50000000.0}
+        """
+        found = {"capacity": self.capacity, "bandwidth": self.bandwidth}
+        found["units"] = float(self.units) if "units" in self.provenance else None
+        return {name: value for name, value in found.items() if value is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output: figures, and where each comes from and what kind it is."""
+        return {
+            "id": self.id, "name": self.name, "capacity": self.capacity, "units": self.units,
+            "bandwidth": self.bandwidth, "note": self.note,
+            "provenance": {
+                figure: {**p.source._asdict(), "checked": p.checked, "note": p.note,
+                         "figure_kind": self.kinds.get(figure, KIND_OF_SOURCE[p.source.kind])}
+                for figure, p in self.provenance.items()
+            },
+        }
 
 
 @dataclass(frozen=True)
@@ -76,7 +157,8 @@ class Chip:
     where no source gives one). ``vector_flops`` is the peak of the unit that does
     elementwise work, where it differs from the matrix unit's.
     ``provenance`` maps figure names (those of :meth:`figures`) to where they come from;
-    ``notes`` are remarks about the chip as a whole.
+    ``notes`` are remarks about the chip as a whole. ``levels`` are its on-chip memories
+    (:class:`MemoryLevel`), outermost first, as far as sources give them.
     """
 
     id: str
@@ -93,8 +175,12 @@ class Chip:
     dcn_bandwidth: float | None = None
     provenance: Mapping[str, Provenance] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    levels: tuple[MemoryLevel, ...] = ()
 
     def __post_init__(self) -> None:
+        if not all(isinstance(level, MemoryLevel) for level in self.levels):
+            raise RooflineInputError("levels", "a tuple of MemoryLevel", self.levels)
+        object.__setattr__(self, "levels", tuple(self.levels))
         for figure in ("hbm_bandwidth", "hbm_bytes", "link_bandwidth"):
             object.__setattr__(self, figure, check_figure(figure, getattr(self, figure)))
         for figure in OPTIONAL_FIGURES:
@@ -134,8 +220,11 @@ class Chip:
 
     @property
     def sources(self) -> tuple[Source, ...]:
-        """The pages the figures come from, each once, in the order the figures cite them."""
-        return tuple(dict.fromkeys(p.source for p in self.provenance.values()))
+        """The pages the figures come from (the memory levels' last), each once, in the order the
+        figures cite them."""
+        cited = [p.source for p in self.provenance.values()]
+        cited += [p.source for level in self.levels for p in level.provenance.values()]
+        return tuple(dict.fromkeys(cited))
 
     def peak(self, compute: str | DType = "bf16", *, sparse: bool = False) -> float:
         """Peak FLOP/s (or OP/s for integers) of matrix math in ``compute``.
@@ -252,4 +341,5 @@ class Chip:
                 for figure, p in self.provenance.items()
             },
             "notes": list(self.notes),
+            "levels": [level.to_dict() for level in self.levels],
         }

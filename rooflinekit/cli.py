@@ -5,8 +5,9 @@
                        [--compute DT] [--batched] [--peak FLOPS] [--bandwidth BPS] [--json]
     rooflinekit dot N (--chip ID | --chip-file FILE) [--dtype DT] [--peak FLOPS]
                     [--bandwidth BPS] [--json]
-    rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--json]
+    rooflinekit measure [--quick] [--budget SECONDS] [--progress | --no-progress] [--levels] [--json]
     rooflinekit models [--json]
+    rooflinekit levels (--chip ID | --chip-file FILE) [--compute DT] [--json]
     rooflinekit transformer MODEL (--chip ID | --chip-file FILE) [--chips N] [--batch B]
                         [--context L] [--phase decode|prefill] [--weights DT] [--kv-cache DT]
                         [--compute DT] [--collective-latency SECONDS] [--peak FLOPS]
@@ -50,6 +51,7 @@ from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_ap
 from rooflinekit.dtypes import DTYPES, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 from rooflinekit.fmt import Table, num, seconds
+from rooflinekit.hierarchy import ceilings, levels, smallest_compute_bound_tiles
 from rooflinekit.models import TRANSFORMERS, TransformerShape, transformer_shape
 from rooflinekit.transformer.decisions import (
     OVERLAPS,
@@ -64,6 +66,8 @@ from rooflinekit.transformer.setup import PHASES
 from rooflinekit.transformer.step import TransformerStep, transformer_step
 
 EXIT_USAGE = 2
+LEVELS_BUDGET = 10.0
+"""Seconds ``rooflinekit measure --levels`` gives the cache levels, beyond the measurement's budget."""
 
 
 class Output(NamedTuple):
@@ -180,6 +184,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--dtype", type=_dtype_name, default="bf16", metavar="DT", help="dtype of the vectors (default bf16)"
     )
 
+    _add_measure(commands)
+
+    models = commands.add_parser("models", help="list the transformer models (their ids, shapes and sizes)")
+    models.add_argument("--json", action="store_true", help="print one JSON object")
+
+    _add_transformer(commands)
+    _add_latency_throughput(commands)
+    _add_slo_search(commands)
+    _add_levels(commands)
+    return parser
+
+
+def _add_measure(commands: Any) -> None:
     measure = commands.add_parser(
         "measure", help="measure this machine: memory bandwidth, peak FLOP/s and kernels on its roofline"
     )
@@ -193,15 +210,25 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="progress bar on stderr (default: only when stderr is a terminal)",
     )
+    measure.add_argument(
+        "--levels", action="store_true",
+        help="also the copy bandwidth inside each cache level the machine reports, and DRAM (10 s more)",
+    )
     measure.add_argument("--json", action="store_true", help="print one JSON object")
 
-    models = commands.add_parser("models", help="list the transformer models (their ids, shapes and sizes)")
-    models.add_argument("--json", action="store_true", help="print one JSON object")
 
-    _add_transformer(commands)
-    _add_latency_throughput(commands)
-    _add_slo_search(commands)
-    return parser
+def _add_levels(commands: Any) -> None:
+    levels_command = commands.add_parser(
+        "levels", help="a chip's memory levels: one roof each, the smallest compute-bound tile, ceilings"
+    )
+    on = levels_command.add_mutually_exclusive_group(required=True)
+    on.add_argument("--chip", type=_chip, metavar="ID", help=f"one of {', '.join(CHIPS)}")
+    on.add_argument("--chip-file", type=_chip_file, dest="chip", metavar="FILE",
+                    help="a chip of your own, from a TOML file with [levels] (see rooflinekit.chipformat)")
+    levels_command.add_argument(
+        "--compute", type=_dtype_name, default="bf16", metavar="DT", help="dtype of the math (default bf16)"
+    )
+    levels_command.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _add_model(command: argparse.ArgumentParser) -> None:
@@ -411,6 +438,9 @@ def _measure(args: argparse.Namespace) -> Output:
     from rooflinekit import measure  # loads the measuring code only for this command
 
     data = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress).to_dict()
+    if args.levels:
+        levels = measure.measure_cache_levels(budget=LEVELS_BUDGET, progress=args.progress)
+        data["cache_levels"] = [level.to_dict() for level in levels]
     return Output(data, measure.format_report(data))
 
 
@@ -538,6 +568,57 @@ def _step_text(step: TransformerStep) -> str:
     return "\n".join(lines)
 
 
+def _level_row(lv: Any, fit: Any, chip_id: str) -> dict[str, Any]:
+    """One memory level as plain data: its figures, its roof's ridge and the smallest tile from it."""
+    return {
+        "id": lv.id, "name": lv.name, "capacity": lv.capacity, "units": lv.units, "bandwidth": lv.bandwidth,
+        "critical_intensity": fit and fit.critical_intensity, "smallest_compute_bound_tile": fit and fit.tile,
+        "tile_bytes": fit and fit.held_bytes, "tile_held_in": fit and fit.holder,
+        "tile_fits": fit.fits if fit else None, "kinds": dict(lv.kinds), "missing": lv.missing(chip_id),
+        "sources": {name: p.source.title for name, p in lv.provenance.items()},
+    }
+
+
+def _levels(args: argparse.Namespace) -> Output:
+    """The chip's memory levels, outermost first: figures, roofs, the smallest compute-bound tile
+    from each and whether it fits where it is held; then the ceilings below the roof."""
+    on: Chip = args.chip
+    if args.compute not in on.dense_flops:
+        accepted = f"a dtype {on.id} has a dense peak for ({', '.join(on.dense_flops)})"
+        raise RooflineInputError("--compute", accepted, args.compute)
+    tiles = {fit.level: fit for fit in smallest_compute_bound_tiles(on, compute=args.compute)}
+    found = [_level_row(lv, tiles.get(lv.id), on.id) for lv in levels(on)]
+    limits = [c._asdict() for c in ceilings(on, compute=args.compute)]
+    data = {"chip": on.id, "compute": args.compute, "levels": found, "ceilings": limits}
+    return Output(data, _levels_text(on, data))
+
+
+def _shown(value: Any) -> str:
+    """A figure, a yes or no, or a dash for none."""
+    if value is None:
+        return "-"
+    return ("yes" if value else "no") if isinstance(value, bool) else num(value, 4)
+
+
+def _levels_text(on: Chip, data: dict[str, Any]) -> str:
+    """The levels as a table, a line for each figure no source gives, then the ceilings."""
+    keys = ("capacity", "units", "bandwidth", "critical_intensity", "smallest_compute_bound_tile")
+    rows = [[lv["id"], lv["name"], *(_shown(lv[key]) for key in keys), lv["tile_held_in"] or "-",
+             _shown(lv["tile_fits"]), ", ".join(sorted(set(lv["kinds"].values()))) or "-"]
+            for lv in data["levels"]]
+    headings = ["level", "name", "bytes", "units", "B/s", "crit. int.", "tile b", "held in", "fits", "kinds"]
+    title = f"memory levels of {on.name}, {data['compute']} compute (outermost first; bytes: one unit's)"
+    lines = [title, "", Table(headings, rows, align="llrrrrrlll").to_text("  ")]
+    lines += [f"  {lv['missing']}" for lv in data["levels"] if lv["missing"]]
+    if len(data["levels"]) == 1:
+        lines.append(f"  {on.id}: no on-chip memory has figures in the catalog (no source gives them)")
+    lines += ["", "ceilings:"]
+    for c in data["ceilings"]:
+        unit = "FLOP/s" if c["kind"] == "compute" else "B/s"
+        lines.append(f"  {c['label']:<32} {num(c['value'], 4)} {unit}")
+    return "\n".join(lines)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "chips": _chips,
     "matmul": _matmul,
@@ -547,6 +628,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Output]] = {
     "transformer": _transformer,
     "latency-throughput": _latency_throughput,
     "slo-search": _slo_search,
+    "levels": _levels,
 }
 
 

@@ -4,12 +4,15 @@
   intensity on log-log axes, with a dotted line at each ridge (the critical intensity).
 - :func:`mark_operations` places operations on such a plot, coloured by what limits them.
 - :func:`attainable_curve` draws attainable FLOP/s against the token batch.
+- :func:`hierarchical_roofline` draws one roof per memory level of a chip, the ceilings below
+  the roof, and operations' points at each level (:mod:`rooflinekit.hierarchy`).
 - :func:`critical_intensity_lines` marks chips' critical intensities, each line labelled, and
   :func:`label_lines_at_edge` names lines that lie too close for a legend beside the axes.
 
 Every plotted number comes from :mod:`rooflinekit.analysis`; the lines carry a ``gid``
 (``"roof"``, ``"achieved-roof"``, ``"ridge"``, ``"operation"``, ``"batch-curve"``, ``"peak"``,
-``"critical-intensity"``) so code can find them again, and every line has a legend label
+``"critical-intensity"``, ``"level-roof"``, ``"ceiling"``, ``"level-point"``) so code can find them
+again, and every line has a legend label
 or, for a ridge, a label written beside it. The colours are readable on white and stay
 apart under the common colour-vision deficiencies (``tests/test_plot.py`` checks both).
 
@@ -38,6 +41,7 @@ from rooflinekit.costs import Cost
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import num, pct, si
+from rooflinekit.hierarchy import Hierarchical, ceilings, levels
 from rooflinekit.words import N_, Translate, english
 
 if TYPE_CHECKING:
@@ -390,3 +394,94 @@ def attainable_curve(
         ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else ATTAINABLE_OPS_LABEL)
         ax.grid(True, alpha=0.3)
     return line
+
+
+LEVEL_MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "P")
+"""Markers of successive operations on a hierarchical roofline, so that points differ by more than colour."""
+
+
+def hierarchical_roofline(
+    on: str | Chip,
+    operations: Sequence[tuple[str, Hierarchical]] = (),
+    ax: Axes | None = None,
+    *,
+    compute: str | DType = "bf16",
+    show_ceilings: bool = True,
+    intensity_range: tuple[float, float] | None = None,
+) -> Axes:
+    """One roof per memory level of ``on`` (HBM first, then its on-chip memories), the ceilings
+    below the roof (:func:`rooflinekit.hierarchy.ceilings`, dashed and labelled) and each
+    operation's point at every level: its intensity there, under that level's roof.
+
+    A level whose bandwidth no source gives gets no roof and no points: a note on the axes says
+    so (gid ``"missing-level"``), in the words of :meth:`rooflinekit.hierarchy.Level.missing`.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from rooflinekit.hierarchy import tiled_matmul_levels
+    >>> op = tiled_matmul_levels(4096, 4096, 4096, [(256, 256, 256), (128, 128, 128)], "h100-sxm")
+    >>> ax = hierarchical_roofline("h100-sxm", [("matmul", op)])
+    >>> [line.get_label() for line in ax.get_lines() if line.get_gid() == "level-roof"]
+    ['HBM', 'shared memory (L1)']
+    >>> [t.get_text()[:30] for t in ax.texts if t.get_gid() == "missing-level"]
+    ['h100-sxm: L2 cache has no band']
+    >>> import matplotlib.pyplot as plt; plt.close("all")
+    """
+    found = chip(on)
+    peak = found.peak(compute)
+    chain = levels(found)
+    roofed = [lv for lv in chain if lv.bandwidth is not None]
+    ridges = [peak / float(lv.bandwidth) for lv in roofed if lv.bandwidth is not None]
+    low, high = intensity_range or (min(ridges) / 1e2, max(ridges) * 1e2)
+    ax = ax or _new_axes()
+    grid = np.geomspace(low, high, 256)
+    colors = {lv.id: ROOF_COLORS[i % len(ROOF_COLORS)] for i, lv in enumerate(chain)}
+    for lv in roofed:
+        x = np.union1d(grid, [peak / float(lv.bandwidth or 1)])
+        ax.plot(x, attainable_flops(x, peak, float(lv.bandwidth or 1)), color=colors[lv.id], linewidth=2,
+                label=lv.name, gid="level-roof")
+    if show_ceilings:
+        _draw_ceilings(ax, found, compute, grid)
+    missing = [lv.missing(found.id) for lv in chain if lv.bandwidth is None]
+    if missing:
+        ax.text(0.01, 0.01, "\n".join(m for m in missing if m), transform=ax.transAxes, ha="left",
+                va="bottom", fontsize=7, color="0.3", gid="missing-level", wrap=True)
+        ax.set_ylim(bottom=low * min(float(lv.bandwidth or 1) for lv in roofed) / 10)
+    _level_points(ax, operations, colors, peak)
+    ax.set(xscale="log", yscale="log")
+    ax.set_xlabel(INTENSITY_LABEL)
+    ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else ATTAINABLE_OPS_LABEL)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    return ax
+
+
+def _draw_ceilings(ax: Axes, found: Chip, compute: str | DType, grid: np.ndarray) -> None:
+    """The compute ceilings below the roof, dashed, each labelled under its left end; memory
+    ceilings as a dashed slope."""
+    for i, c in enumerate(ceilings(found, compute=compute)[1:]):
+        style = {"color": "0.35", "linestyle": LINE_STYLES[(i + 1) % len(LINE_STYLES)], "linewidth": 1,
+                 "gid": "ceiling"}
+        if c.kind == "compute":
+            ax.plot(grid, np.full_like(grid, c.value), label=f"_{c.label}", **style)
+            ax.annotate(c.label, (float(grid[0]), c.value), xytext=(3, -2), textcoords="offset points",
+                        ha="left", va="top", fontsize=7, color="0.35")
+        else:
+            ax.plot(grid, np.minimum(found.peak(compute), grid * c.value), label=c.label, **style)
+
+
+def _level_points(ax: Axes, operations: Sequence[tuple[str, Hierarchical]], colors: dict[str, str],
+                  peak: float) -> None:
+    """Each operation's point at each roofed level, in the level's colour, one marker an operation."""
+    for i, item in enumerate(operations):
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Hierarchical)):
+            raise RooflineInputError("operations", "a list of (label, Hierarchical) pairs", item)
+        label, op = item
+        if np.ndim(op.flops) != 0:
+            raise RooflineInputError("operations", "operations of one size each (not arrays of sizes)", label)
+        marker = LEVEL_MARKERS[i % len(LEVEL_MARKERS)]
+        for t in op.traffic:
+            if t.level.bandwidth is None:
+                continue
+            ax.plot([t.intensity], [t.attainable(peak)], marker=marker, markersize=7, linestyle="none",
+                    color=colors.get(t.level.id, "0"), label=f"{label} ({t.level.name})", gid="level-point")

@@ -25,6 +25,7 @@ NAMES = [
     "09-serving",
     "10-errata",
     "11-measure-your-machine",
+    "12-memory-hierarchy",
 ]
 
 # Numbers the prose may carry because no library could compute them: years of the works it

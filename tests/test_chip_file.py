@@ -97,8 +97,8 @@ MISTAKES = [
     (("bf16 = 4.0e14", "bf17 = 4.0e14"), "x1.toml: dense_flops key must be one of fp64, fp32"),
     (("int8 = 8.0e14", "int8 = 0"), "x1.toml: dense_flops.int8 must be a positive, finite number (got 0)"),
     (('kind = "datasheet"', 'kind = "blog"'),
-     "x1.toml: source.kind must be one of datasheet, product page, paper, course, user, measured "
-     "(got 'blog')"),
+     "x1.toml: source.kind must be one of datasheet, product page, paper, course, user, measured, "
+     "vendor document (got 'blog')"),
     (("checked = 2026-11-20", 'checked = "20 Nov"'),
      "x1.toml: source.checked must be a date, YYYY-MM-DD (got '20 Nov')"),
     (('id = "x1"', 'id = "tpu-v5e"'), "x1.toml: id must be a name not in the catalog (tpu-v5e,"),

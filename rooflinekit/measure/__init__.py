@@ -51,32 +51,44 @@ from rooflinekit.measure.planning import (
 )
 from rooflinekit.measure.records import (
     SOURCE,
+    CacheLevelResult,
     GpuReport,
     KernelResult,
     MatmulResult,
     Measurement,
     StreamResult,
     machine_chip,
+    with_levels,
 )
 from rooflinekit.measure.report import format_report
-from rooflinekit.measure.run import measure_bandwidth, measure_machine, measure_matmul
+from rooflinekit.measure.run import (
+    cache_level_plan,
+    measure_bandwidth,
+    measure_cache_levels,
+    measure_machine,
+    measure_matmul,
+)
 
 __all__ = [
     "FULL_BUDGET",
     "MIN_ARRAY_BYTES",
     "QUICK_BUDGET",
     "SOURCE",
+    "CacheLevelResult",
     "GpuReport",
     "KernelResult",
     "MatmulResult",
     "Measurement",
     "Plan",
     "StreamResult",
+    "cache_level_plan",
     "check_budget",
     "format_report",
     "machine_chip",
     "measure_bandwidth",
+    "measure_cache_levels",
     "measure_machine",
     "measure_matmul",
     "plan_measurement",
+    "with_levels",
 ]

@@ -79,6 +79,36 @@ class StreamResult:
 
 
 @dataclass(frozen=True)
+class CacheLevelResult:
+    """Copy bandwidth measured at a working set that lives in one level of this machine's memory:
+    a cache (its reported size) or DRAM (``cache_bytes`` is ``None``). One timed call copies the
+    working set's first half onto its second ``passes`` times, so that the timer's own overhead
+    does not hide a small cache's speed; every pass counts its bytes read and written.
+
+    >>> from rooflinekit.measure.timing import Timing
+    >>> r = CacheLevelResult("L1d", 49152, 24576, 100, Timing((1e-5, 2e-5, 3e-5)))
+    >>> round(r.bandwidth / 1e9, 1)
+    122.9
+    """
+
+    level: str
+    cache_bytes: int | None
+    working_set_bytes: int
+    passes: int
+    timing: Timing
+
+    @property
+    def bandwidth(self) -> float:
+        """Counted bytes (the working set, read half and written half, each pass) per second."""
+        return self.working_set_bytes * self.passes / self.timing.median
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "cache_bytes": self.cache_bytes,
+                "working_set_bytes": self.working_set_bytes, "passes": self.passes,
+                "bandwidth": self.bandwidth, "seconds": self.timing.median, "repeats": self.timing.repeats}
+
+
+@dataclass(frozen=True)
 class MatmulResult:
     """Throughput of one square matmul ``x[n,n] @ y[n,n]`` in one dtype."""
 
@@ -341,3 +371,33 @@ def machine_chip(
             *notes,
         ),
     )
+
+
+def with_levels(chip: Chip, levels: Sequence[CacheLevelResult]) -> Chip:
+    """``chip`` (a measured machine's) with its caches as memory levels, outermost first, each with
+    its reported size and the copy bandwidth measured inside it (kind ``"measured"``), so that
+    :mod:`rooflinekit.hierarchy` and :func:`rooflinekit.plot.hierarchical_roofline` take it.
+    The caches' bandwidths are one thread's; the chip's DRAM bandwidth is the best STREAM kernel's.
+
+    >>> from rooflinekit.measure.machine import describe_machine
+    >>> from rooflinekit.measure.timing import Timing
+    >>> c = machine_chip(2e10, {"fp32": 2e11}, describe_machine())
+    >>> l2 = CacheLevelResult("L2", 2**21, 2**20, 8, Timing((1e-4,)))
+    >>> [(lv.id, lv.kinds["bandwidth"]) for lv in with_levels(c, [l2]).levels]
+    [('l2', 'measured')]
+    """
+    from dataclasses import replace
+
+    from rooflinekit.chips import MemoryLevel
+
+    checked = datetime.date.today().isoformat()
+    caches = sorted((lv for lv in levels if lv.cache_bytes), key=lambda lv: -(lv.cache_bytes or 0))
+    copy = "copy on one thread at a working set of half the cache"
+    where = {"capacity": Provenance(SOURCE, checked, "the size the operating system reports"),
+             "bandwidth": Provenance(SOURCE, checked, copy)}
+    found = tuple(
+        MemoryLevel(lv.level.lower(), lv.level, capacity=float(lv.cache_bytes or 1), bandwidth=lv.bandwidth,
+                    provenance=where, kinds={"capacity": "measured", "bandwidth": "measured"})
+        for lv in caches
+    )
+    return replace(chip, levels=found)

@@ -66,6 +66,36 @@ def _kernels(data: dict[str, Any]) -> Table:
     )
 
 
+def format_cache_levels(levels: list[dict[str, Any]], kernels: list[dict[str, Any]] | None = None) -> str:
+    """The cache levels measured (:func:`~rooflinekit.measure.run.measure_cache_levels`, as dicts),
+    each with the cache size its working set was sized from; then, given the kernels of a
+    measurement, the level each kernel's bytes fit in (a working set no cache holds is DRAM's)."""
+    rows = [[lv["level"], "-" if lv["cache_bytes"] is None else si(lv["cache_bytes"], "B"),
+             si(lv["working_set_bytes"], "B"), si(lv["bandwidth"], "B/s"), si(lv["seconds"], "s"),
+             lv["repeats"]] for lv in levels]
+    lines = ["copy bandwidth by memory level (one thread; working set: half the cache, or 8x the last level)",
+             Table(["level", "cache", "working set", "bandwidth", "median", "repeats"], rows,
+                   align="lrrrrr").to_text(indent="  ")]
+    if kernels:
+        lines += ["", "where each kernel's bytes live (the smallest level that holds them)"]
+        lines += [f"  {k['name']:<40} {si(k['bytes'], 'B'):>10}  {level_of(k['bytes'], levels)}"
+                  for k in kernels]
+    return "\n".join(lines)
+
+
+def level_of(nbytes: float, levels: list[dict[str, Any]]) -> str:
+    """The smallest measured level whose cache holds ``nbytes``; ``"DRAM"`` when none does.
+
+    >>> level_of(1e5, [{"level": "L1d", "cache_bytes": 49152}, {"level": "L2", "cache_bytes": 2**21},
+    ...                {"level": "DRAM", "cache_bytes": None}])
+    'L2'
+    """
+    for lv in levels:
+        if lv["cache_bytes"] is not None and nbytes <= lv["cache_bytes"]:
+            return str(lv["level"])
+    return "DRAM"
+
+
 def format_report(data: dict[str, Any]) -> str:
     """The text report of a measurement, from :meth:`Measurement.to_dict` (or its JSON)."""
     lines = _summary(data)
@@ -76,4 +106,6 @@ def format_report(data: dict[str, Any]) -> str:
     lines += ["", "kernels on the measured roofline (FLOPs and bytes from rooflinekit's cost models)"]
     lines.append(_kernels(data).to_text(indent="  "))
     lines += ["", data["gpu"]["message"]]
+    if data.get("cache_levels"):
+        lines += ["", format_cache_levels(data["cache_levels"], data["kernels"])]
     return "\n".join(lines)

@@ -1,14 +1,17 @@
 """Running a measurement: time the kernels within the budget and gather the results.
 
 :func:`measure_machine` is the whole measurement (CPU, then GPU where one is found);
-:func:`measure_bandwidth` and :func:`measure_matmul` time one part on its own.
+:func:`measure_bandwidth` and :func:`measure_matmul` time one part on its own, and
+:func:`measure_cache_levels` the copy bandwidth at a working set inside each cache level.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
+
+import numpy as np
 
 from rooflinekit.analysis import analyze
 from rooflinekit.catalog import Chip
@@ -36,6 +39,7 @@ from rooflinekit.measure.planning import (
 )
 from rooflinekit.measure.records import (
     NOT_ASKED,
+    CacheLevelResult,
     GpuReport,
     KernelResult,
     MatmulResult,
@@ -110,6 +114,82 @@ def measure_bandwidth(
         return tuple(_time_streams(jobs, arena, repeats, schedule, "streams"))
     finally:
         arena.close()
+
+
+CACHE_SHARE = 2
+"""A cache level's working set is its size over this: the copy's two arrays fit with room to spare."""
+DRAM_OVER_LLC = 8
+"""The DRAM level's working set is this many times the last-level cache: nothing of it stays cached."""
+
+
+def cache_level_plan(info: MachineInfo) -> list[tuple[str, int | None, int]]:
+    """``(level, cache bytes or None for DRAM, working-set bytes)`` for every data cache the
+    machine reports, smallest first, then DRAM: working sets sized from the reported caches.
+
+    >>> from rooflinekit.measure.machine import MachineInfo
+    >>> caches = (("L1d", 49152), ("L2", 2**21), ("L3", 2**25))
+    >>> info = MachineInfo("cpu", 1, caches, 2**25, 2**34, 2**33, "", "")
+    >>> [(name, ws) for name, _, ws in cache_level_plan(info)]
+    [('L1d', 24576), ('L2', 1048576), ('L3', 16777216), ('DRAM', 268435456)]
+    """
+    levels: dict[str, int] = {}
+    for name, size in info.caches:
+        levels[name] = max(size, levels.get(name, 0))
+    ordered = sorted(levels.items(), key=lambda item: item[1])
+    plan: list[tuple[str, int | None, int]] = [(name, size, size // CACHE_SHARE) for name, size in ordered]
+    plan.append(("DRAM", None, DRAM_OVER_LLC * info.last_level_cache_bytes))
+    return plan
+
+
+PASS_BYTES = 2**23
+"""Bytes one timed call of the cache-level copy moves at least: a small working set is copied
+as many times as that takes."""
+
+
+def _passes_copy(arena: Arena, elements: int, passes: int) -> Callable[[], None]:
+    """One timed call: ``passes`` copies of ``arena.b[:elements]`` onto ``arena.a[:elements]``.
+    (A numpy copy through a zero stride would need no Python loop, but numpy buffers it and is
+    slower; the loop's few hundred nanoseconds a copy still cap what the smallest cache shows.)"""
+    a, b = arena.a[:elements], arena.b[:elements]
+
+    def copies() -> None:
+        for _ in range(passes):
+            np.copyto(a, b)
+
+    return copies
+
+
+def measure_cache_levels(
+    *, repeats: int = 5, budget: float | None = 10.0, progress: bool | None = None,
+    info: MachineInfo | None = None,
+) -> tuple[CacheLevelResult, ...]:
+    """Copy bandwidth (one thread) at a working set inside each cache level the machine reports,
+    then in DRAM: the levels of this machine's memory hierarchy, measured.
+
+    >>> levels = measure_cache_levels(repeats=2, budget=2.0)
+    >>> levels[-1].level, all(lv.bandwidth > 0 for lv in levels)
+    ('DRAM', True)
+    """
+    info = info or describe_machine()
+    plan = cache_level_plan(info)
+    repeats = check_repeats(repeats)
+    checked = None if budget is None else check_budget(budget)
+    bar = Progress(len(plan), checked, progress_stream(progress))
+    schedule = Schedule(checked, len(plan), bar)
+    arena = Arena.allocate(max(ws for _, _, ws in plan) // 2, 1)  # two arrays: half the working set each
+    try:
+        sizes = [max(_ALIGN_ELEMENTS, ws // 2 // ELEMENT_BYTES) for _, _, ws in plan]
+        passes = [max(1, PASS_BYTES // (2 * n * ELEMENT_BYTES)) for n in sizes]
+        calls = [_passes_copy(arena, n, count) for n, count in zip(sizes, passes, strict=True)]
+        label = "copy bandwidth by memory level"
+        timings = time_interleaved(calls, repeats=repeats, deadline=schedule.next_deadline(len(calls)),
+                                   on_round=lambda: schedule.tick(label), rewarm=True)
+        schedule.finish(label, len(calls))
+    finally:
+        arena.close()
+        bar.close()
+    return tuple(CacheLevelResult(name, size, 2 * n * ELEMENT_BYTES, count, timing)
+                 for (name, size, _), n, count, timing in zip(plan, sizes, passes, timings, strict=True))
 
 
 def measure_matmul(
