@@ -29,7 +29,7 @@ translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pa
 lint: $(STAMP)  ## ruff, mypy, the import contracts (the packages' layers, pyproject.toml) and the 60-line rule
 	$(BIN)/ruff check rooflinekit grading tests benchmarks tools book/_ext
 	$(BIN)/mypy
-	$(BIN)/lint-imports
+	PYTHONPATH=book/_ext $(BIN)/lint-imports
 	$(BIN)/python tools/function_length.py
 
 bench: $(STAMP)  ## Run every benchmark

@@ -7,6 +7,7 @@ that each contract catches what it is for.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -19,10 +20,12 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
 def lint_imports(cwd: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    """Run import-linter in ``cwd``, which it puts first on sys.path: its rooflinekit is checked."""
+    """Run import-linter in ``cwd``, which it puts first on sys.path: its rooflinekit is checked
+    (and its book/_ext, where the book's extension lives in the repository, as make lint says)."""
+    environment = {**os.environ, "PYTHONPATH": str(cwd / "book" / "_ext")}
     return subprocess.run(
         [str(LINT_IMPORTS), "--no-cache", *options], cwd=cwd, capture_output=True, text=True, timeout=120,
-        check=False,
+        check=False, env=environment,
     )
 
 
@@ -30,6 +33,7 @@ PACKAGES = {
     "rooflinekit": ROOT / "rooflinekit",
     "roofline_grading": ROOT / "grading" / "roofline_grading",
     "roofline_recorder": ROOT / "grading" / "roofline_recorder",
+    "roofline_book": ROOT / "book" / "_ext" / "roofline_book",
 }
 """Every package the contracts cover, and where it lives in the repository."""
 
@@ -75,6 +79,8 @@ def test_the_package_keeps_every_contract() -> None:
          "roofline_recorder.encode -> roofline_grading"),
         ("roofline_recorder/audit.py", "import nbformat  # not in the grading kernel",
          "roofline_recorder.audit -> nbformat"),
+        ("roofline_book/translations.py", "from roofline_book import downloads  # the book's extension",
+         "roofline_book.translations is not allowed to import roofline_book.downloads"),
     ],
     ids=[
         "wrong way",
@@ -86,6 +92,7 @@ def test_the_package_keeps_every_contract() -> None:
         "autograde: wrong way",
         "the recorder knows no grader",
         "the recorder imports only what the kernel has",
+        "the book's extension: wrong way",
     ],
 )
 def test_a_wrong_way_import_is_caught(tmp_path: Path, module: str, line: str, caught: str) -> None:
