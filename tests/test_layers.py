@@ -130,7 +130,8 @@ def test_a_module_outside_every_layer_is_caught(tmp_path: Path) -> None:
     ("contract", "section", "after"),
     [
         ("layers", "## How rooflinekit is built", "## How roofline-grading is built"),
-        ("grading-layers", "## How roofline-grading is built", "## Working on the course"),
+        ("grading-layers", "## How roofline-grading is built", "## How the book's extension and the tools"),
+        ("book-layers", "## How the book's extension and the tools", "## Working on the course"),
     ],
 )
 def test_the_readme_writes_down_the_layers(contract: str, section: str, after: str) -> None:
