@@ -212,7 +212,8 @@ def _add_measure(commands: Any) -> None:
     )
     measure.add_argument(
         "--levels", action="store_true",
-        help="also the copy bandwidth inside each cache level the machine reports, and DRAM (10 s more)",
+        help="also the copy bandwidth inside each cache level the machine reports, and DRAM (10 s more), and"
+             " each kernel against the roof of the level its working set lives in",
     )
     measure.add_argument("--json", action="store_true", help="print one JSON object")
 
