@@ -212,7 +212,8 @@ def _add_measure(commands: Any) -> None:
     )
     measure.add_argument(
         "--levels", action="store_true",
-        help="also the copy bandwidth inside each cache level the machine reports, and DRAM (10 s more)",
+        help="also the copy bandwidth inside each cache level the machine reports, and DRAM (10 s more), and"
+             " each kernel against the roof of the level its working set lives in",
     )
     measure.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -437,10 +438,13 @@ def _chips(args: argparse.Namespace) -> Output:
 def _measure(args: argparse.Namespace) -> Output:
     from rooflinekit import measure  # loads the measuring code only for this command
 
-    data = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress).to_dict()
+    found = measure.measure_machine(quick=args.quick, budget=args.budget, progress=args.progress)
+    data = found.to_dict()
     if args.levels:
         levels = measure.measure_cache_levels(budget=LEVELS_BUDGET, progress=args.progress)
         data["cache_levels"] = [level.to_dict() for level in levels]
+        placed = measure.kernels_on_levels(found.kernels, found.chip, levels)
+        data["kernel_levels"] = [k.to_dict() for k in placed]
     return Output(data, measure.format_report(data))
 
 

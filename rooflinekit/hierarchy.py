@@ -36,6 +36,7 @@ __all__ = [
     "Hierarchical",
     "Level",
     "LevelTraffic",
+    "MeasuredPoint",
     "TileFit",
     "attention_cost",
     "ceilings",
@@ -297,6 +298,16 @@ def on_levels(cost: Cost, on: str | Chip, *, compute: str | DType = "bf16",
         raise UnknownNameError(f"inner_bytes level of {found.id}", [lv.id for lv in chain[1:]], unknown[0])
     traffic = tuple(LevelTraffic(lv, cost.flops, given.get(lv.id, cost.bytes)) for lv in chain)
     return Hierarchical(cost.name, found.id, cost.flops, found.peak(compute), traffic)
+
+
+class MeasuredPoint(NamedTuple):
+    """A timed kernel's point on a hierarchical roofline: its label, the id of the level its
+    working set lives in, its intensity and the FLOP/s it achieved (not what the roof allows)."""
+
+    label: str
+    level_id: str
+    intensity: float
+    flops_per_second: float
 
 
 class TileFit(NamedTuple):

@@ -41,7 +41,7 @@ from rooflinekit.costs import Cost
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import num, pct, si
-from rooflinekit.hierarchy import Hierarchical, ceilings, levels
+from rooflinekit.hierarchy import Hierarchical, MeasuredPoint, ceilings, levels
 from rooflinekit.words import N_, Translate, english
 
 if TYPE_CHECKING:
@@ -408,10 +408,13 @@ def hierarchical_roofline(
     compute: str | DType = "bf16",
     show_ceilings: bool = True,
     intensity_range: tuple[float, float] | None = None,
+    measured: Sequence[MeasuredPoint] = (),
 ) -> Axes:
     """One roof per memory level of ``on`` (HBM first, then its on-chip memories), the ceilings
     below the roof (:func:`rooflinekit.hierarchy.ceilings`, dashed and labelled) and each
-    operation's point at every level: its intensity there, under that level's roof.
+    operation's point at every level: its intensity there, under that level's roof. ``measured``
+    kernels (``KernelOnLevel.point`` of :mod:`rooflinekit.measure`) are drawn hollow at the FLOP/s
+    they achieved, in the colour of the level their working set lives in (gid ``"measured-point"``).
 
     A level whose bandwidth no source gives gets no roof and no points: a note on the axes says
     so (gid ``"missing-level"``), in the words of :meth:`rooflinekit.hierarchy.Level.missing`.
@@ -448,6 +451,7 @@ def hierarchical_roofline(
                 va="bottom", fontsize=7, color="0.3", gid="missing-level", wrap=True)
         ax.set_ylim(bottom=low * min(float(lv.bandwidth or 1) for lv in roofed) / 10)
     _level_points(ax, operations, colors, peak)
+    _measured_points(ax, measured, {lv.id: lv.name for lv in chain}, colors)
     ax.set(xscale="log", yscale="log")
     ax.set_xlabel(INTENSITY_LABEL)
     ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else ATTAINABLE_OPS_LABEL)
@@ -485,3 +489,15 @@ def _level_points(ax: Axes, operations: Sequence[tuple[str, Hierarchical]], colo
                 continue
             ax.plot([t.intensity], [t.attainable(peak)], marker=marker, markersize=7, linestyle="none",
                     color=colors.get(t.level.id, "0"), label=f"{label} ({t.level.name})", gid="level-point")
+
+
+def _measured_points(ax: Axes, points: Sequence[MeasuredPoint], names: dict[str, str], colors: dict[str, str],
+                     ) -> None:
+    """Each measured kernel at the FLOP/s it achieved, hollow, in its level's colour."""
+    for i, point in enumerate(points):
+        if not isinstance(point, MeasuredPoint) or point.level_id not in names:
+            accepted = "MeasuredPoint(label, level_id, intensity, flops_per_second) of the chip's levels: "
+            raise RooflineInputError("measured", accepted + ", ".join(names), point)
+        ax.plot([point.intensity], [point.flops_per_second], marker=LEVEL_MARKERS[i % len(LEVEL_MARKERS)],
+                markersize=7, linestyle="none", markerfacecolor="none", color=colors[point.level_id],
+                label=f"{point.label} ({names[point.level_id]})", gid="measured-point")

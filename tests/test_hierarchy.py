@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -382,8 +383,107 @@ def test_measure_levels_on_the_command_line(capsys: pytest.CaptureFixture[str]) 
     assert {"level", "cache_bytes", "working_set_bytes", "bandwidth"} <= set(data["cache_levels"][0])
     from rooflinekit.measure.report import format_report, level_of
 
-    assert "where each kernel's bytes live" in format_report(data)
     assert level_of(1, data["cache_levels"]) == data["cache_levels"][0]["level"]
+    # A report saved before the kernels were placed on the levels still says where their bytes live.
+    older = {key: value for key, value in data.items() if key != "kernel_levels"}
+    assert "where each kernel's bytes live" in format_report(older)
+    assert "where each kernel's bytes live" not in format_report(data)
+
+
+def smallest_holding(nbytes: float, cache_levels: list[dict[str, Any]]) -> str:
+    """The level a working set lives in, from the reported cache sizes: the smallest cache that holds
+    it, DRAM when none does (worked out here, independently of the library)."""
+    holding = sorted((lv["cache_bytes"], lv["level"]) for lv in cache_levels
+                     if lv["cache_bytes"] is not None and nbytes <= lv["cache_bytes"])
+    return str(holding[0][1]) if holding else "DRAM"
+
+
+def test_measure_levels_places_each_kernel_on_its_levels_roof(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import json
+
+    from rooflinekit import cli
+
+    monkeypatch.setattr(cli, "LEVELS_BUDGET", 2.0)
+    assert cli.main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    placed, caches = data["kernel_levels"], data["cache_levels"]
+    assert [k["name"] for k in placed] == [k["name"] for k in data["kernels"]]
+    bandwidth = {lv["level"]: lv["bandwidth"] for lv in caches[:-1]} | {"DRAM": data["bandwidth"]}
+    capacity = {lv["level"]: lv["cache_bytes"] for lv in caches[:-1]}
+    levels_seen = set()
+    for k, kernel in zip(placed, data["kernels"], strict=True):
+        assert k["working_set_bytes"] == kernel["bytes"]
+        assert k["level"] == smallest_holding(kernel["bytes"], caches)
+        levels_seen.add(k["level"])
+        assert k["level_capacity_bytes"] == capacity.get(k["level"], data["machine"]["memory_bytes"])
+        assert k["level_bandwidth"] == bandwidth[k["level"]]
+        roof = min(data["peaks"][k["compute"]], kernel["intensity"] * bandwidth[k["level"]])
+        assert k["roof_flops_per_second"] == pytest.approx(roof)
+        assert k["efficiency"] == pytest.approx(kernel["achieved_flops_per_second"] / roof)
+        assert k["bound"] == ("compute" if roof == data["peaks"][k["compute"]] else "memory")
+    assert "DRAM" in levels_seen  # the kernels over the measurement's large arrays live in DRAM
+
+    assert cli.main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "kernels on this machine's hierarchical roofline: each against the roof of the level its" in out
+    table = out.split("kernels on this machine's hierarchical roofline")[1].splitlines()[2:]
+    assert table[0].split()[:4] == ["kernel", "working", "set", "level"]
+    rows = {k["name"]: k for k in placed}  # the same plan, hence the same kernels and working sets
+    for name, k in rows.items():
+        (line,) = [row for row in table if row.startswith(f"  {name} ")]
+        assert line[len(name) + 2:].split()[2] == k["level"]
+
+
+def test_a_working_set_lives_in_the_smallest_cache_that_holds_it() -> None:
+    from rooflinekit import measure
+    from rooflinekit.costs import elementwise_cost
+    from rooflinekit.measure.timing import Timing
+
+    info = measure.machine.describe_machine()
+    chip = measure.machine_chip(2e10, {"fp32": 2e11}, info)
+    caches = [measure.CacheLevelResult("L1d", 49152, 24576, 100, Timing((1e-5,))),
+              measure.CacheLevelResult("L2", 2**21, 2**20, 8, Timing((1e-4,))),
+              measure.CacheLevelResult("DRAM", None, 2**28, 1, Timing((2e-2,)))]
+    kernels = []
+    for n in (1, 49152 // 12, 49152 // 12 + 1, 2**21 // 12, 2**21 // 12 + 1):  # 3 arrays of 4 bytes
+        cost = elementwise_cost(n, dtype="fp32", inputs=2)
+        kernels.append(measure.KernelResult(f"add {n}", "fp32", cost, Timing((1e-6,)),
+                                            rk.analyze(cost, chip, compute="fp32")))
+    placed = measure.kernels_on_levels(kernels, chip, caches)
+    assert [k.level.name for k in placed] == ["L1d", "L1d", "L2", "L2", "DRAM"]
+    assert [k.level.name for k in placed] == [smallest_holding(12 * n, [c.to_dict() for c in caches])
+                                              for n in (1, 4096, 4097, 174762, 174763)]
+    l1 = placed[0]
+    assert l1.roof == min(2e11, l1.kernel.intensity * caches[0].bandwidth)
+    assert placed[-1].roof == min(2e11, placed[-1].kernel.intensity * 2e10)  # DRAM: the chip's bandwidth
+
+
+def test_the_hierarchical_roofline_draws_measured_kernels_where_they_landed() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from rooflinekit import measure
+    from rooflinekit.measure.timing import Timing
+    from rooflinekit.plot import ROOF_COLORS, hierarchical_roofline
+
+    chip = measure.machine_chip(2e10, {"fp32": 2e11}, measure.machine.describe_machine())
+    caches = [measure.CacheLevelResult("L2", 2**21, 2**20, 8, Timing((1e-4,))),
+              measure.CacheLevelResult("DRAM", None, 2**28, 1, Timing((2e-2,)))]
+    mine = measure.with_levels(chip, caches)
+    points = [h.MeasuredPoint("small", "l2", 0.5, 3e9), h.MeasuredPoint("large", "hbm", 0.25, 1e9)]
+    ax = hierarchical_roofline(mine, compute="fp32", show_ceilings=False, measured=points)
+    drawn = [line for line in ax.get_lines() if line.get_gid() == "measured-point"]
+    assert [(p.get_xdata()[0], p.get_ydata()[0]) for p in drawn] == [(0.5, 3e9), (0.25, 1e9)]
+    assert [p.get_label() for p in drawn] == ["small (L2)", "large (DRAM)"]
+    roofs = {line.get_label(): line.get_color() for line in ax.get_lines() if line.get_gid() == "level-roof"}
+    assert [p.get_color() for p in drawn] == [roofs["L2"], roofs["DRAM"]] == [ROOF_COLORS[1], ROOF_COLORS[0]]
+    with pytest.raises(rk.RooflineInputError, match="measured"):
+        hierarchical_roofline(mine, compute="fp32", measured=[h.MeasuredPoint("x", "l1d", 1.0, 1e9)])
+    plt.close("all")
 
 
 def test_a_measured_machine_gets_its_caches_as_levels() -> None:

@@ -22,6 +22,7 @@ from rooflinekit.analysis import Roofline, analyze
 from rooflinekit.catalog import Chip, Provenance, Source
 from rooflinekit.costs import Cost, matmul_cost
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.hierarchy import Level, MeasuredPoint, levels
 from rooflinekit.measure.kernels import STREAMS, StreamSpec
 from rooflinekit.measure.machine import MachineInfo
 from rooflinekit.measure.planning import Plan
@@ -401,3 +402,98 @@ def with_levels(chip: Chip, levels: Sequence[CacheLevelResult]) -> Chip:
         for lv in caches
     )
     return replace(chip, levels=found)
+
+
+@dataclass(frozen=True)
+class KernelOnLevel:
+    """A timed kernel on the hierarchical roofline of the machine that ran it: the memory level its
+    working set lives in (the smallest cache whose reported size holds the bytes the cost model
+    credits it with, DRAM when none does) and its achieved FLOP/s against that level's roof,
+    ``min(peak, intensity x level bandwidth)``. The caches' roofs are one thread's copy bandwidth,
+    DRAM's the best STREAM kernel's (the chip's), as :func:`with_levels` makes them.
+
+    >>> from rooflinekit.costs import dot_cost
+    >>> from rooflinekit.hierarchy import Level
+    >>> from rooflinekit.measure.machine import describe_machine
+    >>> from rooflinekit.measure.timing import Timing
+    >>> chip = machine_chip(1e10, {"fp32": 1e11}, describe_machine())
+    >>> dot = dot_cost(1000, "fp32")  # 2000 FLOPs on 8004 bytes: about a quarter FLOP a byte
+    >>> k = KernelResult("dot", "fp32", dot, Timing((1e-6,)), analyze(dot, chip, compute="fp32"))
+    >>> on = KernelOnLevel(k, Level("l2", "L2", 1e11, 2.0**20), 1e11)
+    >>> round(on.roof / 1e9, 2), round(on.efficiency, 3), on.bound
+    (24.98, 0.08, 'memory')
+    """
+
+    kernel: KernelResult
+    level: Level
+    peak: float
+
+    @property
+    def working_set_bytes(self) -> float:
+        """The bytes the cost model credits the kernel with: what it reads and writes."""
+        return float(self.kernel.cost.bytes)
+
+    @property
+    def roof(self) -> float:
+        """FLOP/s the level's roof allows at the kernel's intensity."""
+        return min(self.peak, self.kernel.intensity * float(self.level.bandwidth or 0.0))
+
+    @property
+    def efficiency(self) -> float:
+        """Achieved FLOP/s over the level's roof."""
+        return self.kernel.achieved / self.roof
+
+    @property
+    def bound(self) -> str:
+        """``"compute"`` or ``"memory"``: which side of the level's ridge the kernel is on."""
+        ridge = self.peak / float(self.level.bandwidth or 1.0)
+        return "compute" if self.kernel.intensity >= ridge else "memory"
+
+    @property
+    def point(self) -> MeasuredPoint:
+        """The kernel's point for :func:`rooflinekit.plot.hierarchical_roofline` (``measured=``)."""
+        return MeasuredPoint(self.kernel.name, self.level.id, self.kernel.intensity, self.kernel.achieved)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.kernel.name, "compute": self.kernel.compute,
+                "working_set_bytes": self.working_set_bytes, "level": self.level.name,
+                "level_capacity_bytes": self.level.capacity, "level_bandwidth": self.level.bandwidth,
+                "intensity": self.kernel.intensity, "achieved_flops_per_second": self.kernel.achieved,
+                "roof_flops_per_second": self.roof, "efficiency": self.efficiency, "bound": self.bound}
+
+
+def level_holding(nbytes: float, chain: Sequence[Level]) -> Level:
+    """The smallest level of ``chain`` (outermost first, as :func:`rooflinekit.hierarchy.levels`
+    gives them) whose capacity holds ``nbytes``; the outermost when none of the inner ones does.
+
+    >>> from rooflinekit.hierarchy import Level
+    >>> chain = [Level("hbm", "DRAM", 1e10, 2.0**34), Level("l2", "L2", 5e10, 2.0**21),
+    ...          Level("l1d", "L1d", 1e11, 49152.0)]
+    >>> [level_holding(n, chain).name for n in (1e3, 1e5, 1e7)]
+    ['L1d', 'L2', 'DRAM']
+    """
+    holding = [lv for lv in chain[1:] if lv.capacity is not None and nbytes <= lv.capacity]
+    return min(holding, key=lambda lv: float(lv.capacity or 0.0)) if holding else chain[0]
+
+
+def kernels_on_levels(
+    kernels: Sequence[KernelResult], chip: Chip, caches: Sequence[CacheLevelResult],
+) -> tuple[KernelOnLevel, ...]:
+    """Each kernel of a measurement on the hierarchical roofline of ``chip`` with ``caches`` (from
+    :func:`~rooflinekit.measure.run.measure_cache_levels`) as its levels: the level its working set
+    lives in, and its point against that level's roof in its own dtype's peak.
+
+    >>> from rooflinekit.costs import dot_cost
+    >>> from rooflinekit.measure.machine import describe_machine
+    >>> from rooflinekit.measure.timing import Timing
+    >>> chip = machine_chip(1e10, {"fp32": 1e11}, describe_machine())
+    >>> caches = [CacheLevelResult("L1d", 49152, 24576, 100, Timing((1e-5,))),
+    ...           CacheLevelResult("DRAM", None, 2**28, 1, Timing((1e-2,)))]
+    >>> dots = [KernelResult(f"dot {n}", "fp32", dot_cost(n, "fp32"), Timing((1e-5,)),
+    ...                      analyze(dot_cost(n, "fp32"), chip, compute="fp32")) for n in (1000, 10**6)]
+    >>> [(k.kernel.name, k.level.name) for k in kernels_on_levels(dots, chip, caches)]
+    [('dot 1000', 'L1d'), ('dot 1000000', 'DRAM')]
+    """
+    chain = levels(with_levels(chip, caches))
+    return tuple(KernelOnLevel(k, level_holding(float(k.cost.bytes), chain), chip.peak(k.compute))
+                 for k in kernels)

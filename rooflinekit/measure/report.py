@@ -66,17 +66,41 @@ def _kernels(data: dict[str, Any]) -> Table:
     )
 
 
-def format_cache_levels(levels: list[dict[str, Any]], kernels: list[dict[str, Any]] | None = None) -> str:
+KERNEL_LEVELS_TITLE = (
+    "kernels on this machine's hierarchical roofline: each against the roof of the level its working set"
+    " lives in,\n  the smallest that holds it (a cache's roof: its copy bandwidth above; DRAM's: the best"
+    " STREAM kernel's)"
+)
+
+
+def _kernel_levels(placed: list[dict[str, Any]]) -> Table:
+    """The kernels placed on their levels' roofs (:meth:`KernelOnLevel.to_dict` rows)."""
+    return Table(
+        ["kernel", "working set", "level", "level B/s", "intensity", "achieved", "level's roof", "efficiency",
+         "bound"],
+        [[k["name"], si(k["working_set_bytes"], "B"), k["level"], si(k["level_bandwidth"], "B/s"),
+          num(k["intensity"]), si(k["achieved_flops_per_second"], "FLOP/s"),
+          si(k["roof_flops_per_second"], "FLOP/s"), pct(k["efficiency"], 2), k["bound"]] for k in placed],
+        align="lrlrrrrrl",
+    )
+
+
+def format_cache_levels(levels: list[dict[str, Any]], kernels: list[dict[str, Any]] | None = None,
+                        placed: list[dict[str, Any]] | None = None) -> str:
     """The cache levels measured (:func:`~rooflinekit.measure.run.measure_cache_levels`, as dicts),
-    each with the cache size its working set was sized from; then, given the kernels of a
-    measurement, the level each kernel's bytes fit in (a working set no cache holds is DRAM's)."""
+    each with the cache size its working set was sized from; then the kernels ``placed`` on the
+    hierarchical roofline (:func:`~rooflinekit.measure.records.kernels_on_levels`, as dicts), or,
+    given only the kernels of a measurement (an older saved report), the level each one's bytes
+    fit in (a working set no cache holds is DRAM's)."""
     rows = [[lv["level"], "-" if lv["cache_bytes"] is None else si(lv["cache_bytes"], "B"),
              si(lv["working_set_bytes"], "B"), si(lv["bandwidth"], "B/s"), si(lv["seconds"], "s"),
              lv["repeats"]] for lv in levels]
     lines = ["copy bandwidth by memory level (one thread; working set: half the cache, or 8x the last level)",
              Table(["level", "cache", "working set", "bandwidth", "median", "repeats"], rows,
                    align="lrrrrr").to_text(indent="  ")]
-    if kernels:
+    if placed:
+        lines += ["", KERNEL_LEVELS_TITLE, _kernel_levels(placed).to_text(indent="  ")]
+    elif kernels:
         lines += ["", "where each kernel's bytes live (the smallest level that holds them)"]
         lines += [f"  {k['name']:<40} {si(k['bytes'], 'B'):>10}  {level_of(k['bytes'], levels)}"
                   for k in kernels]
@@ -107,5 +131,5 @@ def format_report(data: dict[str, Any]) -> str:
     lines.append(_kernels(data).to_text(indent="  "))
     lines += ["", data["gpu"]["message"]]
     if data.get("cache_levels"):
-        lines += ["", format_cache_levels(data["cache_levels"], data["kernels"])]
+        lines += ["", format_cache_levels(data["cache_levels"], data["kernels"], data.get("kernel_levels"))]
     return "\n".join(lines)
