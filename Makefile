@@ -32,7 +32,7 @@ $(STAMP): $(ENVIRONMENT)
 	$(INSTALL)
 	touch $@
 
-venv: $(STAMP)  ## Create .venv: the student environment (the instructor's, with instructor.mk)
+venv: $(STAMP)  ## Create .venv with the README's one recipe (every version pinned)
 
 # The site ships its browser assets (MathJax, RequireJS, the ipywidgets embedder) so it works
 # offline: npm installs the versions pinned in package-lock.json, tools/vendor_assets.py copies
@@ -57,9 +57,9 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 # listed, the first build of a fresh clone would add 130 files to the list, and the second would
 # start afresh), the compiled catalogs (*.mo, written by the build) and the chapters in Korean
 # (locale/<lang>/chapters, written by `make lab`). tests/test_book_tools.py checks that no input
-# is a file git ignores. (requirements.txt, README.md and the JupyterLab setting go into the
-# student environment's zip, tools/student_environment.py.)
-BOOK_INPUTS := _config.yml _toc.yml requirements.txt requirements.lock pyproject.toml README.md \
+# is a file git ignores. (requirements.txt, student/README.md and the JupyterLab setting go into
+# the student environment's zip, tools/student_environment.py.)
+BOOK_INPUTS := _config.yml _toc.yml requirements.txt requirements.lock pyproject.toml student/README.md \
 	jupyter-config/labconfig/default_setting_overrides.json tools/build_book.py tools/book_cache.py \
 	tools/student_environment.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
 	-o -regex 'locale/[^/]*/chapters' -prune -o -name __pycache__ -prune -o -name .ipynb_checkpoints -prune \

@@ -2,14 +2,13 @@
 
 Only what a statement gives lives here, once, for the book that cites it and the grader that
 asks its questions at it. No answer: what a student is asked to compute (bytes, intensities,
-critical batches, crossovers) is not in this package. The book computes the numbers it quotes
-with the library's general functions at these figures:
+critical batches, crossovers) is not in this package, not even as an example. The book
+computes the numbers it quotes with the library's general functions at these figures:
 
->>> import rooflinekit as rk
->>> round(rk.matmul_critical_batch_approx(EX1_CHIP, w="int8", compute="int8"), 1)
-243.2
->>> EX1_CHIP.hbm_bandwidth == EXERCISE_1_HBM_BANDWIDTH, EX3_SIZES, int(EX3_BATCHES[-1])
-(True, (4096, 1024), 511)
+>>> EX1_CHIP.hbm_bandwidth == EXERCISE_1_HBM_BANDWIDTH, EX1_SHAPE
+(True, (128, 8192, 8192))
+>>> EX3_SIZES, int(EX3_BATCHES[-1])
+((4096, 1024), 511)
 """
 
 from __future__ import annotations

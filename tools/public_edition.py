@@ -11,7 +11,8 @@ repository of its own and to publish as the site (book/instructor-guide.md, "Rel
 - ``rooflinekit/``, which holds no exercise's answer;
 - the released exercises in both languages (``exercises/``);
 - the student environment (``requirements.txt``, ``requirements.lock``, ``pyproject.toml``, the
-  JupyterLab settings in ``jupyter-config/``) and Binder's (``binder/``);
+  JupyterLab settings in ``jupyter-config/``, the README of its zip in ``student/``) and Binder's
+  (``binder/``);
 - a README for readers and students (``public/README.md`` here).
 
 It never holds ``solutions/``, ``grading/``, ``instructor.mk``, ``nbgrader_config.py``, the
@@ -82,6 +83,7 @@ PUBLIC = (
     "pyproject.toml",
     "requirements.txt",
     "requirements.lock",
+    "student/README.md",
     "package.json",
     "package-lock.json",
     ".gitignore",

@@ -7,7 +7,9 @@ A student who has only the site gets the environment a clone gives, with the sam
 
 The zip holds what that command reads and nothing else: ``requirements.txt`` (rooflinekit with
 its course extra), ``requirements.lock`` (every version), and rooflinekit's source
-(``pyproject.toml``, ``README.md``, ``rooflinekit/``, the JupyterLab setting it installs).
+(``pyproject.toml``, ``rooflinekit/``, the JupyterLab setting it installs), with a ``README.md``
+of its own (``student/README.md`` here: what the folder is and how to work in it; the package's
+build reads it as its description), not the repository's, which speaks of folders the zip has not.
 tools/build_book.py writes it to ``_build/student/`` before each build, where the exercises page's
 download link finds it. The same files make the same zip (fixed dates), and an unchanged zip is
 not written again: Sphinx would otherwise write the exercises page again on every build.
@@ -37,10 +39,11 @@ FILES = (
     "requirements.txt",
     "requirements.lock",
     "pyproject.toml",
-    "README.md",
     "jupyter-config/labconfig/default_setting_overrides.json",
 )
-"""What ``pip install -r requirements.txt`` reads besides the package itself."""
+"""What ``pip install -r requirements.txt`` reads besides the package itself and the README."""
+README = Path("student") / "README.md"
+"""The zip's ``README.md``."""
 PACKAGE = "rooflinekit"
 SKIPPED = ("__pycache__", ".ipynb_checkpoints")
 DOWNLOAD = Path("_build") / "student" / "roofline-student.zip"
@@ -56,7 +59,7 @@ def contents(root: Path) -> list[Path]:
         for path in (root / PACKAGE).rglob("*")
         if path.is_file() and not set(path.relative_to(root).parts) & set(SKIPPED) and path.suffix != ".pyc"
     )
-    return sorted(Path(name) for name in FILES) + package
+    return sorted([*(Path(name) for name in FILES), Path("README.md")]) + package
 
 
 def archive(root: Path) -> bytes:
@@ -67,7 +70,8 @@ def archive(root: Path) -> bytes:
             entry = zipfile.ZipInfo(f"{FOLDER}/{relative.as_posix()}", date_time=DATE)
             entry.compress_type = zipfile.ZIP_DEFLATED
             entry.external_attr = 0o644 << 16
-            bundle.writestr(entry, (root / relative).read_bytes())
+            source = root / (README if relative == Path("README.md") else relative)
+            bundle.writestr(entry, source.read_bytes())
     return buffer.getvalue()
 
 
