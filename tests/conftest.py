@@ -6,20 +6,17 @@ import functools
 import http.server
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browsers import CHROMIUM
+
+from tests.support.browsers import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
-
-# The book's Sphinx extension (book/_ext) and build tools (tools/) are tested directly.
-sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools")]
 
 # jupyter_core warns (DeprecationWarning) until platformdirs paths are opted into; pytest
 # turns warnings into errors, and this is the setting Jupyter recommends.

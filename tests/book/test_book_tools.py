@@ -13,10 +13,11 @@ import build_book
 import pytest
 import roofline_book
 import vendor_assets
-from book_site import ROOT, config, is_text_notebook, source_of, toc_docnames
 from roofline_book import exercises as exercises_module
 from roofline_book.exercises import find_exercises, listing_markdown
-from test_chapters import NAMES as CHAPTERS
+
+from tests.book.test_chapters import NAMES as CHAPTERS
+from tests.support.book_site import ROOT, config, is_text_notebook, source_of, toc_docnames
 
 
 def test_toc_has_the_chapters_in_order() -> None:

@@ -23,8 +23,6 @@ from urllib.parse import quote
 
 import pytest
 import vendor_assets  # tools/vendor_assets.py: where the tests' axe-core is
-from book_site import ROOT, pages_using, toc_docnames
-from browsers import CHROMIUM, CHROMIUM_ARGS
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
@@ -32,6 +30,8 @@ from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, 
 from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings
 from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
+from tests.support.book_site import ROOT, pages_using, toc_docnames
+from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
@@ -856,7 +856,7 @@ def test_korean_search_finds_the_chapters_that_use_a_term(
 
 # --- the explorers on the Korean site ----------------------------------------------------
 # The pages carry the explorers' words in every language; on the Korean site they read Korean
-# (tests/test_explorer_js.py checks every word in node), and stay live with rooflinekit's numbers.
+# (tests/rooflinekit/test_explorer_js.py checks every word in node), and stay live with rooflinekit's numbers.
 
 
 def _korean_summary(state: dict[str, Any], source: str) -> str:

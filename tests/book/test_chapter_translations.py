@@ -14,9 +14,10 @@ import chapter_translations as tool  # tools/chapter_translations.py
 import jupytext
 import pytest
 from babel.messages.pofile import read_po, write_po
-from book_site import ROOT, cell_timeout
 from exercise_translations import MissingTranslations
 from nbclient import NotebookClient
+
+from tests.support.book_site import ROOT, cell_timeout
 
 CHAPTERS = sorted((ROOT / "book" / "chapters").glob("*.md"))
 HANGUL = range(0xAC00, 0xD7A4)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-CHAPTERS = Path(__file__).resolve().parents[1] / "book" / "chapters"
+CHAPTERS = Path(__file__).resolve().parents[2] / "book" / "chapters"
 NAMES = [
     "01-where-the-time-goes",
     "02-arithmetic-intensity",

@@ -15,9 +15,9 @@ import exercise_translations as tool  # tools/exercise_translations.py
 import nbformat
 import pytest
 from babel.messages.pofile import read_po, write_po
-from slips import ASSIGNMENT, ROOT, SLIPS, read
 
 from roofline_grading import answer_key as key
+from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, read
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 HANGUL = range(0xAC00, 0xD7A4)

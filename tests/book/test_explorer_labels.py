@@ -5,7 +5,7 @@ which tools/explorer_labels.py keeps from the code with Babel and writes to the 
 ships (rooflinekit/explorer/assets/labels.json, read at run time without Babel). These tests
 read files only: the shipped file is the catalog's, and a label that is new, changed or
 untranslated fails `tools/translations.py check` (which `make test` runs through
-tests/test_translations.py) with a message naming it.
+tests/book/test_translations.py) with a message naming it.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import explorer_labels  # tools/explorer_labels.py
 import pytest
 import translations as translations_tool  # tools/translations.py
 from babel.messages.pofile import read_po, write_po
-from book_site import ROOT
 
 from rooflinekit.explorer.labels import LANGUAGES, tables, translator
+from tests.support.book_site import ROOT
 
 NEW_LABEL = "a label nobody has translated yet"
 

@@ -1,12 +1,12 @@
-"""The chapter that measures the machine building the book, beyond what tests/test_chapters.py checks
+"""The chapter that measures the machine building the book, beyond what tests/book/test_chapters.py checks
 of every chapter: each build measures afresh, so not even a single digit may be typed into its prose.
-tests/test_notebooks.py executes it with the other chapters."""
+tests/book/test_notebooks.py executes it with the other chapters."""
 
 from __future__ import annotations
 
 import re
 
-from test_chapters import prose, read
+from tests.book.test_chapters import prose, read
 
 CHAPTER = "11-measure-your-machine"
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from book_site import ROOT, book_notebooks, cell_timeout, solution_notebooks
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
+
+from tests.support.book_site import ROOT, book_notebooks, cell_timeout, solution_notebooks
 
 NOTEBOOKS = book_notebooks() + solution_notebooks()
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_site import ROOT, SOLUTION_MARKERS, find_exercises, toc_docnames
+
+from tests.support.book_site import ROOT, SOLUTION_MARKERS, find_exercises, toc_docnames
 
 EXTERNAL = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
 CSS_EXTERNAL = re.compile(r"""(@import\s+(url\()?|url\()\s*['"]?\s*(https?:)?//""", re.IGNORECASE)
@@ -360,7 +361,7 @@ def test_every_page_has_a_favicon_the_site_ships(built_site: Path) -> None:
 
 @pytest.mark.slow
 def test_no_button_leads_to_a_repository_that_is_not_set(built_site: Path) -> None:
-    from book_site import config
+    from tests.support.book_site import config
 
     if config()["repository"]["url"]:
         pytest.skip("the course has a public home: its buttons are wanted")

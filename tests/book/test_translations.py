@@ -21,7 +21,6 @@ import explorer_labels  # tools/explorer_labels.py
 import pytest
 import translations as translations_tool  # tools/translations.py
 from babel.messages.pofile import read_po, write_po
-from book_site import ROOT, find_exercises, pages_using, toc_docnames
 from roofline_book import code_catalogs, computed
 from roofline_book.editions import EDITIONS, counterpart, site_title
 from roofline_book.exercises import release_in
@@ -37,6 +36,7 @@ from roofline_book.translations import (
 
 from rooflinekit.glue import MESSAGE_MIME
 from rooflinekit.messages import Message
+from tests.support.book_site import ROOT, find_exercises, pages_using, toc_docnames
 
 FIRST_CHAPTER = "book/chapters/01-where-the-time-goes"
 HANGUL = range(0xAC00, 0xD7A4)
@@ -373,7 +373,7 @@ ROOT_DOC = "book/intro"
 
 
 def test_the_site_title_is_translated_in_the_root_pages_catalog() -> None:
-    from book_site import config
+    from tests.support.book_site import config
 
     title = config()["title"]
     assert toc_docnames()[0] == ROOT_DOC
@@ -397,7 +397,7 @@ def _page_titles(site: Path) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_every_korean_page_carries_the_korean_site_title(built_site: Path) -> None:
-    from book_site import config
+    from tests.support.book_site import config
 
     english = config()["title"]
     korean = site_title(ROOT, "ko", english, ROOT_DOC)

@@ -36,14 +36,14 @@ from typing import Any
 
 import nbformat
 import pytest
-from make_targets import make
 
 from roofline_grading import reference
 from rooflinekit import exercises
+from tests.support.make_targets import make
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ASSIGNMENT = "roofline"
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 TIMEOUT, BUDGET, MEMORY_GB = 5, 25, 1.5  # a cell, a notebook, a kernel's tree: small, so the class is quick

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from make_targets import command, make
-from slips import ASSIGNMENT, ROOT, answered
 
 from roofline_grading.autograde.archives import MAX_ENTRY_BYTES
 from roofline_grading.autograde.submission_times import TIMESTAMP
+from tests.support.make_targets import command, make
+from tests.support.slips import ASSIGNMENT, ROOT, answered
 
 NOTEBOOK = "ex1_int8_matmul"
 DUE = "2026-03-01 12:00:00 UTC"

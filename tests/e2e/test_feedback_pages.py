@@ -25,10 +25,11 @@ from typing import Any
 
 import nbformat
 import pytest
-from browsers import CHROMIUM, CHROMIUM_ARGS
-from make_targets import make
 from nbgrader.utils import compute_checksum
-from slips import ASSIGNMENT, ROOT, answered, read
+
+from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
+from tests.support.make_targets import make
+from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from make_targets import make
-from slips import ASSIGNMENT, ROOT, SLIPS, answered, read
+
+from tests.support.make_targets import make
+from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
 pytestmark = pytest.mark.slow
 

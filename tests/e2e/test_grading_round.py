@@ -24,14 +24,14 @@ import nbformat
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
-from formgrader_server import Formgrader, api, page_text, start_formgrader
-from make_targets import command, make
-from slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
 from roofline_grading import answer_key as key
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion, Misconception, draw_cases
+from tests.support.formgrader_server import Formgrader, api, page_text, start_formgrader
+from tests.support.make_targets import command, make
+from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
 pytestmark = pytest.mark.slow
 

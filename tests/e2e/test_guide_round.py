@@ -19,8 +19,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from formgrader_server import api, start_formgrader
-from slips import ASSIGNMENT, ROOT, answered, read
+
+from tests.support.formgrader_server import api, start_formgrader
+from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
 pytestmark = pytest.mark.slow
 

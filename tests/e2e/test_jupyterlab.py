@@ -51,9 +51,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from browsers import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from slips import SLIPS, answered
 
 import rooflinekit as rk
 from roofline_grading.fingerprints import SAYS
@@ -61,10 +59,12 @@ from roofline_grading.i18n import translator
 from rooflinekit.catalog import chip
 from rooflinekit.explorer.model import chip_figures, evaluate
 from rooflinekit.fmt import num, pct, si
+from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
+from tests.support.slips import SLIPS, answered
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHAPTER = "03-roofline-plots.md"  # a chapter with plots, glued numbers and the live explorer
@@ -107,7 +107,7 @@ class Lab:
 def _serve(base: Path, root: Path, language: str = "en", bin_dir: Path = BIN) -> Iterator[Lab]:
     """``make lab`` (or, for Korean, ``make lab-ko``) on ``root``, with its own config, settings
     and runtime folders under ``base``; JupyterLab from the environment of ``bin_dir`` (this
-    one's by default; tests/test_public_edition.py serves the student environment's)."""
+    one's by default; tests/e2e/test_public_edition.py serves the student environment's)."""
     # Every cell of a notebook stays rendered (not only those on screen), so the test can read them all.
     tracker = base / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
     tracker.parent.mkdir(parents=True)

@@ -16,7 +16,7 @@ beside it (as after a grading round), once for the module. Then, in that edition
   download, which resolves to the same pinned packages;
 - in its JupyterLab (Debian's chromium), a chapter opens as a notebook on a double click and runs,
   and *Validate* on a released notebook with a known mistake fails naming it, and passes once it
-  is put right (the steps of tests/test_jupyterlab.py).
+  is put right (the steps of tests/e2e/test_jupyterlab.py).
 
 The edition, the student environment and the site are made once for the module.
 """
@@ -43,8 +43,11 @@ from typing import Any
 import jupytext
 import nbformat
 import pytest
-from slips import SLIPS, answered
-from test_jupyterlab import (
+
+from roofline_grading import reference
+from roofline_grading.fingerprints import SAYS
+from roofline_grading.i18n import translator
+from tests.e2e.test_jupyterlab import (
     CHAPTER,
     Browser,
     Lab,
@@ -55,12 +58,9 @@ from test_jupyterlab import (
     _run_all,
     _serve,
 )
+from tests.support.slips import SLIPS, answered
 
-from roofline_grading import reference
-from roofline_grading.fingerprints import SAYS
-from roofline_grading.i18n import translator
-
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REPOSITORY_URL = "https://github.com/your-org/roofline-course"
 RECIPE = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt"
 """The student environment's one command, as the README, the exercises page and the guide give it."""
@@ -80,7 +80,7 @@ class Edition:
 
 
 def _make(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """``make`` in this checkout with this environment, as tests/make_targets.py runs it."""
+    """``make`` in this checkout with this environment, as tests/support/make_targets.py runs it."""
     return subprocess.run(
         [
             "make",

@@ -34,7 +34,7 @@ from roofline_grading.sandbox import bwrap, launch, limits
 from roofline_recorder.audit import Monitor
 from roofline_recorder.encode import RecordError, decode, encode
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions" / "roofline"
 RELEASE = ROOT / "exercises" / "roofline"
 NOTEBOOKS = sorted(p.stem for p in SOLUTIONS.glob("*.ipynb"))

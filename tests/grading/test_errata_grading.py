@@ -27,7 +27,7 @@ from roofline_grading.session import answered, issue_one
 from rooflinekit.fmt import Table
 from rooflinekit.glue import glued
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ERRATA = ROOT / "book" / "chapters" / "10-errata.md"
 GLUED = re.compile(r"\{eval\}`glued\.(\w+)`")
 

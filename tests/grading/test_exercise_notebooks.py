@@ -23,7 +23,7 @@ from roofline_grading import answer_key as key
 from roofline_grading.questions import FunctionQuestion, Misconception
 from rooflinekit.fmt import num
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "solutions" / "roofline"
 NOTEBOOKS = sorted(p.stem for p in SOLUTIONS.glob("*.ipynb"))
 HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)

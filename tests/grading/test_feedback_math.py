@@ -19,7 +19,7 @@ from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
 from roofline_grading.feedback import FeedbackExporter, MathMLRenderer, to_mathml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RELEASES = sorted((ROOT / "exercises" / "roofline").glob("*.ipynb")) + sorted(
     (ROOT / "exercises" / "ko" / "roofline").glob("*.ipynb")
 )

@@ -25,12 +25,12 @@ from typing import Any
 import nbclient
 import nbformat
 import pytest
-from slips import ASSIGNMENT, ROOT, SLIPS, answered
 
 from roofline_grading import answer_key as key
 from roofline_grading.fingerprints import CELL_ID_SUFFIX, SAYS, cell_source, main, table
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion
+from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered
 
 SOLUTIONS = ROOT / "solutions" / ASSIGNMENT
 NOTEBOOKS = sorted(p.stem for p in SOLUTIONS.glob("*.ipynb"))

@@ -223,7 +223,7 @@ def test_transformer_dtypes_latency_and_figures_of_ones_own() -> None:
 
 
 def test_transformer_on_a_chip_file(tmp_path: Path) -> None:
-    from test_chip_file import GOOD
+    from tests.rooflinekit.test_chip_file import GOOD
 
     path = tmp_path / "x1.toml"
     path.write_text(GOOD, encoding="utf-8")

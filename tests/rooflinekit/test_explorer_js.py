@@ -1,6 +1,6 @@
 """The static explorer's script computes what rooflinekit computes, over the sliders' whole grid.
 
-tests/explorer_grid.js runs rooflinekit/explorer/assets/explorer.js in node (the very file the
+tests/support/explorer_grid.js runs rooflinekit/explorer/assets/explorer.js in node (the very file the
 book's pages carry) and writes what it computed. These tests compare each number with
 rooflinekit's, exactly (the same IEEE operations give the same doubles), and each text with
 rooflinekit.fmt's:
@@ -19,8 +19,8 @@ rooflinekit.fmt's:
 - the texts of its formatter for every number in the catalog chips' tables and in the tables at
   the sliders' fastest corner (times below a picosecond), and for ties and powers of ten; and
   how it writes times, pinned with examples;
-- its words, and the transformer view's (assets/transformer.js): tests/explorer_words.js builds
-  both views on a stand-in document (tests/fake_dom.js) as an English and as a Korean page, and
+- its words, and the transformer view's (assets/transformer.js): tests/support/explorer_words.js builds
+  both views on a stand-in document (tests/support/fake_dom.js) as an English and as a Korean page, and
   does what a reader does; on the Korean page every label, menu entry, caption and heading is
   Korean, with rooflinekit's numbers, and the transformer view shows the library's Korean texts.
 """
@@ -57,13 +57,14 @@ from rooflinekit.explorer.transformer_static import view_data
 from rooflinekit.explorer.transformer_view import TransformerSettings, view
 from rooflinekit.fmt import num, sci, seconds
 
-HARNESS = Path(__file__).with_name("explorer_grid.js")
+SUPPORT = Path(__file__).resolve().parents[1] / "support"
+HARNESS = SUPPORT / "explorer_grid.js"
 SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "explorer.js"
 LATTICE = ([*range(0, 400, 20), 400], [*range(0, 330, 20), 330])  # slider positions, ends included
 SHARE_LATTICE = ([0, 200, 400], [0, 165, 330])  # slider positions at the shares below 100%
 SHOWN = [list(keys) for n in range(len(OPERATIONS) + 1)
          for keys in itertools.combinations([op.key for op in OPERATIONS], n)]
-TRANSFORMER = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)  # as tests/test_transformer_view.py
+TRANSFORMER = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)  # as test_transformer_view.py
 TRICKY = [0.0, 0.5, 1.0625, 2.5, 12.125, 999.95, 9.9995, 0.0009995, 999999.5, 1e6, 1234500.0,
           1.97e14, 8.1e11, 1e-3, 9.99e-4, 0.1, 2.675, 1e21, 3.3e22, 1.2345e-9, 5e-13, 83.16e-12]
 
@@ -213,7 +214,7 @@ def test_times_read_with_si_prefixes_in_both_explorers(run: dict[str, Any]) -> N
 
 # --- their words: the page's language ------------------------------------------------------
 
-WORDS_HARNESS = Path(__file__).with_name("explorer_words.js")
+WORDS_HARNESS = SUPPORT / "explorer_words.js"
 TRANSFORMER_SCRIPT = SCRIPT.with_name("transformer.js")
 HANGUL = re.compile("[\uac00-\ud7a3]")
 
@@ -221,7 +222,7 @@ HANGUL = re.compile("[\uac00-\ud7a3]")
 @pytest.fixture(scope="module")
 def spoken(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What both explorers show in node, on an English page and on a Korean one, step by step
-    (tests/explorer_words.js), from the data the pages embed."""
+    (tests/support/explorer_words.js), from the data the pages embed."""
     node = shutil.which("node")
     assert node, "node is not installed (apt-get install nodejs)"
     out = tmp_path_factory.mktemp("explorer-words")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import rooflinekit as rk
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_import_stays_cheap_without_plotting_libraries() -> None:

@@ -7,7 +7,7 @@
   matplotlib drew, at the operation's intensity, the same spot in every language.
 - Its script, run in node over the whole grid, shows each position's own cell.
 - The live face (ipywidgets) follows its controls with the same texts.
-The site's page is driven in chromium by tests/test_browser.py.
+The site's page is driven in chromium by tests/book/test_browser.py.
 """
 
 from __future__ import annotations

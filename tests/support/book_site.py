@@ -7,17 +7,13 @@ chapter or exercise is tested without editing a test.
 from __future__ import annotations
 
 import fnmatch
-import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
+from roofline_book.exercises import find_exercises  # book/_ext: pyproject.toml's pytest pythonpath
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT / "book" / "_ext") not in sys.path:  # also set by conftest.py
-    sys.path.insert(0, str(ROOT / "book" / "_ext"))
-
-from roofline_book.exercises import find_exercises  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 SOLUTION_MARKERS = (
     "BEGIN SOLUTION",

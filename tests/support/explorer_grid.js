@@ -1,5 +1,5 @@
 /* Runs the static explorer's script (rooflinekit/explorer/assets/explorer.js) in node over the
- * sliders' grid and writes what it computes, for tests/test_explorer_js.py to check against
+ * sliders' grid and writes what it computes, for tests/rooflinekit/test_explorer_js.py to check against
  * rooflinekit.
  *
  *   node explorer_grid.js SCRIPT GRID.json CASES.json OUT_DIR

@@ -2,7 +2,7 @@
  * the very files the book's pages carry) in node on a stand-in document (fake_dom.js), once per
  * page language, does what a reader does (chooses a chip, a share of the peak, drags a slider,
  * presses "back to", switches the phase, lengthens the context) and writes what each view shows
- * after each step, for tests/test_explorer_js.py to check against rooflinekit.
+ * after each step, for tests/rooflinekit/test_explorer_js.py to check against rooflinekit.
  *
  *   node explorer_words.js EXPLORER_JS TRANSFORMER_JS EXPLORER.json TRANSFORMER.json LANGS OUT.json
  *

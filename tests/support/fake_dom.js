@@ -1,8 +1,8 @@
 /* A small stand-in for the browser's document, enough for the explorers' scripts
  * (rooflinekit/explorer/assets/*.js) to build their controls, plot and tables in node:
  * elements with attributes, children, text, event listeners and simple selectors ("tag",
- * ".class", "tag.class", "#id"). tests/explorer_words.js drives the scripts with it;
- * tests/test_browser.py drives them in chromium.
+ * ".class", "tag.class", "#id"). tests/support/explorer_words.js drives the scripts with it;
+ * tests/book/test_browser.py drives them in chromium.
  */
 "use strict";
 

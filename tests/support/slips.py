@@ -20,7 +20,7 @@ from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import EX1_CHIP, EX2_CHIP
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ASSIGNMENT = "roofline"
 
 
