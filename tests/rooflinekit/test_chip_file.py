@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import rooflinekit as rk
+from tests.support.cli import Done, run_cli
 
 GOOD = """\
 id = "x1"
@@ -38,9 +37,8 @@ def write(tmp_path: Path, text: str, name: str = "x1.toml") -> Path:
     return path
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rooflinekit", *args], capture_output=True, text=True,
-                          timeout=60, check=False)
+def cli(*args: str) -> Done:
+    return run_cli(*args)  # in this process: tests.support.cli
 
 
 def test_a_good_file_gives_a_chip_like_the_catalogs(tmp_path: Path) -> None:

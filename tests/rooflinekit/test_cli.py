@@ -14,6 +14,7 @@ import pytest
 
 import rooflinekit as rk
 from rooflinekit.exercises import EX1_CHIP, INT8
+from tests.support.cli import Done, run_cli
 
 MATMUL_KEYS = {
     "flops",
@@ -32,10 +33,9 @@ MATMUL_KEYS = {
 DOT_KEYS = MATMUL_KEYS - {"critical_batch", "critical_batch_approx"}
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rooflinekit", *args], capture_output=True, text=True, timeout=60, check=False
-    )
+def run(*args: str) -> Done:
+    """The command line in this process (tests.support.cli); the installed script is tried below."""
+    return run_cli(*args)
 
 
 def run_json(*args: str) -> dict[str, object]:

@@ -23,6 +23,7 @@ import rooflinekit as rk
 from rooflinekit import measure
 from rooflinekit.measure.kernels import ELEMENT_BYTES, Arena, skinny_width
 from rooflinekit.measure.timing import Progress, Schedule, time_interleaved
+from tests.support.cli import run_cli
 
 BUDGET_MARGIN = 1.5
 """The quick mode's budget is a contract, not a benchmark. The schedule plans its repeats to
@@ -244,12 +245,6 @@ def test_schedule_shares_what_is_left_and_progress_draws_only_with_a_stream() ->
 
 
 # --- the command line -------------------------------------------------------------------------------
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rooflinekit", *args], capture_output=True, text=True, timeout=120, check=False
-    )
 
 
 def test_cli_measure_json_is_one_object_and_nothing_on_stderr() -> None:
