@@ -16,8 +16,10 @@ INSTALL = $(BIN)/python -m pip install -qq --upgrade pip && \
 test: $(STAMP) $(AXE)  ## Run every test
 	$(BIN)/python -m pytest
 
-test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
-	$(BIN)/python -m pytest -m "not slow and not browser"
+# The unit tier: every test without a tier marker (book, grading, browser, lab, slow), under a
+# minute; tests/conftest.py gives it its marker. A tier alone: `.venv/bin/python -m pytest -m book`.
+test-fast: $(STAMP)  ## Run the unit tier: the tests that take seconds, not minutes (under 60 s)
+	$(BIN)/python -m pytest -m unit
 
 # The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
 # fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).

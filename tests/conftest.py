@@ -23,6 +23,21 @@ SITE = ROOT / "_build" / "html"
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 
 
+TIERS = ("book", "grading", "browser", "lab", "slow")
+"""The markers that take a test out of the unit tier (pyproject.toml declares them)."""
+NEEDS_THE_SITE = {"built_site", "site_url"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test gets its tier: a test that asks for the built site is a book test, and one with
+    no tier marker is a unit test (``make test-fast``: ``pytest -m unit``)."""
+    for item in items:
+        if NEEDS_THE_SITE & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("book"):
+            item.add_marker(pytest.mark.book)
+        if not any(item.get_closest_marker(tier) for tier in TIERS):
+            item.add_marker(pytest.mark.unit)
+
+
 @pytest.fixture(scope="session")
 def built_site() -> Path:
     """The site in _build/html, built once per test session by ``make book``.

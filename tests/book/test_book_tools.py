@@ -207,7 +207,7 @@ def test_no_book_input_is_a_file_the_tools_write() -> None:
     assert ignored.stdout.split() == [], "inputs of `make book` that a tool writes: add a -prune"
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_a_second_make_book_does_nothing(built_site: Path) -> None:
     # In a fresh clone (CI) the fixture's `make book` is the first build; a second must do nothing.
     # (make -q cannot tell: the inputs' list is compared by a recipe that always runs.)

@@ -48,6 +48,7 @@ def test_a_korean_chapter_has_the_english_code_and_korean_prose(korean: Path, ch
     assert all(label in text for label in labels)
 
 
+@pytest.mark.book
 def test_a_korean_chapter_runs_as_a_notebook(korean: Path) -> None:
     """The first chapter, opened as JupyterLab opens it (jupytext), runs top to bottom."""
     notebook = jupytext.read(korean / CHAPTERS[0].name)

@@ -85,7 +85,7 @@ def test_the_chapters_check_their_claims_with_claim_not_a_bare_assert() -> None:
     assert len(checked) >= 8, checked  # the chapters whose prose states verdicts check them
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_a_false_claim_fails_the_build_and_names_itself(tmp_path: Path) -> None:
     settings = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config = {"title": "claims", "execute": {**settings["execute"], "cache": str(tmp_path / "cache")},

@@ -49,7 +49,7 @@ def test_there_are_chapters_to_run() -> None:
     assert len([p for p in NOTEBOOKS if "chapters" in p.parts]) >= 10
 
 
-@pytest.mark.slow
+@pytest.mark.book
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_notebook_runs_cleanly(path: Path) -> None:
     nb = _read(path)

@@ -80,13 +80,13 @@ def test_the_checker_sees_what_a_page_would_fetch() -> None:
     assert any("require.config" in text and "https://" in text for text in parser.inline)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_every_toc_document_has_a_page(built_site: Path) -> None:
     missing = [d for d in toc_docnames() if not (built_site / f"{d}.html").is_file()]
     assert not missing
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_pages_load_nothing_from_other_hosts(built_site: Path) -> None:
     problems = []
     for page in _pages(built_site):
@@ -107,7 +107,7 @@ def test_pages_load_nothing_from_other_hosts(built_site: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_stylesheets_load_nothing_from_other_hosts(built_site: Path) -> None:
     problems = [
         f"{css.relative_to(built_site)}: {match.group(0)}"
@@ -117,7 +117,7 @@ def test_stylesheets_load_nothing_from_other_hosts(built_site: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_math_and_widget_scripts_are_the_vendored_ones(built_site: Path) -> None:
     explorer = (built_site / "book" / "explorer.html").read_text(encoding="utf-8")
     for script in ("_static/vendor/mathjax/tex-mml-chtml.js", "_static/vendor/require.js",
@@ -126,7 +126,7 @@ def test_math_and_widget_scripts_are_the_vendored_ones(built_site: Path) -> None
         assert (built_site / script).is_file()
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_no_solution_reaches_the_site(built_site: Path) -> None:
     binary = {".png", ".jpg", ".gif", ".ico", ".woff", ".woff2", ".ttf", ".eot"}
     leaks = []
@@ -140,7 +140,7 @@ def test_no_solution_reaches_the_site(built_site: Path) -> None:
         assert not (built_site / folder).exists()
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_every_released_exercise_has_a_page_and_a_download(built_site: Path) -> None:
     listing = (built_site / "book" / "exercises.html").read_text(encoding="utf-8")
     exercises = find_exercises(ROOT)
@@ -212,7 +212,7 @@ def test_the_rounding_check_tells_a_neighbour_apart() -> None:
     assert _rounds_to("8.2e11", 8.2e11) and _rounds_to("136", 136.08) and not _rounds_to("2.5", 2.56)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_the_errata_summary_gives_the_librarys_numbers(built_site: Path) -> None:
     import rooflinekit as rk
     from rooflinekit.exercises import EX2_CHIP, EX3_SIZES
@@ -238,7 +238,7 @@ def test_the_errata_summary_gives_the_librarys_numbers(built_site: Path) -> None
     assert checked == set(library)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_the_errata_name_published_figures_in_words(built_site: Path) -> None:
     section = _section(_soup(built_site, "book/chapters/10-errata"), "The published figures under discussion")
     header, *rows = _rows(section.find("table"))
@@ -252,7 +252,7 @@ STATED_VECTOR_INTENSITY = re.compile(
 )
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_the_vector_unit_has_one_critical_intensity_everywhere(built_site: Path) -> None:
     import rooflinekit as rk
     from rooflinekit.fmt import num
@@ -314,7 +314,7 @@ ELEVEN = {
 }
 
 
-@pytest.mark.slow
+@pytest.mark.book
 @pytest.mark.parametrize("edition", ELEVEN)
 def test_chapter_eleven_words_follow_its_own_measurement(built_site: Path, edition: str) -> None:
     words = ELEVEN[edition]
@@ -347,7 +347,7 @@ def test_chapter_eleven_words_follow_its_own_measurement(built_site: Path, editi
     agrees("triad", runs[("triad", most)], copy_all)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_every_page_has_a_favicon_the_site_ships(built_site: Path) -> None:
     assert (built_site / "favicon.ico").is_file()  # where browsers look when a page names none
     for page in _pages(built_site):
@@ -359,7 +359,7 @@ def test_every_page_has_a_favicon_the_site_ships(built_site: Path) -> None:
         assert (page.parent / icons[0].split("?")[0]).resolve().is_file(), (page, icons[0])
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_no_button_leads_to_a_repository_that_is_not_set(built_site: Path) -> None:
     from tests.support.book_site import config
 

@@ -249,7 +249,7 @@ def _search_index(site: Path) -> dict[str, object]:
     return loaded
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_every_page_has_a_korean_page_in_korean_that_links_back(built_site: Path) -> None:
     for docname in toc_docnames():
         english = (built_site / f"{docname}.html").read_text(encoding="utf-8")
@@ -260,7 +260,7 @@ def test_every_page_has_a_korean_page_in_korean_that_links_back(built_site: Path
         assert EDITIONS["ko"] in english and EDITIONS["en"] in korean
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_untranslated_korean_pages_say_so_and_translated_ones_do_not(built_site: Path) -> None:
     manifest = read_manifest(ROOT, "ko")
     for docname in toc_docnames():
@@ -268,7 +268,7 @@ def test_untranslated_korean_pages_say_so_and_translated_ones_do_not(built_site:
         assert ("rk-not-translated" in korean) != manifest[docname].translated, docname
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_korean_search_index_finds_roofline_in_the_chapters_that_use_it(built_site: Path) -> None:
     index = _search_index(built_site / "ko")
     docnames: list[str] = index["docnames"]  # type: ignore[assignment]
@@ -308,7 +308,7 @@ def _templates(message: Message) -> set[str]:
     return {message.template}.union(*(_templates(v) for v in inner if isinstance(v, Message)))
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_the_words_the_code_composed_read_in_korean_on_the_korean_pages(built_site: Path) -> None:
     glued = _glued_messages(built_site)
     named = {"fours_verdict", "scale_sentence", "triad_sentence", "threads_sentence", "best_stream", "gpu",
@@ -324,7 +324,7 @@ def test_the_words_the_code_composed_read_in_korean_on_the_korean_pages(built_si
         assert translated in shown and english not in shown, (docname, name, english)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_every_message_glued_is_one_the_check_reads_from_the_code(built_site: Path) -> None:
     """Babel reads templates from the code; one it missed would stay English unnoticed."""
     known = {str(m.id) for m in computed.extract(ROOT) if m.id}
@@ -332,7 +332,7 @@ def test_every_message_glued_is_one_the_check_reads_from_the_code(built_site: Pa
     assert glued and glued <= known, sorted(glued - known)
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_figure_captions_and_table_headings_are_korean(built_site: Path) -> None:
     from bs4 import BeautifulSoup
 
@@ -395,7 +395,7 @@ def _page_titles(site: Path) -> dict[str, str]:
     return dict(zip(index["docnames"], titles, strict=True))  # type: ignore[call-overload]
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_every_korean_page_carries_the_korean_site_title(built_site: Path) -> None:
     from tests.support.book_site import config
 
@@ -409,7 +409,7 @@ def test_every_korean_page_carries_the_korean_site_title(built_site: Path) -> No
         assert _soup(built_site / page).select_one(".logo__title").get_text(strip=True) == english
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_korean_navigation_and_search_name_the_pages_in_korean(built_site: Path) -> None:
     manifest = read_manifest(ROOT, "ko")
     english, korean = _page_titles(built_site), _page_titles(built_site / "ko")
@@ -434,7 +434,7 @@ def _download_button(site: Path, docname: str, kind: str) -> Path:
     return target.resolve()
 
 
-@pytest.mark.slow
+@pytest.mark.book
 def test_a_korean_exercise_page_downloads_the_korean_notebook_its_exercises_table_links(
     built_site: Path,
 ) -> None:
@@ -461,7 +461,7 @@ def _cells(notebook: Path) -> list[dict[str, Any]]:
     return cells
 
 
-@pytest.mark.slow
+@pytest.mark.book
 @pytest.mark.parametrize("chapter", [d for d in toc_docnames() if d.startswith("book/chapters/")])
 def test_a_korean_chapters_downloads_are_the_korean_chapter(built_site: Path, chapter: str) -> None:
     source = ROOT / f"{chapter}.md"

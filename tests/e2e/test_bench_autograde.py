@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 def test_the_grading_benchmark_times_every_contender_and_compares_their_scores() -> None:
     done = subprocess.run(
         [

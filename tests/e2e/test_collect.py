@@ -27,6 +27,8 @@ from roofline_grading.autograde.submission_times import TIMESTAMP
 from tests.support.make_targets import command, make
 from tests.support.slips import ASSIGNMENT, ROOT, answered
 
+pytestmark = pytest.mark.grading  # make collect on a course, with nbgrader
+
 NOTEBOOK = "ex1_int8_matmul"
 DUE = "2026-03-01 12:00:00 UTC"
 NBGRADER = str(Path(sys.executable).parent / "nbgrader")
@@ -299,7 +301,7 @@ def test_an_entry_larger_than_a_notebook_may_be_is_not_read(tmp_path: Path) -> N
     assert sorted(p.name for p in (course / "submitted").iterdir()) == ["alice"]
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 def test_a_canvas_late_marker_gets_the_penalty_through_collect_autograde_and_grades(tmp_path: Path) -> None:
     """With a due date and ``penalty_method = "zero"``, Canvas's ``late_`` student scores 0 in the
     export and the on-time one keeps every point (one notebook, two students)."""

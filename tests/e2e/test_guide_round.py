@@ -23,7 +23,7 @@ import pytest
 from tests.support.formgrader_server import api, start_formgrader
 from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.grading
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 DUE = "2026-03-01 23:59:00 UTC"

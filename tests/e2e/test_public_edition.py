@@ -253,6 +253,7 @@ def _model_answers() -> dict[str, str]:
     return found
 
 
+@pytest.mark.book  # make public-edition
 def test_the_public_edition_holds_no_answer(edition: Edition) -> None:
     root = edition.path
     for gone in (
@@ -325,6 +326,7 @@ def _holds(code: str, piece: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(piece)}(?!\w)", code) is not None
 
 
+@pytest.mark.book  # make public-edition
 def test_the_public_edition_is_the_instructors_less_the_answers(edition: Edition) -> None:
     root = edition.path
     tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True)
@@ -358,7 +360,7 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.mark.slow
+@pytest.mark.lab
 def test_the_student_environment_is_one_pinned_command_everywhere(edition: Edition, student: Path) -> None:
     for page in (
         edition.path / "README.md",
@@ -466,7 +468,7 @@ print(json.dumps(results))
 """
 
 
-@pytest.mark.slow
+@pytest.mark.lab
 def test_every_released_exercise_runs_with_its_visible_checks(
     edition: Edition, student: Path, tmp_path: Path
 ) -> None:
@@ -497,7 +499,7 @@ def test_every_released_exercise_runs_with_its_visible_checks(
     assert _words(SLIPS["ex1-two-bytes"].misconception.text("en")) in _words(error), error[-3000:]
 
 
-@pytest.mark.slow
+@pytest.mark.lab
 def test_the_korean_chapters_are_written_in_the_student_environment(edition: Edition, student: Path) -> None:
     """``make lab`` writes the chapters in Korean first; the tool runs there from the edition alone."""
     _run([str(student / "python"), "tools/chapter_translations.py", "--language", "ko"], edition.path)
@@ -510,7 +512,7 @@ def test_the_korean_chapters_are_written_in_the_student_environment(edition: Edi
 # --- The public site ----------------------------------------------------------------------
 
 
-@pytest.mark.slow
+@pytest.mark.lab
 def test_the_public_site_builds_in_the_student_environment(edition: Edition, site: Path) -> None:
     for prefix in ("", "ko/"):
         for chapter in CHAPTERS:  # make book ran every chapter (a failing cell fails the build)
@@ -539,7 +541,7 @@ def test_the_public_site_builds_in_the_student_environment(edition: Edition, sit
     assert not leaks, leaks
 
 
-@pytest.mark.slow
+@pytest.mark.lab
 def test_the_sites_download_is_the_same_environment(
     edition: Edition, site: Path, student: Path, tmp_path: Path
 ) -> None:
@@ -609,7 +611,7 @@ def student_browser(
         yield seen
 
 
-@pytest.mark.slow
+@pytest.mark.lab
 @pytest.mark.browser
 def test_validate_in_the_student_jupyterlab_names_a_known_mistake_then_passes(
     student_browser: Browser, student_lab: Lab
@@ -624,7 +626,7 @@ def _errors(browser: Browser) -> list[str]:
     return [e for e in browser.errors if not e.startswith("Cross reference target was not found")]
 
 
-@pytest.mark.slow
+@pytest.mark.lab
 @pytest.mark.browser
 def test_a_chapter_opens_as_a_notebook_and_runs_in_the_student_jupyterlab(
     student_browser: Browser, student_lab: Lab

@@ -454,6 +454,7 @@ def test_a_course_package_installed_beside_numpy_is_masked_with_a_clear_message(
     assert "not available when grading: answers may use numpy, math and matplotlib" in done.stderr
 
 
+@pytest.mark.grading
 @pytest.mark.parametrize("prefer", ["auto", "watchdog"])
 def test_memory_is_limited_for_the_whole_process_tree(tmp_path: Path, prefer: str) -> None:
     group = limits.open_group("test", limits.Limits(memory_bytes=600 * 2**20), prefer=prefer)
@@ -481,6 +482,7 @@ def test_memory_is_limited_for_the_whole_process_tree(tmp_path: Path, prefer: st
     assert time.monotonic() - started < 30
 
 
+@pytest.mark.grading
 @pytest.mark.parametrize("prefer", ["auto", "watchdog"])
 def test_processes_are_limited_for_the_whole_tree_and_none_outlives_it(tmp_path: Path, prefer: str) -> None:
     group = limits.open_group("test", limits.Limits(processes=8), prefer=prefer)
@@ -515,6 +517,7 @@ def run_cli(*args: str, path: str | None = None) -> subprocess.CompletedProcess[
     )
 
 
+@pytest.mark.grading
 def test_the_command_line_says_what_is_missing(tmp_path: Path) -> None:
     done = run_cli("roofline", "--course", str(tmp_path))
     assert done.returncode == 2
@@ -530,6 +533,7 @@ def test_the_command_line_says_what_is_missing(tmp_path: Path) -> None:
     assert done.returncode == 2 and "should be from 1 to" in done.stderr
 
 
+@pytest.mark.grading
 def test_a_kernel_that_cannot_start_is_reported_with_its_own_words(tmp_path: Path) -> None:
     """The driver starts one kernel before grading anyone: a sandbox that cannot start one (here,
     the recorder's folder is missing) stops the run with bubblewrap's own complaint."""
@@ -547,6 +551,7 @@ def test_a_kernel_that_cannot_start_is_reported_with_its_own_words(tmp_path: Pat
     assert kernels.check_start(good, "ex5_h100_threshold", tmp_path / "run2") is None
 
 
+@pytest.mark.grading
 def test_without_bubblewrap_grading_is_refused_unless_told_and_says_what_that_risks(tmp_path: Path) -> None:
     done = run_cli("roofline", "--course", str(tmp_path), path=str(Path(sys.executable).parent))
     assert done.returncode == 2 and "Traceback" not in done.stderr

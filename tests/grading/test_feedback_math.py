@@ -167,6 +167,7 @@ def without_comments(css: str) -> str:
     return re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
 
 
+@pytest.mark.grading
 @pytest.mark.parametrize("path", [RELEASES[0], RELEASES[len(RELEASES) // 2]], ids=["en", "ko"])
 def test_a_released_notebooks_page_is_nbgraders_less_mathjax_and_names_no_other_host(path: Path) -> None:
     nbgraders, ours = feedback_page(HTMLExporter, path), feedback_page(FeedbackExporter, path)

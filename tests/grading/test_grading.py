@@ -379,6 +379,7 @@ INHERITED = {
 """Answers that inherit a known mistake from an earlier part, by the question they answer."""
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=seeds)
 def test_every_known_mistake_fails_its_part_at_every_draw(seed: str) -> None:

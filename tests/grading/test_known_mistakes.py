@@ -302,7 +302,7 @@ def slipped_runs() -> dict[str, dict[str, Any]]:
     return runs
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_a_failing_check_shows_its_message_first_alone_without_the_helpers_code(
     slipped_runs: dict[str, dict[str, Any]], language: str
@@ -326,7 +326,7 @@ def test_a_failing_check_shows_its_message_first_alone_without_the_helpers_code(
     assert key.NO_FACTOR_TWO.text(language) not in said
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 def test_a_plain_check_fails_with_its_message_first_too(slipped_runs: dict[str, dict[str, Any]]) -> None:
     (error,) = errors(slipped_runs["no-number"]["bytes_read"])
     assert error.traceback == [
@@ -338,7 +338,7 @@ def test_a_plain_check_fails_with_its_message_first_too(slipped_runs: dict[str, 
     ]
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_run_all_goes_on_past_a_failing_check_and_the_last_cell_lists_every_check(
     slipped_runs: dict[str, dict[str, Any]], language: str
@@ -371,7 +371,7 @@ def model_runs() -> dict[tuple[str, str], dict[str, Any]]:
     }
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 @pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
 def test_every_check_says_so_when_it_passes(
@@ -416,14 +416,14 @@ def validated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return outputs
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
 def test_validate_passes_the_model_answers(validated: dict[str, str], notebook: str) -> None:
     output = validated[f"model-{notebook}"]
     assert "Success! Your notebook passes all the tests." in output, output[-3000:]
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 @pytest.mark.parametrize("slip", sorted(SLIPS))
 def test_validate_names_each_known_mistake_and_does_not_report_success(
     validated: dict[str, str], slip: str
@@ -436,7 +436,7 @@ def test_validate_names_each_known_mistake_and_does_not_report_success(
     assert not any(code in output for code in HELPER_CODE[2:]), output[-4000:]  # no helper frames
 
 
-@pytest.mark.slow
+@pytest.mark.grading
 def test_validate_lists_every_failing_check_and_names_an_inherited_mistake_as_inherited(
     validated: dict[str, str],
 ) -> None:

@@ -57,6 +57,8 @@ from rooflinekit.explorer.transformer_static import view_data
 from rooflinekit.explorer.transformer_view import TransformerSettings, view
 from rooflinekit.fmt import num, sci, seconds
 
+pytestmark = pytest.mark.slow  # node, over every position of the sliders
+
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 HARNESS = SUPPORT / "explorer_grid.js"
 SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "explorer.js"

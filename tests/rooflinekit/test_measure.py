@@ -25,6 +25,8 @@ from rooflinekit.measure.kernels import ELEMENT_BYTES, Arena, skinny_width
 from rooflinekit.measure.timing import Progress, Schedule, time_interleaved
 from tests.support.cli import run_cli
 
+pytestmark = pytest.mark.slow  # measures this machine, within budgets of seconds
+
 BUDGET_MARGIN = 1.5
 """The quick mode's budget is a contract, not a benchmark. The schedule plans its repeats to
 fill 85% of the budget; the last round of each group may run past its share, and on a shared
