@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.book_build import make_book
 from tests.support.browsers import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,15 +40,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """The site in _build/html, built once per test session by ``make book``.
+    """The site in _build/html, built once per test run by ``make book``.
 
     It is the same command a reader runs, so the test sees what they get: the execution
-    cache makes it quick when nothing changed since the last build.
+    cache makes it quick when nothing changed since the last build, and the workers of a
+    parallel run take turns (tests/support/book_build.py): one builds, the others find it built.
     """
-    done = subprocess.run(
-        ["make", "--no-print-directory", "book"],
-        cwd=ROOT, capture_output=True, text=True, check=False, timeout=3600,
-    )
+    done = make_book()
     if done.returncode != 0:
         pytest.fail(f"make book failed ({done.returncode}):\n{done.stdout[-6000:]}\n{done.stderr[-6000:]}")
     return SITE

@@ -17,6 +17,7 @@ from roofline_book import exercises as exercises_module
 from roofline_book.exercises import find_exercises, listing_markdown
 
 from tests.book.test_chapters import NAMES as CHAPTERS
+from tests.support.book_build import make_book
 from tests.support.book_site import ROOT, config, is_text_notebook, source_of, toc_docnames
 
 
@@ -213,8 +214,7 @@ def test_a_second_make_book_does_nothing(built_site: Path) -> None:
     # (make -q cannot tell: the inputs' list is compared by a recipe that always runs.)
     stamp = built_site / ".built"
     before = stamp.stat().st_mtime_ns
-    again = subprocess.run(["make", "--no-print-directory", "book"], cwd=ROOT, capture_output=True,
-                           text=True, check=False, timeout=3600)
+    again = make_book()  # under the lock the other test processes take (tests/support/book_build.py)
     assert again.returncode == 0, again.stderr[-3000:]
     assert stamp.stat().st_mtime_ns == before, "`make book` built again:\n" + again.stdout[-3000:]
     assert "build_book" not in again.stdout + again.stderr

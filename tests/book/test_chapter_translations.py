@@ -19,6 +19,9 @@ from nbclient import NotebookClient
 
 from tests.support.book_site import ROOT, cell_timeout
 
+# its module-scoped fixtures, built once: one worker
+pytestmark = pytest.mark.xdist_group("chapter-translations")
+
 CHAPTERS = sorted((ROOT / "book" / "chapters").glob("*.md"))
 HANGUL = range(0xAC00, 0xD7A4)
 

@@ -41,7 +41,7 @@ from roofline_grading import reference
 from rooflinekit import exercises
 from tests.support.make_targets import make
 
-pytestmark = pytest.mark.grading
+pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("hardening")]
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSIGNMENT = "roofline"

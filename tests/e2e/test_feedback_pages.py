@@ -31,7 +31,7 @@ from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 from tests.support.make_targets import make
 from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
-pytestmark = [pytest.mark.grading, pytest.mark.browser]
+pytestmark = [pytest.mark.grading, pytest.mark.browser, pytest.mark.xdist_group("feedback-pages")]
 
 NOTEBOOK = "ex1_int8_matmul"
 INTRO = "ex1_intro"

@@ -33,7 +33,7 @@ from tests.support.formgrader_server import Formgrader, api, page_text, start_fo
 from tests.support.make_targets import command, make
 from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
-pytestmark = pytest.mark.grading
+pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("grading-round")]
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 

@@ -62,7 +62,7 @@ from rooflinekit.fmt import num, pct, si
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 from tests.support.slips import SLIPS, answered
 
-pytestmark = [pytest.mark.lab, pytest.mark.browser]
+pytestmark = [pytest.mark.lab, pytest.mark.browser, pytest.mark.xdist_group("jupyterlab")]
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -23,7 +23,7 @@ import pytest
 from tests.support.make_targets import make
 from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
-pytestmark = pytest.mark.grading
+pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("parity")]
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 CLASS = {

@@ -60,6 +60,8 @@ from tests.e2e.test_jupyterlab import (
 )
 from tests.support.slips import SLIPS, answered
 
+pytestmark = pytest.mark.xdist_group("public-edition")  # its module-scoped fixtures, built once: one worker
+
 ROOT = Path(__file__).resolve().parents[2]
 REPOSITORY_URL = "https://github.com/your-org/roofline-course"
 RECIPE = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt"

@@ -27,6 +27,8 @@ from roofline_grading.session import answered, issue_one
 from rooflinekit.fmt import Table
 from rooflinekit.glue import glued
 
+pytestmark = pytest.mark.xdist_group("errata")  # its module-scoped fixtures, built once: one worker
+
 ROOT = Path(__file__).resolve().parents[2]
 ERRATA = ROOT / "book" / "chapters" / "10-errata.md"
 GLUED = re.compile(r"\{eval\}`glued\.(\w+)`")

@@ -32,6 +32,8 @@ from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion
 from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered
 
+pytestmark = pytest.mark.xdist_group("known-mistakes")  # its module-scoped fixtures, built once: one worker
+
 SOLUTIONS = ROOT / "solutions" / ASSIGNMENT
 NOTEBOOKS = sorted(p.stem for p in SOLUTIONS.glob("*.ipynb"))
 CHECK = re.compile(r'\nassert no_known_mistake\("(\w+)", (\w+)\)\n?$')

@@ -57,7 +57,8 @@ from rooflinekit.explorer.transformer_static import view_data
 from rooflinekit.explorer.transformer_view import TransformerSettings, view
 from rooflinekit.fmt import num, sci, seconds
 
-pytestmark = pytest.mark.slow  # node, over every position of the sliders
+# node, over every position of the sliders
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("explorer-js")]
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 HARNESS = SUPPORT / "explorer_grid.js"

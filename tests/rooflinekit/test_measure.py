@@ -25,7 +25,8 @@ from rooflinekit.measure.kernels import ELEMENT_BYTES, Arena, skinny_width
 from rooflinekit.measure.timing import Progress, Schedule, time_interleaved
 from tests.support.cli import run_cli
 
-pytestmark = pytest.mark.slow  # measures this machine, within budgets of seconds
+# measures this machine, within budgets of seconds
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("measure")]
 
 BUDGET_MARGIN = 1.5
 """The quick mode's budget is a contract, not a benchmark. The schedule plans its repeats to

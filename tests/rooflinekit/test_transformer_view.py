@@ -35,6 +35,8 @@ from rooflinekit.explorer.transformer_view import (
 )
 from rooflinekit.transformer import PHASES, operations_table, step_summary, step_title
 
+pytestmark = pytest.mark.xdist_group("transformer-view")  # its module-scoped fixtures, built once: one worker
+
 SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "transformer.js"
 SETTINGS = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)
 
