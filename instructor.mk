@@ -13,8 +13,11 @@ INSTALL = $(BIN)/python -m pip install -qq --upgrade pip && \
 	$(BIN)/python -m pip install -qq -r requirements.lock && \
 	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
 
-test: $(STAMP) $(AXE)  ## Run every test
-	$(BIN)/python -m pytest
+# Every test, in parallel: one pytest-xdist worker per core (TEST_JOBS=0: in one process). The
+# workers share the built site (tests/support/book_build.py); an xdist_group stays on one worker.
+TEST_JOBS ?= auto
+test: $(STAMP) $(AXE)  ## Run every test (in parallel: TEST_JOBS=n workers, default one per core)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup
 
 # The unit tier: every test without a tier marker (book, grading, browser, lab, slow), under a
 # minute; tests/conftest.py gives it its marker. A tier alone: `.venv/bin/python -m pytest -m book`.

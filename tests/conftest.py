@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.support import screenshots
 from tests.support.book_build import make_book
 from tests.support.browsers import CHROMIUM
 
@@ -36,6 +37,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.book)
         if not any(item.get_closest_marker(tier) for tier in TIERS):
             item.add_marker(pytest.mark.unit)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """Note on the test whether its body failed: a browser fixture then keeps screenshots of the
+    pages it opened (tests/support/screenshots.py)."""
+    report: pytest.TestReport = yield
+    if report.when == "call":
+        item.stash[screenshots.CALL_FAILED] = report.failed
+    return report
 
 
 @pytest.fixture(scope="session")

@@ -6,15 +6,19 @@ no failed requests (the favicon included), math rendered by MathJax, every image
 sideways scroll of the page and nothing wider than its column unless it sits in a box of its
 own that scrolls; at desktop width every equation fits; no violation of axe-core's WCAG 2.1 A
 and AA rules (axe-core from npm, copied into tests/vendor by ``make vendor``, injected into the
-page: nothing comes from a CDN). A screenshot of each page at each width is saved under
-_build/screenshots/. Then the static roofline explorer is dragged about and what it shows is
-checked against rooflinekit, and both explorers are driven with the keyboard alone.
+page: nothing comes from a CDN). Every wait is for a condition (the page loaded, no request
+pending, fonts and math laid out, the explorers ready), never for a fixed time. A test that fails
+leaves a screenshot of every page it opened in _build/screenshots/failed/ (tests/conftest.py).
+Then the static roofline explorer is dragged about and what it shows is checked against
+rooflinekit (its screenshots, and the transformer view's, in _build/screenshots/), and both
+explorers are driven with the keyboard alone.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +34,7 @@ from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, 
 from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings
 from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
+from tests.support import screenshots
 from tests.support.book_site import ROOT, pages_using, toc_docnames
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 
@@ -82,11 +87,31 @@ class Visit:
     page: Any
     errors: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
+    pending: set[Any] = field(default_factory=set)
+
+
+# The page has settled: its fonts are laid out, MathJax (where the page loads it) has typeset, and
+# the next frame is drawn, so a deferred script's error would have been reported.
+SETTLED = """() => Promise.all([document.fonts.ready,
+                         window.MathJax && MathJax.startup ? MathJax.startup.promise : null])
+    .then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))))
+    .then(() => document.readyState === 'complete')"""
+
+
+def settle(seen: Visit, timeout_ms: float = 90_000) -> None:
+    """Wait until nothing the page asked for is still pending, and it has settled (SETTLED): the
+    conditions network idle stood for, without its fixed half second of quiet."""
+    page, deadline = seen.page, time.monotonic() + timeout_ms / 1000
+    assert page.evaluate(SETTLED)
+    while seen.pending:  # the browser's events reach this process while Playwright waits
+        assert time.monotonic() < deadline, f"requests still pending: {[r.url for r in seen.pending]}"
+        page.wait_for_timeout(20)
+    assert page.evaluate(SETTLED)  # what the last requests brought (a font, a MathJax part) laid out
 
 
 @pytest.fixture
-def visit(browser: Any, site_url: str) -> Iterator[Any]:
-    contexts = []
+def visit(browser: Any, site_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    contexts, pages = [], []
 
     def open_page(path: str, width: int = 1280, *, touch: bool = False) -> Visit:
         # With touch: a phone's browser (touch events, the page's meta viewport, a dense screen).
@@ -108,12 +133,17 @@ def visit(browser: Any, site_url: str) -> Iterator[Any]:
         page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
         page.on("requestfailed", lambda r: seen.errors.append(f"failed: {r.url} {r.failure}"))
         page.on("response", lambda r: r.status >= 400 and seen.errors.append(f"{r.status}: {r.url}"))
+        page.on("request", lambda r: seen.pending.add(r))
+        page.on("requestfinished", lambda r: seen.pending.discard(r))
+        page.on("requestfailed", lambda r: seen.pending.discard(r))
+        pages.append(page)
         # Generous limits: on a busy machine a page of many equations takes a while to settle.
         page.goto(site_url + path, wait_until="load", timeout=90_000)
-        page.wait_for_load_state("networkidle", timeout=90_000)
+        settle(seen)
         return seen
 
     yield open_page
+    screenshots.if_failed(request.node, pages)  # _build/screenshots/failed/, before the pages close
     for context in contexts:
         context.close()
 
@@ -198,14 +228,12 @@ def test_page_loads_cleanly_offline(
     for icon in (icons[0], site_url + "favicon.ico"):
         answer = page.request.get(icon)
         assert answer.ok and answer.headers["content-type"].startswith("image/"), (icon, answer.status)
-    page.wait_for_timeout(300)  # late console errors (deferred scripts, fonts)
+    settle(seen)  # what the checks above loaded (the favicon) and any late script error
     assert not seen.blocked, f"requests to other hosts: {seen.blocked}"
     assert not seen.errors, "\n".join(seen.errors)
 
     layout = page.evaluate(OVERFLOW)
-    shot = SCREENSHOTS / width / (path.removesuffix(".html").replace("/", "--") + ".png")
-    shot.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shot), full_page=True, animations="disabled")  # the sidebar's slide done
+    shot = f"{screenshots.FAILED_SHOTS.relative_to(ROOT)}/"
     assert layout["page"] <= layout["window"], f"the page scrolls sideways ({layout}); see {shot}"
     assert not layout["wide"], f"wider than the column, see {shot}:\n" + "\n".join(layout["wide"])
     if width == "desktop":
@@ -804,15 +832,16 @@ TERM = "루프라인"
 CLICKED = ["book/intro", "book/chapters/01-where-the-time-goes", "book/catalog", "search", "genindex"]
 
 
-def _switch(page: Any, language: str) -> None:
+def _switch(seen: Visit, language: str) -> None:
+    page = seen.page
     link = page.locator(f".rk-editions a[hreflang={language}]")
     assert link.count() == 1, f"no {language} link in the switcher of {page.url}"
-    page.wait_for_load_state("networkidle")  # leaving a page aborts what it still loads (fonts)
+    settle(seen)  # leaving a page aborts what it still loads (fonts)
     with page.expect_navigation(wait_until="load"):
         link.click()
     # MathJax fetches its fonts after "load": let the new page settle too, so that whatever the
     # test does next (another goto, another switch) aborts nothing it still loads.
-    page.wait_for_load_state("networkidle")
+    settle(seen)
 
 
 def test_the_switcher_leads_to_the_same_page_in_the_other_language_and_back(
@@ -825,11 +854,11 @@ def test_the_switcher_leads_to_the_same_page_in_the_other_language_and_back(
         english = f"{site_url}{docname}.html"
         page.goto(english, wait_until="load")
         assert page.evaluate("document.documentElement.lang") == "en"
-        _switch(page, "ko")
+        _switch(seen, "ko")
         assert page.url == f"{site_url}ko/{docname}.html"
         assert page.evaluate("document.documentElement.lang") == "ko"
         assert page.locator(".rk-editions [aria-current=page]").inner_text() == "한국어"
-        _switch(page, "en")
+        _switch(seen, "en")
         assert page.url == english
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 

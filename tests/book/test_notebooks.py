@@ -1,8 +1,12 @@
 """Every chapter and every exercise solution runs cleanly, as the book build runs them.
 
-Each notebook is executed with nbclient under the book's own per-cell timeout (read from
-_config.yml); an error, a cell over the timeout, or anything written to stderr (warnings
-included) fails the test.
+The book's pages are executed once a run, by the book build (``make book``, the built_site
+fixture), under the book's own per-cell timeout (_config.yml), where an error or anything
+written to stderr fails the build. These tests read back what it executed
+(_build/jupyter_execute): every page's notebook is there, newer than its source, with its
+source's code cells, and no error or stderr output. The exercise solutions, which the book does not build,
+are executed here with nbclient under the same timeout; an error, a cell over the timeout, or
+anything written to stderr (warnings included) fails the test.
 """
 
 from __future__ import annotations
@@ -51,7 +55,28 @@ def test_there_are_chapters_to_run() -> None:
 
 @pytest.mark.book
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
-def test_notebook_runs_cleanly(path: Path) -> None:
+def test_notebook_runs_cleanly(path: Path, request: pytest.FixtureRequest) -> None:
+    if path.is_relative_to(ROOT / "book"):
+        nb = _executed_by_the_book_build(path, request.getfixturevalue("built_site"))
+    else:
+        nb = _executed_here(path)
+    problems = _stderr(nb)
+    assert not problems, f"{path.relative_to(ROOT)} wrote to stderr or failed:\n" + "\n".join(problems)
+
+
+def _executed_by_the_book_build(path: Path, site: Path) -> nbformat.NotebookNode:
+    """The page as the book build executed it: the notebook myst-nb wrote to _build/jupyter_execute."""
+    executed = (site.parent / "jupyter_execute" / path.relative_to(ROOT)).with_suffix(".ipynb")
+    assert executed.is_file(), f"make book did not execute {path.relative_to(ROOT)} (is it in _toc.yml?)"
+    assert executed.stat().st_mtime >= path.stat().st_mtime, f"{executed} is older than its source"
+    nb = nbformat.read(executed, as_version=4)
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    source = [cell for cell in _read(path).cells if cell.cell_type == "code"]
+    assert [cell.source for cell in code] == [cell.source for cell in source], f"{executed}: not its source"
+    return nb
+
+
+def _executed_here(path: Path) -> nbformat.NotebookNode:
     nb = _read(path)
     client = NotebookClient(
         nb,
@@ -63,5 +88,4 @@ def test_notebook_runs_cleanly(path: Path) -> None:
         client.execute()
     except (CellExecutionError, CellTimeoutError) as error:
         pytest.fail(f"{path.relative_to(ROOT)} failed:\n{error}")
-    problems = _stderr(nb)
-    assert not problems, f"{path.relative_to(ROOT)} wrote to stderr or failed:\n" + "\n".join(problems)
+    return nb
