@@ -20,9 +20,9 @@ test: $(STAMP) $(AXE)  ## Run every test (in parallel: TEST_JOBS=n workers, defa
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup
 
 # The unit tier: every test without a tier marker (book, grading, browser, lab, slow), under a
-# minute; tests/conftest.py gives it its marker. A tier alone: `.venv/bin/python -m pytest -m book`.
+# minute, in parallel too; tests/conftest.py gives it its marker. A tier alone: `pytest -m book`.
 test-fast: $(STAMP)  ## Run the unit tier: the tests that take seconds, not minutes (under 60 s)
-	$(BIN)/python -m pytest -m unit
+	$(BIN)/python -m pytest -m unit -n $(TEST_JOBS) --dist loadgroup
 
 # The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
 # fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).

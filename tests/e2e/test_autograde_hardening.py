@@ -53,6 +53,15 @@ TOKEN = "canvas-" + hashlib.sha256(b"a made-up token").hexdigest()[:24]
 
 # --- Building submissions ------------------------------------------------------------------
 
+CRAFTED = Path(__file__).with_name("crafted")
+"""The longer code the crafted students submit, one cell's source a file (IPython: ``*.ipy``)."""
+
+
+def crafted(name: str) -> str:
+    """The code in ``crafted/<name>.ipy``, as a student typed it into a cell."""
+    return (CRAFTED / f"{name}.ipy").read_text(encoding="utf-8")
+
+
 
 def _read(path: Path) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
@@ -369,114 +378,21 @@ def _snoop(course: Path) -> dict[str, str]:
     return appended("ex5_figures", "\n".join(code))
 
 
-PROBE = """
-import json, os, sys
-found = {}
-for name in ("rooflinekit", "roofline_grading.reference", "roofline_grading.answer_key"):
-    try:
-        __import__(name)
-        found[name] = "imported"
-    except ImportError as error:
-        found[name] = type(error).__name__
-found["visible processes"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
-found["environment"] = sorted(os.environ)
-text = ""
-for pid in found["visible processes"]:
-    for part in ("environ", "cmdline"):
-        try:
-            text += open(f"/proc/{pid}/{part}", "rb").read().decode("utf-8", "replace")
-        except OSError:
-            pass
-found["token in /proc"] = "CANVAS_API_TOKEN" in text
-found["course"] = os.path.exists(COURSE)
-print("PROBE", json.dumps(found))
-"""
+PROBE = crafted("probe")
 
-FORGED_RECORDS = """
-import roofline_recorder
-from IPython.display import display
-from roofline_recorder.encode import encode
+FORGED_RECORDS = crafted("forged-records")
 
+FORK_BOMB = crafted("fork-bomb")
 
-def forged(question, answer):
-    results = [{"value": 295.4}] * 7
-    display({roofline_recorder.MIMETYPE: encode({"question": question, "kind": "function", "results": results})}, raw=True)
+MEMORY_HOG = crafted("memory-hog")
 
+FLOOD_TRICKS = crafted("flood-tricks")
 
-roofline_recorder.record = forged
-"""
+REPORT_INJECTION = crafted("report-injection")
 
-FORK_BOMB = """
-import os, time
-children = 0
-try:
-    for _ in range(1000):
-        if os.fork() == 0:
-            time.sleep(600)
-            os._exit(0)
-        children += 1
-except OSError:
-    pass
-print("children", children)
-"""
+HONEST_TMP = crafted("honest-tmp")
 
-MEMORY_HOG = """
-import multiprocessing, time
-
-
-def hog():
-    block = bytearray(2**30)  # 1 GB each: two are over what the kernel's tree may use
-    for i in range(0, len(block), 4096):
-        block[i] = 1
-    time.sleep(0.5)
-
-
-children = [multiprocessing.Process(target=hog) for _ in range(2)]
-for child in children:
-    child.start()
-for child in children:
-    child.join()
-"""
-
-FLOOD_TRICKS = """
-from IPython.display import display
-handle = display("small", display_id=True)
-handle.update("A" * 5_000_000)
-for _ in range(300):
-    try:
-        raise ValueError("B" * 20_000)
-    except ValueError:
-        get_ipython().showtraceback()
-try:
-    raise type("E" * 2_000_000, (Exception,), {})()
-except Exception:
-    get_ipython().showtraceback()
-"""
-
-REPORT_INJECTION = """
-for name in ("/etc/shadow\\nalice: 0/38, flagged: nothing", "/tmp/\\x1b[2J\\x1b[1;31mred"):
-    try:
-        open(name)
-    except OSError:
-        pass
-"""
-
-HONEST_TMP = """
-import json
-try:
-    cache = json.load(open("/tmp/my_cache.json"))
-except FileNotFoundError:
-    cache = {}
-json.dump(cache, open("/tmp/my_cache.json", "w"))
-try:
-    1 / 0
-except ZeroDivisionError:
-    get_ipython().showtraceback()
-"""
-
-UNINTERRUPTIBLE = (
-    "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n    except BaseException:\n        pass"
-)
+UNINTERRUPTIBLE = crafted("uninterruptible")
 
 CRAFTS = [
     # Controls: graded alike with and without the others.
@@ -1303,11 +1219,7 @@ def test_the_gradebook_is_intact(parallel: Run) -> None:
             assert submission.max_score == sum(parallel.max_scores.values())  # restored points, not 100s
 
 
-KILL_THE_GRADER = """import os
-keeper = os.getppid()  # the kernel's keeper; the grader's worker started it
-with open(f"/proc/{keeper}/stat") as stat:
-    os.kill(int(stat.read().rsplit(")", 1)[1].split()[1]), 9)
-"""
+KILL_THE_GRADER = crafted("kill-the-grader")
 
 
 def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_template: Path) -> None:
