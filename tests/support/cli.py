@@ -30,5 +30,5 @@ def run_cli(*args: str) -> Done:
         try:
             status = main(list(args))
         except SystemExit as exit:  # argparse: --help, and usage errors (status 2)
-            status = exit.code if isinstance(exit.code, int) else 1
+            status = exit.code if isinstance(exit.code, int) else 0 if exit.code is None else 1
     return Done(status, out.getvalue(), err.getvalue())
