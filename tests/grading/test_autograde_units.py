@@ -16,8 +16,10 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -533,8 +535,16 @@ def test_the_command_line_says_what_is_missing(tmp_path: Path) -> None:
     assert done.returncode == 2 and "should be from 1 to" in done.stderr
 
 
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A folder with a short path, for a run whose kernels connect to an AF_UNIX socket in it: such a
+    path must fit in 108 bytes, and pytest-xdist's workers put tmp_path a folder deeper (popen-gw0)."""
+    with tempfile.TemporaryDirectory(prefix="rk-", ignore_cleanup_errors=True) as folder:
+        yield Path(folder)
+
+
 @pytest.mark.grading
-def test_a_kernel_that_cannot_start_is_reported_with_its_own_words(tmp_path: Path) -> None:
+def test_a_kernel_that_cannot_start_is_reported_with_its_own_words(tmp_path: Path, short_tmp: Path) -> None:
     """The driver starts one kernel before grading anyone: a sandbox that cannot start one (here,
     the recorder's folder is missing) stops the run with bubblewrap's own complaint."""
     from roofline_grading.autograde import kernels
@@ -544,11 +554,11 @@ def test_a_kernel_that_cannot_start_is_reported_with_its_own_words(tmp_path: Pat
         "recorder": str(tmp_path / "no-such-recorder"),
         "prefixes": list(bwrap.python_prefixes()),
     }
-    why = kernels.check_start(settings, "ex5_h100_threshold", tmp_path / "run", timeout=30)
+    why = kernels.check_start(settings, "ex5_h100_threshold", short_tmp / "run", timeout=30)
     assert why is not None and why.startswith("the grading kernel did not start")
     assert "no-such-recorder" in why  # bwrap says which path it could not bind
     good = {**settings, "recorder": str(Path(roofline_recorder.__file__).parent)}
-    assert kernels.check_start(good, "ex5_h100_threshold", tmp_path / "run2") is None
+    assert kernels.check_start(good, "ex5_h100_threshold", short_tmp / "run2") is None
 
 
 @pytest.mark.grading
