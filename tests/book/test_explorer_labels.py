@@ -57,6 +57,7 @@ def test_every_label_is_translated_and_rooflinekit_ships_the_catalogs_words() ->
         "피크 성능", "메모리", "연산", "디코드", "프리필", "루프라인 플롯"]
 
 
+@pytest.mark.slow  # Babel's extraction and the translations check, on a copy
 def test_a_new_label_fails_the_check_until_it_is_translated(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

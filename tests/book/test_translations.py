@@ -235,6 +235,7 @@ def test_a_translation_that_does_not_fit_its_values_is_named(
     assert f"computed: {named}" in done.stdout and template in done.stdout
 
 
+@pytest.mark.slow  # loads kiwipiepy's model (seconds)
 def test_korean_words_are_indexed_with_their_particles_taken_off() -> None:
     terms = index_terms("루프라인은 계산과 통신의 하한을, 대역폭으로 나눈다.")
     for word in ("루프라인", "계산", "통신", "하한", "대역폭", "루프라인은"):
