@@ -56,7 +56,7 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 # Files the tools write are not inputs: the vendored assets (their stamp is a prerequisite below;
 # listed, the first build of a fresh clone would add 130 files to the list, and the second would
 # start afresh), the compiled catalogs (*.mo, written by the build) and the chapters in Korean
-# (locale/<lang>/chapters, written by `make lab`). tests/test_book_tools.py checks that no input
+# (locale/<lang>/chapters, written by `make lab`). tests/book/test_book_tools.py checks that no input
 # is a file git ignores. (requirements.txt, student/README.md and the JupyterLab setting go into
 # the student environment's zip, tools/student_environment.py.)
 BOOK_INPUTS := _config.yml _toc.yml requirements.txt requirements.lock pyproject.toml student/README.md \

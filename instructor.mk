@@ -13,11 +13,16 @@ INSTALL = $(BIN)/python -m pip install -qq --upgrade pip && \
 	$(BIN)/python -m pip install -qq -r requirements.lock && \
 	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
 
-test: $(STAMP) $(AXE)  ## Run every test
-	$(BIN)/python -m pytest
+# Every test, in parallel: one pytest-xdist worker per core (TEST_JOBS=0: in one process). The
+# workers share the built site (tests/support/book_build.py); an xdist_group stays on one worker.
+TEST_JOBS ?= auto
+test: $(STAMP) $(AXE)  ## Run every test (in parallel: TEST_JOBS=n workers, default one per core)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup
 
-test-fast: $(STAMP)  ## Run the tests that take seconds, not minutes
-	$(BIN)/python -m pytest -m "not slow and not browser"
+# The unit tier: every test without a tier marker (book, grading, browser, lab, slow), under a
+# minute, in parallel too; tests/conftest.py gives it its marker. A tier alone: `pytest -m book`.
+test-fast: $(STAMP)  ## Run the unit tier: the tests that take seconds, not minutes (under 60 s)
+	$(BIN)/python -m pytest -m unit -n $(TEST_JOBS) --dist loadgroup
 
 # The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
 # fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).

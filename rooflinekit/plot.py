@@ -14,7 +14,7 @@ Every plotted number comes from :mod:`rooflinekit.analysis`; the lines carry a `
 ``"critical-intensity"``, ``"level-roof"``, ``"ceiling"``, ``"level-point"``) so code can find them
 again, and every line has a legend label
 or, for a ridge, a label written beside it. The colours are readable on white and stay
-apart under the common colour-vision deficiencies (``tests/test_plot.py`` checks both).
+apart under the common colour-vision deficiencies (``tests/rooflinekit/test_plot.py`` checks both).
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")

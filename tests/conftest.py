@@ -5,38 +5,59 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browsers import CHROMIUM
+
+from tests.support import screenshots
+from tests.support.book_build import make_book
+from tests.support.browsers import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
-
-# The book's Sphinx extension (book/_ext) and build tools (tools/) are tested directly.
-sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools")]
 
 # jupyter_core warns (DeprecationWarning) until platformdirs paths are opted into; pytest
 # turns warnings into errors, and this is the setting Jupyter recommends.
 os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 
 
+TIERS = ("book", "grading", "browser", "lab", "slow")
+"""The markers that take a test out of the unit tier (pyproject.toml declares them)."""
+NEEDS_THE_SITE = {"built_site", "site_url"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test gets its tier: a test that asks for the built site is a book test, and one with
+    no tier marker is a unit test (``make test-fast``: ``pytest -m unit``)."""
+    for item in items:
+        if NEEDS_THE_SITE & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("book"):
+            item.add_marker(pytest.mark.book)
+        if not any(item.get_closest_marker(tier) for tier in TIERS):
+            item.add_marker(pytest.mark.unit)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """Note on the test whether its body failed: a browser fixture then keeps screenshots of the
+    pages it opened (tests/support/screenshots.py)."""
+    report: pytest.TestReport = yield
+    if report.when == "call":
+        item.stash[screenshots.CALL_FAILED] = report.failed
+    return report
+
+
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """The site in _build/html, built once per test session by ``make book``.
+    """The site in _build/html, built once per test run by ``make book``.
 
     It is the same command a reader runs, so the test sees what they get: the execution
-    cache makes it quick when nothing changed since the last build.
+    cache makes it quick when nothing changed since the last build, and the workers of a
+    parallel run take turns (tests/support/book_build.py): one builds, the others find it built.
     """
-    done = subprocess.run(
-        ["make", "--no-print-directory", "book"],
-        cwd=ROOT, capture_output=True, text=True, check=False, timeout=3600,
-    )
+    done = make_book()
     if done.returncode != 0:
         pytest.fail(f"make book failed ({done.returncode}):\n{done.stdout[-6000:]}\n{done.stderr[-6000:]}")
     return SITE

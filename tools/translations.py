@@ -41,7 +41,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "book" / "_ext"), str(ROOT / "tools"), str(ROOT)]  # ROOT: tests.support
 
 import explorer_labels  # noqa: E402  # tools/explorer_labels.py
 from roofline_book import code_catalogs as catalogs  # noqa: E402
@@ -59,7 +59,7 @@ from roofline_book.translations import (  # noqa: E402
 
 def book_pages(root: Path) -> list[str]:
     """The book's pages in toc order (read from _toc.yml and the files, as the tests do)."""
-    import book_site
+    from tests.support import book_site
 
     return book_site.toc_docnames(root)
 

@@ -7,7 +7,7 @@ in package.json / package-lock.json) and copied here. ``make book`` runs this sc
 _config.yml points Sphinx and myst-nb at the copies.
 
 The browser tests' own assets, npm dev dependencies, are copied into tests/vendor (git ignores
-it), never into the site: axe-core, whose accessibility audit tests/test_browser.py injects into
+it), never into the site: axe-core, whose accessibility audit tests/book/test_browser.py injects into
 every page.
 
 Run from the repository root, after ``npm ci``::
@@ -77,7 +77,7 @@ ASSETS: tuple[Asset, ...] = (
 )
 
 AXE = TESTS_VENDOR / "axe-core" / "axe.min.js"
-"""axe-core's browser build, which tests/test_browser.py injects into each page it audits."""
+"""axe-core's browser build, which tests/book/test_browser.py injects into each page it audits."""
 TEST_ASSETS: tuple[Asset, ...] = tuple(
     Asset(f"axe-core/{name}", f"axe-core/{name}", into=TESTS_VENDOR)
     for name in ("axe.min.js", "LICENSE", "package.json")

@@ -361,7 +361,7 @@ def grid_data() -> dict[str, Any]:
     ``flops[key][i][j]`` and ``bytes[key][i][j]`` are the cost of operation ``key`` at
     ``D_VALUES[i]`` and ``B_VALUES[j]``; ``dtype_bytes`` gives the element sizes the
     critical batch formula needs; ``shares`` the achieved control's choices. The browser places
-    them on the sliders' roofline (``assets/explorer.js``; ``tests/test_explorer_js.py`` checks it
+    them on the sliders' roofline (``assets/explorer.js``; ``tests/rooflinekit/test_explorer_js.py`` checks it
     against rooflinekit). The words it shows are in :func:`grid_words`, one set a language.
 
     >>> data = grid_data()

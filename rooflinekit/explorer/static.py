@@ -7,7 +7,7 @@ JSON, with its words in every language of the course
 small script and stylesheet shipped in ``rooflinekit/explorer/assets``. In a
 browser it shows the same sliders, plot and table as the JupyterLab explorer with no kernel
 behind it: the script places those numbers on the roofline of the sliders' peak and
-bandwidth, and ``tests/test_explorer_js.py`` runs it in node over the sliders' whole grid
+bandwidth, and ``tests/rooflinekit/test_explorer_js.py`` runs it in node over the sliders' whole grid
 against rooflinekit. The book's pages get it from :func:`rooflinekit.explorer.explorer`
 (whose output carries it as ``text/html``).
 

@@ -12,7 +12,7 @@ the decode batch from 1 to the largest that fits and names two points of that cu
   at least half of the weight bytes the step reads. From there on, a matmul's time grows with
   the batch, and the total tokens/s grows by at most a third per doubling of the batch (the
   step's time that does not grow with the batch, the rest of the weights' reads, is at most
-  the time the compute-bound half takes; ``tests/test_decisions.py`` checks this law over models
+  the time the compute-bound half takes; ``tests/rooflinekit/test_decisions.py`` checks this law over models
   and chips). ``None`` when memory runs out first.
 
 :func:`serving_search` finds the batch sizes and chip counts that meet a time-to-first-token

@@ -1,4 +1,4 @@
-"""What the book's pages need to pass axe-core's WCAG 2.1 A and AA rules (tests/test_browser.py).
+"""What the book's pages need to pass axe-core's WCAG 2.1 A and AA rules (tests/book/test_browser.py).
 
 An audit of every page of both editions found three controls the theme and its extensions draw
 whose accessible name is not what they show; each is fixed where it is made:

@@ -13,9 +13,9 @@
  *   B << D rule, as rooflinekit.critical computes them,
  *   the plot's axes, fitted to the ridge and the shown operations at every batch
  *   (rooflinekit.explorer.model.plot_axes),
- * and writes numbers as rooflinekit.fmt does. tests/test_explorer_js.py runs this very file in
+ * and writes numbers as rooflinekit.fmt does. tests/rooflinekit/test_explorer_js.py runs this very file in
  * node over the sliders' whole grid and checks every number and text against rooflinekit;
- * tests/test_browser.py drags its sliders in chromium.
+ * tests/book/test_browser.py drags its sliders in chromium.
  * Its words are in English here, each passed through tr() (or marked N_() where it is written);
  * the page's data carries them in every language of the course (rooflinekit.explorer.labels)
  * and the explorer speaks the page's (<html lang>), or English where there is no translation.
@@ -637,7 +637,7 @@
     sliderFigure: sliderFigure, sliderFigures: sliderFigures,
     num: num, sci: sci, si: si, seconds: seconds, figure: figure, language: language, speaker: speaker
   };
-  if (typeof document === "undefined") { return; }  /* node, in tests/test_explorer_js.py */
+  if (typeof document === "undefined") { return; }  /* node, in tests/rooflinekit/test_explorer_js.py */
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", initAll);
   } else {

@@ -7,7 +7,7 @@
  * roofline, whose axes are already in the page as SVG. This script builds
  * the controls and, on every move, looks the position's cell up and writes it into the page.
  * It computes no number: every text is rooflinekit's (tests/test_transformer_view.py checks the
- * data, tests/test_browser.py drives the page in chromium).
+ * data, tests/book/test_browser.py drives the page in chromium).
  * The data holds its texts, and the page its plot, in every language of the course; the view
  * shows the page's language (<html lang>), or English. This script's own words are English,
  * passed through tr().

@@ -1,0 +1,44 @@
+"""The grading benchmark runs end to end on a tiny class (its figures mean nothing at this size:
+the benchmark itself, with 40 students, is for `make bench`)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.grading
+def test_the_grading_benchmark_times_every_contender_and_compares_their_scores() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_autograde.py"),
+            "--students",
+            "2",
+            "--repeat",
+            "1",
+            "--notebooks",
+            "ex5_h100_threshold",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for contender in (
+        "floor (nbclient alone)",
+        "nbgrader autograde (sequential)",
+        "driver, 1 worker",
+        "driver, 2 workers",
+    ):
+        assert re.search(rf"^  {re.escape(contender)} +\d+\.\d s", done.stdout, flags=re.MULTILINE), contender
+    for ratio in ("ratio driver 1 worker / floor:", "speed-up 2 workers over 1 worker:"):
+        assert re.search(rf"{re.escape(ratio)} +\d+\.\d\d", done.stdout), ratio
+    assert "every driver run gave every student the same total: yes" in done.stdout

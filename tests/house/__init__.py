@@ -1,0 +1,1 @@
+"""The repository's house rules: import contracts and function length."""

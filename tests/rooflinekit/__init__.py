@@ -1,0 +1,1 @@
+"""rooflinekit: the library, its command line and its explorers."""

@@ -1,0 +1,2 @@
+"""Helpers the tests share: what the book consists of, the browser, make targets, crafted slips,
+a formgrader server, and the scripts node runs (*.js)."""

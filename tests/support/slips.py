@@ -1,0 +1,178 @@
+"""Model answers with one known misconception written in: the slips the grading tests use.
+
+Each :class:`Slip` is a misconception of the answer key written into the model answers of one
+notebook (regex replacements in its answer cells), with the graded parts it must cost. Used by
+the grading round (`test_grading_round.py`) and the checks students see before submitting
+(`test_known_mistakes.py`).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from roofline_grading import answer_key as key
+from roofline_grading.questions import Misconception
+from rooflinekit.dtypes import dtype_bytes
+from rooflinekit.exercises import EX1_CHIP, EX2_CHIP
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSIGNMENT = "roofline"
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A misconception written into the model answer: regex replacements in its answer cells,
+    the graded parts (grade ids) it must cost (at every draw of the hidden inputs: the public
+    cases separate every known mistake), and those whose feedback must name it."""
+
+    misconception: Misconception
+    replace: tuple[tuple[str, str], ...]
+    fails: frozenset[str]
+    named_in: frozenset[str] | None = None
+
+    @property
+    def named(self) -> frozenset[str]:
+        return self.fails if self.named_in is None else self.named_in
+
+
+def _parts(prefix: str, *names: str) -> frozenset[str]:
+    return frozenset(f"{prefix}_{name}" for name in names)
+
+
+BF16_BYTES = f"{dtype_bytes('bf16'):g}"
+SLIPS: dict[str, Slip] = {
+    # Exercise 1, each misconception it exists for.
+    "ex1-two-bytes": Slip(
+        key.INT8_TWO_BYTES,
+        ((r"BYTES_PER_ELEMENT = 1\b", f"BYTES_PER_ELEMENT = {BF16_BYTES}"),),
+        _parts(
+            "ex1",
+            "bytes_read",
+            "bytes_written",
+            "intensity",
+            "critical_batch",
+            "t_comms",
+            "t_lower",
+            "t_upper",
+            "limited_by",
+        ),
+    ),
+    "ex1-bf16-peak": Slip(
+        key.BF16_PEAK_FOR_INT8,
+        (
+            (r"INT8_PEAK = [0-9.e]+", f"INT8_PEAK = {EX1_CHIP.peak('bf16')!r}"),
+            (r"return int8_peak / hbm_bandwidth", "return bf16_peak / hbm_bandwidth"),
+        ),
+        _parts("ex1", "critical_batch", "t_math", "t_lower", "t_upper", "limited_by"),
+    ),
+    "ex1-no-factor-two": Slip(
+        key.NO_FACTOR_TWO,
+        ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
+        _parts("ex1", "ops", "intensity", "critical_batch", "t_math", "t_lower", "t_upper", "limited_by"),
+    ),
+    # Exercise 2.
+    "ex2-int8-peak": Slip(
+        key.INT8_PEAK_FOR_BF16,
+        ((r"return bf16_peak  #", "return int8_peak  #"),),
+        _parts("ex2", "compute_peak", "critical_batch"),
+    ),
+    "ex2-two-byte-weights": Slip(
+        key.TWO_BYTE_WEIGHTS,
+        ((r"WEIGHT_BYTES = 1\b", f"WEIGHT_BYTES = {BF16_BYTES}"),),
+        _parts("ex2", "bytes_read", "intensity", "critical_batch"),
+    ),
+    # Exercise 3: the misconception it exists for, and the int8 peak carried over from exercise 2.
+    "ex3-approximate-bytes": Slip(
+        key.APPROXIMATE_BYTES,
+        ((r"bytes_moved = .*", "bytes_moved = WEIGHT_BYTES * D * F  # only the weights"),),
+        _parts("ex3", "attainable", "crossover", "figure_data"),
+    ),
+    "ex3-int8-peak": Slip(
+        key.INT8_PEAK_FOR_BF16,
+        ((r"COMPUTE_PEAK = [0-9.e]+", f"COMPUTE_PEAK = {EX2_CHIP.peak('int8')!r}"),),
+        _parts("ex3", "attainable", "crossover", "figure_data"),
+    ),
+    # Exercise 4: the misconception it exists for, and no factor 2 (whose intensity has no name).
+    "ex4-shared-weights": Slip(
+        key.SHARED_WEIGHTS,
+        ((r"B \* D \+ B \* D \* F", "B * D + D * F"),),
+        _parts("ex4", "bytes_read", "intensity", "critical_batch"),
+    ),
+    "ex4-no-factor-two": Slip(
+        key.NO_FACTOR_TWO,
+        ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
+        _parts("ex4", "ops", "intensity", "critical_batch"),
+        named_in=_parts("ex4", "ops", "intensity"),
+    ),
+    # Exercise 5: the misconception it exists for, and three more.
+    "ex5-sparse-peak": Slip(
+        key.SPARSE_PEAK,
+        ((r"return datasheet_flops / 2", "return datasheet_flops"),),
+        _parts("ex5", "dense_peak", "critical_batch", "global_batch"),
+    ),
+    "ex5-per-replica": Slip(
+        key.PER_REPLICA,
+        ((r"return replicas \* critical_batch", "return critical_batch"),),
+        _parts("ex5", "global_batch"),
+    ),
+    "ex5-halved-twice": Slip(
+        key.HALVED_TWICE,
+        (
+            (
+                r"dense_peak\(datasheet_flops\) / hbm_bandwidth",
+                "dense_peak(datasheet_flops) / (2 * hbm_bandwidth)",
+            ),
+        ),
+        _parts("ex5", "critical_batch", "global_batch"),
+    ),
+    "ex5-binary-terabytes": Slip(
+        key.BINARY_TERABYTES,
+        ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
+        _parts("ex5", "hbm_bandwidth"),
+    ),
+}
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def release_dir(kind: str, language: str = "en", root: Path = ROOT) -> Path:
+    """Where the ``kind`` (``solutions`` or ``exercises``) notebooks of a language's release are,
+    in the course at ``root`` (this checkout by default)."""
+    return root / kind / ASSIGNMENT if language == "en" else root / kind / language / ASSIGNMENT
+
+
+def answered(
+    notebook: str, slip: str | None = None, language: str = "en", root: Path = ROOT
+) -> nbformat.NotebookNode:
+    """The released student version (in ``language``, of the course at ``root``) with each answer
+    cell holding the model answer, with the slip ``slip`` (a key of SLIPS) applied if given."""
+    release = read(release_dir("exercises", language, root) / f"{notebook}.ipynb")
+    answers = {
+        cell.metadata["nbgrader"]["grade_id"]: cell.source
+        for cell in read(release_dir("solutions", language, root) / f"{notebook}.ipynb").cells
+        if cell.metadata.get("nbgrader", {}).get("solution")
+    }
+    replaced = dict.fromkeys(SLIPS[slip].replace if slip else (), 0)
+    submitted = copy.deepcopy(release)
+    for cell in submitted.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if not meta.get("solution"):
+            continue
+        source = "\n".join(
+            line
+            for line in answers[meta["grade_id"]].splitlines()
+            if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line
+        )
+        for pattern, replacement in replaced:
+            source, count = re.subn(pattern, replacement, source)
+            replaced[(pattern, replacement)] += count
+        cell.source = source
+    assert all(replaced.values()), f"{notebook}: a slip's pattern matched nothing: {replaced}"
+    return submitted
