@@ -32,7 +32,6 @@ import re
 import secrets
 import shutil
 import subprocess
-import sys
 import textwrap
 import zipfile
 from collections.abc import Iterator
@@ -58,6 +57,7 @@ from tests.e2e.test_jupyterlab import (
     _run_all,
     _serve,
 )
+from tests.support.make_targets import command
 from tests.support.slips import SLIPS, answered
 
 pytestmark = pytest.mark.xdist_group("public-edition")  # its module-scoped fixtures, built once: one worker
@@ -82,23 +82,9 @@ class Edition:
 
 
 def _make(*arguments: str) -> subprocess.CompletedProcess[str]:
-    """``make`` in this checkout with this environment, as tests/support/make_targets.py runs it."""
-    return subprocess.run(
-        [
-            "make",
-            "-s",
-            "-C",
-            str(ROOT),
-            "-o",
-            ".venv/.installed",
-            f"BIN={Path(sys.executable).parent}",
-            *arguments,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    """``make`` in this checkout with this environment, as tests/support/make_targets.py runs it
+    (a failure is the test's to read: a refusal is what some tests expect)."""
+    return subprocess.run(command(*arguments), capture_output=True, text=True, timeout=600, check=False)
 
 
 def _student_shell() -> dict[str, str]:

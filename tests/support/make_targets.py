@@ -14,9 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def command(*targets: str, course: Path, **variables: str) -> list[str]:
-    """The ``make`` command line for ``targets`` on ``course`` (see :func:`make`)."""
-    settings = [f"{name}={value}" for name, value in {"COURSE": str(course), **variables}.items()]
+def command(*targets: str, course: Path | None = None, **variables: str) -> list[str]:
+    """The ``make`` command line for ``targets`` on ``course`` (see :func:`make`; without a course,
+    the Makefile's default, this checkout)."""
+    course_setting = {"COURSE": str(course)} if course is not None else {}
+    settings = [f"{name}={value}" for name, value in {**course_setting, **variables}.items()]
     return [
         "make",
         "-s",
