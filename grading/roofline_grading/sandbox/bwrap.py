@@ -112,7 +112,8 @@ def masks(
 ) -> tuple[tuple[str, str], ...]:
     """(``stub``, location) for each of ``names`` installed under one of ``prefixes``: a
     package installed there (not as an editable link to the course) is replaced by ``stub``,
-    a package whose import says it is not available when grading."""
+    a package whose import says it is not available when grading; and the hooks of editable
+    installs, emptied (:func:`editable_hooks`)."""
     found = []
     roots = [os.path.realpath(p) + os.sep for p in prefixes]
     for name in names:
@@ -123,7 +124,33 @@ def masks(
             real = os.path.realpath(location)
             if any(real.startswith(root) for root in roots):
                 found.append((stub, real))
-    return tuple(found)
+    return tuple(found) + editable_hooks(prefixes)
+
+
+EDITABLE_HOOKS = ("__editable__*.pth", "_editable_impl_*.pth")
+"""The start-up files of editable installs, as setuptools and hatchling (editables) name them."""
+
+
+def editable_hooks(prefixes: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """(``/dev/null``, hook) for each editable install's start-up file in the environment's
+    site-packages under ``prefixes``: an editable install points into a working tree (the course's,
+    when the instructor's environment has rooflinekit and the grader editable), which a grading
+    kernel must neither import from nor list. Emptied, the hook does nothing, and an import of
+    such a package fails as for any package not installed.
+
+    >>> editable_hooks(["/nonexistent"])
+    ()
+    """
+    roots = [os.path.realpath(p) + os.sep for p in prefixes]
+    sites = {os.path.realpath(sysconfig.get_path(name)) for name in ("purelib", "platlib")}
+    hooks = sorted(
+        str(path)
+        for site in sites
+        if any((site + os.sep).startswith(root) for root in roots)
+        for pattern in EDITABLE_HOOKS
+        for path in Path(site).glob(pattern)
+    )
+    return tuple(("/dev/null", hook) for hook in hooks)
 
 
 def write_stub(directory: Path) -> Path:
