@@ -34,7 +34,6 @@ import argparse
 import inspect
 import json
 import math
-import re
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -46,6 +45,7 @@ from ipykernel.ipkernel import IPythonKernel
 
 from roofline_grading import mistake_check
 from roofline_grading.answer_key import EXERCISES, Exercise
+from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import LANGUAGES, translator
 from roofline_grading.questions import FunctionQuestion, Tolerance
 from rooflinekit.words import N_
@@ -70,7 +70,6 @@ EVERY_CHECK_SUFFIX = "every_check"
 """The last cell's grade id is ``<exercise prefix>_every_check``, e.g. ``ex1_every_check``."""
 RAISES = "raises-exception"
 """The tag of every test cell: Run All goes on past it when it fails (JupyterLab, nbclient)."""
-HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", re.DOTALL)
 SPREAD = 2
 """Grid steps either side of an answer that the check compares (see mistake_check.fingerprints)."""
 HEADER = N_(
@@ -224,7 +223,7 @@ def _cell_id(notebook: str, suffix: str = CELL_ID_SUFFIX) -> str:
 
 def visible(source: str) -> str:
     """A test cell's source as a student sees it: without its hidden tests."""
-    return HIDDEN.sub("", source)
+    return HIDDEN_TESTS.sub("", source)
 
 
 def _is_test(cell: Any) -> bool:

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from sqlalchemy.exc import SAWarning
 
 from roofline_grading.autograde.results import StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, SourceCell
+from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import LANGUAGES
 
 __all__ = [
@@ -36,9 +36,6 @@ __all__ = [
     "read_structures",
 ]
 
-_HIDDEN = re.compile(
-    r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n?", re.DOTALL | re.MULTILINE
-)
 
 
 class CourseError(RuntimeError):
@@ -152,7 +149,7 @@ def read_structures(course: Course, assignment: str) -> dict[str, NotebookStruct
                         task=source.name in task,
                         points=float(graded.max_score) if graded is not None else None,
                         source=source.source or "",
-                        released=released.get(source.name, _HIDDEN.sub("", source.source or "")),
+                        released=released.get(source.name, HIDDEN_TESTS.sub("", source.source or "")),
                         checksum=source.checksum,
                     )
                 )

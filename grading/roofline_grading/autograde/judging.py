@@ -29,6 +29,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Dict, Unicode
 
 from roofline_grading.autograde.structure import NotebookStructure
+from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import language_of, translator
 from roofline_grading.judge import Verdict, assess
 from roofline_grading.questions import FunctionQuestion
@@ -41,7 +42,6 @@ __all__ = ["ANSWER_ERROR", "JudgeAnswers", "PlainOutputs", "as_text", "recorded_
 ANSWER_ERROR = "AnswerError"
 """``ename`` of the error that carries a wrong answer's feedback."""
 _RECORD_CALL = re.compile(r"""\brecord\(\s*["']([\w.]+)["']""")
-_HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.DOTALL)
 SAFE_MIMETYPES = frozenset({"text/plain", "image/png", "image/jpeg"})
 MAX_CELL_OUTPUT = 300_000
 """Characters of output a graded cell may keep, whatever way it was produced."""
@@ -54,7 +54,7 @@ def recorded_questions(source: str) -> list[str]:
     >>> recorded_questions("assert x\\n" + hidden)
     ['ex1.ops']
     """
-    regions = _HIDDEN.findall(source) or [source]
+    regions = HIDDEN_TESTS.findall(source) or [source]
     return [qid for region in regions for qid in _RECORD_CALL.findall(region)]
 
 
