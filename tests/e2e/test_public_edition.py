@@ -60,7 +60,11 @@ from tests.e2e.test_jupyterlab import (
 from tests.support.make_targets import command
 from tests.support.slips import SLIPS, answered
 
-pytestmark = pytest.mark.xdist_group("public-edition")  # its module-scoped fixtures, built once: one worker
+# Its module-scoped fixtures are built once, on one worker, and that worker is the one of
+# tests/e2e/test_jupyterlab.py, so that two JupyterLab servers never run at once: in a parallel
+# run, a kernel restart in the student JupyterLab once stayed "Starting" past 300 s (alone, the
+# same test takes under two minutes, environment and server included).
+pytestmark = pytest.mark.xdist_group("jupyterlab")
 
 ROOT = Path(__file__).resolve().parents[2]
 REPOSITORY_URL = "https://github.com/your-org/roofline-course"
