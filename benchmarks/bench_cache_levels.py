@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
-from collections.abc import Callable
 
 import numpy as np
+from bench_measure import median_seconds  # benchmarks/bench_measure.py: the same timing, one place
 
 from rooflinekit import measure
 from rooflinekit.claims import compare
@@ -34,16 +33,6 @@ SAME = 0.05
 """Chapter 11's band: two bandwidths within this share of each other are the same."""
 AIM = 0.9
 """benchmarks/bench_measure.py's aim for module / plain."""
-
-
-def median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
