@@ -39,6 +39,15 @@ def test_tiled_matmul_bytes_are_the_tiles_walked_one_by_one(m: int, k: int, n: i
         m, k, n, bm, bn, size, size, size)
 
 
+@given(small, small, small, small, small, small, st.sampled_from(["bf16", "int8", "fp32"]))
+def test_chapter_4s_tiled_matmul_cost_counts_hbm_bytes_as_the_hierarchy_does(
+        m: int, k: int, n: int, bm: int, bk: int, bn: int, dt: str) -> None:
+    # one count of a tiled matmul's HBM traffic, edge tiles included, whichever function asks
+    size = int(rk.dtype_bytes(dt))
+    assert rk.tiled_matmul_cost(m, k, n, bm, bk, bn, dt).bytes == walked_matmul_bytes(
+        m, k, n, bm, bn, size, size, size)
+
+
 def test_one_tile_the_size_of_the_output_is_the_untiled_matmul() -> None:
     m, k, n = 300, 700, 500
     assert h.tiled_matmul_bytes(m, k, n, m, n) == rk.matmul_cost(m, k, n).bytes
