@@ -371,8 +371,11 @@ def attention_cost(
     FLOPs: ``4 seq^2 head_dim`` for the two matmuls and :data:`SOFTMAX_FLOPS_PER_SCORE` a score.
     Unfused, the ``seq x seq`` scores go to HBM and back twice (written by ``Q K^T``, read and
     written by the softmax, read by ``P V``). Fused (FlashAttention, Dao et al. 2022), the scores
-    stay on chip: ``Q`` is read once, ``K`` and ``V`` once per block of ``block`` query rows
-    (``seq`` by default: once), ``O`` written once.
+    stay on chip. The loops are FlashAttention-2's (Dao, 2023): an outer loop over blocks of
+    ``block`` query rows, so ``Q`` is read once, ``O`` written once, and ``K`` and ``V`` read once
+    per block (``block`` defaults to ``seq``: once, an upper bound no chip's on-chip memory
+    reaches at long sequences, since it holds all of ``Q``). The first FlashAttention loops the
+    other way round (``K`` and ``V`` once; ``Q`` and ``O`` once per block of keys).
 
     >>> u, f = attention_cost(4096, 128), attention_cost(4096, 128, fused=True)
     >>> round(u.intensity, 1), round(f.intensity, 1)
