@@ -112,6 +112,16 @@ def translate_chapter(path: Path, language: str, root: Path = ROOT) -> str:
     return translate_page(path, chapter_catalog(path.stem, language, root))
 
 
+def chapters_folder(language: str) -> str:
+    """Where ``make lab`` (and Binder's ``binder/postBuild``) writes the chapters in ``language``,
+    relative to the repository's root.
+
+    >>> chapters_folder("ko")
+    'locale/ko/chapters'
+    """
+    return f"locale/{language}/chapters"
+
+
 def write_all(language: str, out: Path, root: Path = ROOT) -> list[Path]:
     """Write every chapter in ``language`` into ``out``; the files written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -130,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--language", default="ko", help="a language of the course (default: ko)")
     parser.add_argument("--out", type=Path, help="where to write (default: locale/<language>/chapters)")
     options = parser.parse_args(argv)
-    out = options.out or ROOT / "locale" / options.language / "chapters"
+    out = options.out or ROOT / chapters_folder(options.language)
     try:
         written = write_all(options.language, out)
     except MissingTranslations as error:

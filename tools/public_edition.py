@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -108,15 +109,19 @@ class EditionError(Exception):
 
 @dataclass(frozen=True)
 class Edition:
-    """The public edition's files, in memory: path (relative, POSIX) -> bytes."""
+    """The public edition's files, in memory: path (relative, POSIX) -> bytes; and which of them
+    are programs (``binder/postBuild``), written executable as git keeps them."""
 
     files: dict[str, bytes]
+    programs: frozenset[str] = frozenset()
 
     def write(self, dest: Path) -> None:
         for name, data in sorted(self.files.items()):
             path = dest / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
+            if name in self.programs:
+                path.chmod(path.stat().st_mode | 0o111)
 
 
 def tracked(root: Path) -> list[str]:
@@ -254,7 +259,8 @@ def build(root: Path, repository_url: str = "", branch: str = "main") -> Edition
     if MANIFEST in files:
         files[MANIFEST] = _manifest(files[MANIFEST].decode(), rewritten).encode()
     _check(files)
-    return Edition(files)
+    programs = frozenset(name for name in files if os.access(root / name, os.X_OK))
+    return Edition(files, programs)
 
 
 def _manifest(text: str, rewritten: dict[str, tuple[str, str]]) -> str:

@@ -119,6 +119,19 @@ def test_buttons_to_the_course_home_appear_only_once_it_is_set() -> None:
     assert published["launch_buttons"] == {"binderhub_url": "https://mybinder.org"}
 
 
+def test_a_translated_pages_launch_buttons_open_the_page_in_its_language() -> None:
+    from roofline_book.launch import translated_source
+
+    exercise = sorted((ROOT / "exercises" / "roofline").glob("*.ipynb"))[0]
+    assert translated_source(ROOT, exercise, "ko") == (f"exercises/ko/roofline/{exercise.name}", True)
+    chapter = ROOT / "book" / "chapters" / f"{CHAPTERS[0]}.md"
+    # a chapter in Korean is written by binder/postBuild, which Binder alone runs
+    assert translated_source(ROOT, chapter, "ko") == (f"locale/ko/chapters/{CHAPTERS[0]}.md", False)
+    assert "tools/chapter_translations.py --language ko" in (ROOT / "binder" / "postBuild").read_text()
+    assert translated_source(ROOT, chapter, "fr") is None  # no catalog: the English page's buttons
+    assert translated_source(ROOT, ROOT / "book" / "intro.md", "ko") is None
+
+
 def test_the_site_loads_no_extension_it_does_not_use() -> None:
     extensions = config()["sphinx"]["config"]["extensions"]
     # sphinx-thebe would put its CDN's address on every page for live code the site never runs.

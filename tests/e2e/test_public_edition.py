@@ -366,7 +366,6 @@ def test_the_student_environment_is_one_pinned_command_everywhere(edition: Editi
         -1
     ] == "-r ../requirements.txt"
     assert (edition.path / "binder" / "runtime.txt").read_text().strip() == "python-3.11"
-    assert not (edition.path / "binder" / "postBuild").exists()
 
     # Every package is the lock's pin; rooflinekit comes from the folder, and leaves nothing in it.
     lock = {
@@ -496,8 +495,10 @@ def test_every_released_exercise_runs_with_its_visible_checks(
 
 @pytest.mark.lab
 def test_the_korean_chapters_are_written_in_the_student_environment(edition: Edition, student: Path) -> None:
-    """``make lab`` writes the chapters in Korean first; the tool runs there from the edition alone."""
-    _run([str(student / "python"), "tools/chapter_translations.py", "--language", "ko"], edition.path)
+    """``make lab`` writes the chapters in Korean first, and Binder's build (``binder/postBuild``,
+    with the environment's python first on PATH, as repo2docker runs it): the tool runs there from
+    the edition alone."""
+    _run(f"PATH={student}:$PATH binder/postBuild", edition.path)
     written = sorted(p.stem for p in (edition.path / "locale" / "ko" / "chapters").glob("*.md"))
     assert written == CHAPTERS
     errata = (edition.path / "locale" / "ko" / "chapters" / "10-errata.md").read_text()
@@ -518,6 +519,13 @@ def test_the_public_site_builds_in_the_student_environment(edition: Edition, sit
         errata = (site / prefix / "book" / "chapters" / "10-errata.html").read_text()
         assert f'href="{REPOSITORY_URL}"' in errata  # the repository button
         assert "https://mybinder.org/v2/gh/your-org/roofline-course/main" in errata  # the launch button
+        # ...which opens the page in its edition's language: the chapter binder/postBuild writes,
+        # an exercise's release in that language
+        chapter = {"": "book/chapters", "ko/": "locale/ko/chapters"}[prefix]
+        assert f"urlpath=lab/tree/{chapter}/10-errata.md" in errata, prefix
+        exercise = (site / prefix / "exercises" / ASSIGNMENT / f"{NOTEBOOKS[0]}.html").read_text()
+        release = {"": f"exercises/{ASSIGNMENT}", "ko/": f"exercises/ko/{ASSIGNMENT}"}[prefix]
+        assert f"urlpath=lab/tree/{release}/{NOTEBOOKS[0]}.ipynb" in exercise, prefix
         exercises = (site / prefix / "book" / "exercises.html").read_text()
         assert re.search(r'href="[^"]*/roofline-student\.zip"', exercises), prefix
         assert RECIPE in _words(re.sub(r"<[^>]+>", "", exercises)).replace("&amp;", "&"), prefix

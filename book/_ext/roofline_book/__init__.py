@@ -27,7 +27,8 @@
   blocks stay out of the pages. The ``.ipynb`` download of a chapter, which
   sphinx-book-theme offers only with launch buttons, is offered either way.
 - The editions (English, Korean) and Korean search: :mod:`roofline_book.editions`; a translated
-  edition's downloads in its language: :mod:`roofline_book.downloads`.
+  edition's downloads in its language: :mod:`roofline_book.downloads`; its launch buttons open
+  the page in its language: :mod:`roofline_book.launch`.
 - Controls named by what they show (axe-core's WCAG 2.1 A and AA rules):
   :mod:`roofline_book.accessibility`.
 """
@@ -49,7 +50,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-from roofline_book import accessibility, computed, downloads, editions
+from roofline_book import accessibility, computed, downloads, editions, launch
 from roofline_book.exercises import find_exercises, in_language, listing_markdown
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.glue import MESSAGE_MIME
@@ -288,4 +289,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     editions.setup(app)
     accessibility.setup(app)
     downloads.setup(app)
+    launch.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -61,7 +61,7 @@ def exercise_release(root: Path, source: Path, language: str) -> Path | None:
     return release if release.is_file() else None
 
 
-def _chapter_translations(root: Path) -> Any:
+def chapter_translations(root: Path) -> Any:
     """tools/chapter_translations.py, which writes a page's prose from its catalog."""
     tools = str(root / "tools")
     if tools not in sys.path:
@@ -104,7 +104,7 @@ def write_translated(app: Sphinx, download: Download, language: str) -> None:
     catalog = catalog_path(root, language, download.pagename)
     if source.suffix != ".md" or not catalog.is_file():
         return
-    tool = _chapter_translations(root)
+    tool = chapter_translations(root)
     (out / download.source).write_text(tool.translate_page(source, catalog, strict=False), encoding="utf-8")
     executed = _english_notebook(app, download)
     if download.notebook is not None and executed.is_file():
