@@ -65,7 +65,9 @@ def retarget(buttons: list[dict[str, Any]], english: str, translated: str, *, bi
         button["url"] = url.replace(f"/{english}", f"/{translated}", 1)
 
 
-def _translate_launch(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+def _translate_launch(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
     language = edition(app.config.language)
     if language == PRIMARY or not context.get("header_buttons"):
         return
