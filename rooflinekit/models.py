@@ -397,8 +397,9 @@ TRANSFORMERS: Mapping[str, TransformerShape] = MappingProxyType(
                 published_params=46.7e9, published_active_params=12.9e9,
                 sources=(MIXTRAL_PAPER, MIXTRAL_ANNOUNCEMENT, _hf("mistralai/Mixtral-8x7B-v0.1")),
                 notes=(
-                    "The paper's Table 1 gives the shape and rounds the sizes to 47B total and 13B "
-                    "active parameters; Mistral AI's announcement gives 46.7B and 12.9B.",
+                    "The paper's Table 1 gives the shape; its abstract and Section 2 round the sizes "
+                    "to 47B total and 13B active parameters; Mistral AI's announcement gives 46.7B "
+                    "and 12.9B.",
                     "Every layer is a mixture of 8 SwiGLU experts of width 14,336, 2 per token, with a "
                     "router; no shared expert.",
                 ),

@@ -43,7 +43,12 @@ from rooflinekit.transformer.decisions import (
     latency_throughput,
     serving_search,
 )
-from rooflinekit.transformer.experts import ExpertParallel, expert_parallel
+from rooflinekit.transformer.experts import (
+    ExpertParallel,
+    busiest_chip_experts,
+    expert_parallel,
+    touched_distribution,
+)
 from rooflinekit.transformer.memory import (
     MemoryCheck,
     check_weights_fit,
@@ -90,6 +95,7 @@ __all__ = [
     "SummaryLine",
     "ThreeClocks",
     "TransformerStep",
+    "busiest_chip_experts",
     "check_weights_fit",
     "cost_per_million_tokens",
     "expert_parallel",
@@ -110,6 +116,7 @@ __all__ = [
     "step_summary",
     "step_title",
     "three_clocks",
+    "touched_distribution",
     "transformer_step",
     "weight_bytes_per_chip",
 ]

@@ -18,8 +18,13 @@ the decode batch from 1 to the largest that fits and names two points of that cu
 :func:`serving_search` finds the batch sizes and chip counts that meet a time-to-first-token
 (TTFT) and a time-per-output-token (TPOT) target under one stated scheduling assumption,
 :data:`SCHEDULING`: **separate prefill and decode** (disaggregated serving). Each prompt is
-prefilled alone on a group of ``prefill_chips`` chips; its TTFT is that prefill's time (no
-queueing: the prefill pool has enough groups that a prompt never waits). Decode runs ``batch``
+prefilled alone on a group of ``prefill_chips`` chips; its TTFT is that prefill's time. There is no
+queueing because requests are taken to arrive steadily, evenly spaced: a pool with exactly the
+groups the load keeps busy then always has one free when a prompt comes. Random arrivals would
+queue without bound at that utilisation, so a real pool needs spare groups, and the prefill share
+below is a lower bound. Nor does TTFT count the hand-off of the prompt's KV cache from the prefill
+chips to the decode chips, :attr:`ServingConfig.handoff_bytes`, to add at the bandwidth of the link
+between them (:meth:`ServingConfig.handoff_time`). Decode runs ``batch``
 requests at once on ``decode_chips`` chips; its TPOT is the decode step with every request's cache
 at its longest, ``prompt + output`` tokens (the slowest token of a request). A decode group
 finishes ``batch / (output * TPOT)`` requests a second, and a prefill group prefills one prompt
@@ -32,7 +37,10 @@ the caller gives.
 
 Every time comes in two, bracketing how communication overlaps computation (:data:`OVERLAPS`):
 ``"none"``, the step's ``t_sequential`` (collectives one after another with the rest), and
-``"full"``, its ``t_collectives_hidden`` (every collective hidden behind compute).
+``"full"``, its ``t_collectives_hidden`` (every collective hidden behind the other operations,
+memory-bound ones included). In tensor-parallel decode each all-reduce feeds the next operation, so
+an engine hides it only by running two micro-batches in turn or with asynchronous tensor
+parallelism; ``"full"`` is the bound such a schedule approaches.
 
 >>> curve = latency_throughput("llama-3.1-8b", "h100-sxm", context=512)
 >>> curve.knee, curve.plateau, curve.max_batch
@@ -62,12 +70,13 @@ from rooflinekit.transformer.setup import make_setup
 from rooflinekit.transformer.step import TransformerStep, transformer_step
 
 OVERLAPS = ("none", "full")
-"""How a step's communication overlaps its computation: ``"none"`` is the step's
+"""How a step's communication overlaps its other operations: ``"none"`` is the step's
 ``t_sequential``, ``"full"`` its ``t_collectives_hidden``."""
 
 SCHEDULING = (
     "separate prefill and decode: each prompt prefilled alone on its own chips (TTFT = that "
-    "prefill, no queueing), decode batches on other chips (TPOT = the decode step at the longest "
+    "prefill; no queueing, requests arriving evenly spaced; the KV cache's hand-off to the decode "
+    "chips not counted), decode batches on other chips (TPOT = the decode step at the longest "
     "cache, prompt + output tokens); the prefill pool is shared by the decode groups"
 )
 """The scheduling assumption of :func:`serving_search`, in words."""
@@ -260,6 +269,7 @@ class ServingConfig:
 
     Each time is kept with no overlap of communication and compute and with full overlap;
     ``overlap`` says which one :attr:`ttft` and :attr:`tpot` (and the targets) use.
+    ``handoff_bytes`` is one prompt's KV cache, which the prefill chips send to the decode chips.
     """
 
     prefill_chips: int
@@ -271,6 +281,7 @@ class ServingConfig:
     tpot_no_overlap: float
     tpot_full_overlap: float
     overlap: str = "none"
+    handoff_bytes: float = 0.0
 
     @property
     def ttft(self) -> float:
@@ -281,6 +292,16 @@ class ServingConfig:
     def tpot(self) -> float:
         """Seconds per output token: the decode step at the longest cache under :attr:`overlap`."""
         return self.tpot_full_overlap if self.overlap == "full" else self.tpot_no_overlap
+
+    def handoff_time(self, link_bandwidth: float) -> float:
+        """Seconds to send one prompt's KV cache from prefill to decode over ``link_bandwidth``
+        (bytes a second), which TTFT leaves out.
+
+        >>> found = serving_search("llama-3.1-70b", "h100-sxm", ttft=0.5, tpot=0.05, prompt=2048, output=512)
+        >>> round(found.cheapest.handoff_bytes / 1e6), round(found.cheapest.handoff_time(450e9) * 1e3, 2)
+        (671, 1.49)
+        """
+        return float(self.handoff_bytes / check_figure("link_bandwidth", link_bandwidth))
 
     @property
     def tokens_per_second(self) -> float:
@@ -318,6 +339,7 @@ class ServingConfig:
             "prefill_share": self.prefill_share,
             "chips": self.chips,
             "chip_hours_per_million_tokens": self.chip_hours_per_million_tokens,
+            "handoff_bytes": self.handoff_bytes,
         }
         if price_per_chip_hour is not None:
             data["cost_per_million_tokens"] = cost_per_million_tokens(self, price_per_chip_hour)
@@ -434,15 +456,16 @@ def serving_search(
             if step_time(step, overlap) <= ttft_target:
                 prefills.append(step)
     grid = None if batches is None else sorted({check_count("batches", b) for b in batches})
+    setup = make_setup(on, **settings)
+    handoff = prompt * shape.kv_cache_bytes_per_token(setup.kv_cache)
     configs = [
         ServingConfig(p.setup.n_chips, d.setup.n_chips, d.setup.batch, output, p.t_sequential,
-                      p.t_collectives_hidden, d.t_sequential, d.t_collectives_hidden, overlap)
+                      p.t_collectives_hidden, d.t_sequential, d.t_collectives_hidden, overlap, handoff)
         for n in counts
         for d in _decode_steps(shape, on, n, prompt + output, (tpot_target, overlap), grid, settings)
         for p in prefills
     ]
-    chip = make_setup(on, **settings).chip
-    return ServingSearch(shape, chip, ttft_target, tpot_target, prompt, output, overlap, tuple(configs))
+    return ServingSearch(shape, setup.chip, ttft_target, tpot_target, prompt, output, overlap, tuple(configs))
 
 
 def _decode_steps(shape: TransformerShape, on: str | Chip, n_chips: int, context: int,

@@ -8,26 +8,40 @@ chips of the experts it is routed to and its results travel back: two **all-to-a
 (:func:`rooflinekit.collectives.all_to_all_bytes`, on a ring or direct).
 
 The assumptions, stated: the step's ``tokens`` (``batch`` in decode, ``batch * context`` in prefill)
-are spread evenly over the chips (data-parallel attention, whose cost is not counted here); routing
-is uniform and independent (:meth:`~rooflinekit.models.TransformerShape.experts_touched`), so each
-chip receives ``tokens * experts_per_token / n_chips`` rows on average and reads the experts of its
-own that some token touched, ``experts_per_chip * (1 - (1 - k / E) ** tokens)`` of them. Each chip
-sends every one of its tokens ``experts_per_token`` times (one copy per expert, its own experts
-included in the payload; the all-to-all counts only what leaves). Shared experts and the router
-run where the tokens are and are left out.
+are spread evenly over the chips (data-parallel attention); routing is uniform and independent
+(:meth:`~rooflinekit.models.TransformerShape.experts_touched`), so each chip receives
+``tokens * experts_per_token / n_chips`` rows on average. A chip reads the experts of its own that
+some token touched, ``experts_per_chip * (1 - (1 - k / E) ** tokens)`` of them on average; the
+layer waits for the **busiest** chip, which reads more (:func:`busiest_chip_experts`, the expected
+largest count over the chips), and the experts' time is that chip's. Its rows are kept at the mean:
+they decide the time only where the experts are compute-bound, with many tokens, where the chips'
+shares even out. Each chip sends every one of its tokens ``experts_per_token`` times (one copy per
+expert, its own experts included in the payload; the all-to-all counts only what leaves). Shared
+experts and the router run where the tokens are and are left out.
+
+Data-parallel attention has a cost tensor parallelism does not: every chip holds and reads the
+whole of each layer's attention weights (:attr:`ExpertParallel.attention_weight_bytes`), where
+tensor parallelism reads ``1 / n_chips`` of them on each chip.
 
 >>> ep = expert_parallel("mixtral-8x7b", "h100-sxm", n_chips=8, batch=64)
->>> ep.experts_per_chip, round(ep.experts_touched_per_chip, 3), ep.rows_per_chip
-(1, 1.0, 16.0)
+>>> ep.experts_per_chip, round(ep.experts_touched_per_chip, 3), round(ep.busiest_experts, 3), ep.rows_per_chip
+(1, 1.0, 1.0, 16.0)
 >>> round(ep.t_experts * 1e6, 1), round(ep.t_all_to_all * 1e6, 2)   # µs per MoE layer
 (105.7, 1.02)
+>>> lone = expert_parallel("mixtral-8x7b", "h100-sxm", n_chips=8, batch=1)
+>>> lone.experts_touched_per_chip, lone.busiest_experts   # 2 experts of 8: two chips read a whole one
+(0.25, 1.0)
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from rooflinekit._validate import check_count
 from rooflinekit.catalog import Chip
 from rooflinekit.collectives import TOPOLOGIES, all_to_all_bytes, collective_time
 from rooflinekit.costs import Cost
@@ -46,6 +60,8 @@ class ExpertParallel:
     topology: str
     experts_cost: Cost
     all_to_all_bytes: float
+    busiest_experts: float
+    attention_weight_bytes: float
 
     @property
     def experts_per_chip(self) -> int:
@@ -57,13 +73,19 @@ class ExpertParallel:
         return float(self.model.experts_touched(self.setup.tokens)) / self.setup.n_chips
 
     @property
+    def t_attention_weights(self) -> float:
+        """Seconds one chip takes to read the layer's attention weights, held whole on every chip
+        (data-parallel attention): ``n_chips`` times tensor parallelism's share."""
+        return float(self.attention_weight_bytes / self.setup.hbm_bandwidth)
+
+    @property
     def rows_per_chip(self) -> float:
         """Expected token-expert pairs each chip multiplies: ``tokens * k / n_chips``."""
         return self.setup.tokens * self.model.experts_per_token / self.setup.n_chips
 
     @property
     def t_experts(self) -> float:
-        """The experts' matmuls on one chip's roofline: the longer of their math and memory."""
+        """The experts' matmuls on the busiest chip's roofline: the longer of their math and memory."""
         cost, s = self.experts_cost, self.setup
         return float(max(cost.flops / s.peak, cost.bytes / s.hbm_bandwidth))
 
@@ -92,6 +114,9 @@ class ExpertParallel:
             "topology": self.topology,
             "experts_per_chip": self.experts_per_chip,
             "experts_touched_per_chip": self.experts_touched_per_chip,
+            "busiest_experts": self.busiest_experts,
+            "attention_weight_bytes": self.attention_weight_bytes,
+            "t_attention_weights": self.t_attention_weights,
             "rows_per_chip": self.rows_per_chip,
             "expert_flops": float(self.experts_cost.flops),
             "expert_bytes": float(self.experts_cost.bytes),
@@ -127,7 +152,7 @@ def expert_parallel(model: str | TransformerShape, on: str | Chip, topology: str
         raise RooflineInputError("n_chips", accepted, s.n_chips)
     d, ff, k = shape.d_model, shape.expert_width, shape.experts_per_token
     rows = s.tokens * k / s.n_chips
-    touched = float(shape.experts_touched(s.tokens)) / s.n_chips
+    touched = busiest_chip_experts(shape, s.tokens, s.n_chips)
     act, w = s.activations.bytes, s.weights.bytes
     matrices = shape.mlp_matrices
     flops = 2.0 * rows * d * ff * matrices
@@ -135,4 +160,60 @@ def expert_parallel(model: str | TransformerShape, on: str | Chip, topology: str
     written = act * rows * (ff * (matrices - 1) + d)
     payload = s.tokens / s.n_chips * k * d * s.activations.bytes
     sent = float(all_to_all_bytes(payload, s.n_chips, topology))
-    return ExpertParallel(shape, s, topology, Cost(flops, read, written, "routed experts"), sent)
+    attention = shape.attention_params * w
+    return ExpertParallel(shape, s, topology, Cost(flops, read, written, "routed experts"), sent, touched,
+                          attention)
+
+
+def touched_distribution(shape: TransformerShape, tokens: int) -> np.ndarray:
+    """The probabilities that ``tokens`` tokens touch 0, 1, ..., ``n_experts`` distinct routed
+    experts of one MoE layer, under the routing of
+    :meth:`~rooflinekit.models.TransformerShape.experts_touched`.
+
+    Token by token, a token that finds ``a`` experts touched adds ``j`` new ones with the
+    hypergeometric probability ``C(E - a, j) C(a, k - j) / C(E, k)``: a Markov chain over the count.
+
+    >>> mixtral = transformer_shape("mixtral-8x7b")
+    >>> [round(float(p), 3) for p in touched_distribution(mixtral, 2)]   # two tokens: 2, 3 or 4 experts
+    [0.0, 0.0, 0.036, 0.429, 0.536, 0.0, 0.0, 0.0, 0.0]
+    """
+    e, k = shape.n_experts, shape.experts_per_token
+    tokens = check_count("tokens", tokens)
+    step = np.zeros((e + 1, e + 1))
+    for a in range(e + 1):
+        for j in range(min(k, e - a) + 1):
+            step[a, a + j] = math.comb(e - a, j) * math.comb(a, k - j) / math.comb(e, k)
+    return np.asarray(np.linalg.matrix_power(step, tokens)[0])
+
+
+def busiest_chip_experts(shape: str | TransformerShape, tokens: int, n_chips: int) -> float:
+    """Expected routed experts read by the busiest of ``n_chips`` chips, each holding
+    ``n_experts / n_chips`` experts, when ``tokens`` tokens are routed as
+    :meth:`~rooflinekit.models.TransformerShape.experts_touched` assumes.
+
+    Given that ``t`` experts are touched (:func:`touched_distribution`), they are any ``t`` of the
+    ``E`` alike (the routing favours none), so the chance that no chip holds more than ``j`` of them
+    is the coefficient of ``x ** t`` in ``(C(m, 0) + C(m, 1) x + ... + C(m, j) x ** j) ** n_chips``
+    over ``C(E, t)``, with ``m = E / n_chips``; the expected largest count is the sum over ``j`` of
+    the chance that it exceeds ``j``. At least the mean, ``experts_touched(tokens) / n_chips``.
+
+    >>> [round(busiest_chip_experts("mixtral-8x7b", 1, n), 3) for n in (1, 2, 4, 8)]
+    [2.0, 1.429, 1.143, 1.0]
+    """
+    model = transformer_shape(shape)
+    if not model.is_moe:
+        raise RooflineInputError("model", "a mixture of experts (see `rooflinekit models`)", model.name)
+    e, n = model.n_experts, check_count("n_chips", n_chips)
+    if e % n:
+        raise RooflineInputError("n_chips", f"a divisor of {model.name}'s {e} experts", n)
+    distribution = touched_distribution(model, tokens)
+    held = e // n
+    exceeds = np.zeros(e + 1)
+    for j in range(held):
+        ways = np.array([1.0])
+        one_chip = np.array([float(math.comb(held, c)) for c in range(j + 1)])
+        for _ in range(n):
+            ways = np.convolve(ways, one_chip)
+        ways = np.pad(ways, (0, max(0, e + 1 - ways.size)))[: e + 1]
+        exceeds += 1.0 - ways / np.array([float(math.comb(e, t)) for t in range(e + 1)])
+    return float(distribution @ exceeds)

@@ -7,8 +7,10 @@ on the link). How the operations overlap one another brackets the step:
 
 - ``t_sequential`` (also ``t_lower``, the name the command line has always used): the operations
   one after another, the collectives too, the sum of the operations' times;
-- ``t_collectives_hidden``: the same with every collective hidden behind the other operations
-  (communication fully overlapped with compute), the longer of the two sums;
+- ``t_collectives_hidden``: the same with every collective hidden behind the other operations,
+  memory-bound ones as well as compute-bound (communication fully overlapped), the longer of the
+  two sums. In tensor-parallel decode each all-reduce feeds the next operation, so an engine
+  approaches it only by running micro-batches in turn or with asynchronous tensor parallelism;
 - ``totals.t_lower``: chapter 1's lower bound for the whole step, every clock overlapped with
   every other (the longest of the step's total math, memory and network times).
 

@@ -184,6 +184,18 @@ def test_the_cheapest_is_the_cheapest_of_every_batch(search: rk.transformer.Serv
     assert search.cheapest.chip_hours_per_million_tokens == pytest.approx(best, rel=1e-12)
 
 
+def test_the_hand_off_is_the_prompts_kv_cache(search: Search) -> None:
+    # What the prefill chips send the decode chips, left out of TTFT: a prompt's KV cache.
+    model = rk.transformer_shape("llama-3.1-8b")
+    for c in search.configs:
+        assert c.handoff_bytes == TARGETS["prompt"] * model.kv_cache_bytes_per_token("bf16")
+        assert c.handoff_time(50e9) == pytest.approx(c.handoff_bytes / 50e9)
+    fp8 = serving_search("llama-3.1-8b", "h100-sxm", chip_counts=(1,), kv_cache="fp8", **TARGETS)
+    assert fp8.configs[0].handoff_bytes == search.configs[0].handoff_bytes / 2
+    with pytest.raises(rk.RooflineInputError, match="link_bandwidth must be"):
+        search.configs[0].handoff_time(0)
+
+
 def test_full_overlap_meets_at_least_what_no_overlap_does() -> None:
     targets = {"ttft": 0.4, "tpot": 0.04, "prompt": 2048, "output": 512}
     none = serving_search("llama-3.1-70b", "h100-sxm", **targets)

@@ -161,3 +161,51 @@ def test_expert_parallelism_splits_the_experts_and_pays_two_all_to_alls() -> Non
     assert direct.t_all_to_all < ep.t_all_to_all and direct.t_experts == ep.t_experts
     with pytest.raises(rk.RooflineInputError, match="model must be a mixture of experts"):
         rk.expert_parallel("llama-3.1-8b", "h100-sxm", n_chips=2)
+
+
+def monte_carlo_busiest(experts: int, k: int, chips: int, tokens: int, trials: int,
+                        seed: int) -> tuple[float, float]:
+    """Mean and standard error of the most touched experts on one chip, chip c holding experts
+    c * E/N ... (c + 1) * E/N - 1, each token routed to k distinct experts uniformly at random."""
+    rng = np.random.default_rng(seed)
+    picks = np.argsort(rng.random((trials, tokens, experts)), axis=2)[:, :, :k]
+    held = experts // chips
+    busiest = np.array([np.bincount(np.unique(trial) // held, minlength=chips).max() for trial in picks])
+    return float(busiest.mean()), float(busiest.std(ddof=1) / math.sqrt(trials))
+
+
+@pytest.mark.parametrize("tokens", [1, 2, 3, 8, 40])
+@pytest.mark.parametrize(("experts", "k", "chips"), [(8, 2, 2), (8, 2, 4), (8, 2, 8), (64, 6, 8), (16, 1, 4)])
+def test_busiest_chip_matches_a_monte_carlo_of_the_routing(tokens: int, experts: int, k: int,
+                                                           chips: int) -> None:
+    shape = replace(MIXTRAL, n_experts=experts, experts_per_token=k)
+    mean, error = monte_carlo_busiest(experts, k, chips, tokens, trials=2000, seed=9)
+    expected = rk.transformer.busiest_chip_experts(shape, tokens, chips)
+    assert abs(mean - expected) <= 4 * max(error, 1 / 2000)  # as for the distinct experts above
+    # The busiest chip reads at least the mean and at most what it holds.
+    assert float(shape.experts_touched(tokens)) / chips - 1e-12 <= expected <= experts // chips + 1e-12
+
+
+def test_the_distribution_of_touched_experts_has_the_expected_mean() -> None:
+    for tokens in (1, 3, 50):
+        p = rk.transformer.touched_distribution(MIXTRAL, tokens)
+        assert p.sum() == pytest.approx(1.0) and np.all(p >= 0)
+        assert p @ np.arange(p.size) == pytest.approx(float(MIXTRAL.experts_touched(tokens)))
+
+
+def test_expert_parallelism_waits_for_the_busiest_chip_and_reads_the_whole_attention() -> None:
+    # At batch 1 on eight GPUs, two chips read one whole expert each: four times the mean quarter.
+    lone = rk.expert_parallel(MIXTRAL, "h100-sxm", n_chips=8, batch=1)
+    assert lone.experts_touched_per_chip == 0.25 and lone.busiest_experts == pytest.approx(1.0)
+    expert_bytes = 2 * MIXTRAL.expert_params
+    assert lone.experts_cost.bytes >= expert_bytes
+    # Data-parallel attention: every chip reads all of a layer's attention weights, n times tensor
+    # parallelism's share of them.
+    tp = rk.transformer_step(MIXTRAL, "h100-sxm", n_chips=8, batch=1)
+    projections = ("Q projection", "K projection", "V projection", "output projection")
+    tp_share = sum(p.op.weight_bytes for p in tp.ops if p.op.name in projections)
+    assert lone.attention_weight_bytes == pytest.approx(8 * tp_share)
+    hbm = rk.chip("h100-sxm").hbm_bandwidth
+    assert lone.t_attention_weights == pytest.approx(lone.attention_weight_bytes / hbm)
+    with pytest.raises(rk.RooflineInputError, match="n_chips must be a divisor"):
+        rk.transformer.busiest_chip_experts(MIXTRAL, 4, 3)
