@@ -303,7 +303,7 @@ def _add_slo_search(commands: Any) -> None:
     )
     search.add_argument(
         "--overlap", choices=OVERLAPS, default="none",
-        help="communication and compute: none overlapped (default) or fully overlapped",
+        help="collectives and the other operations: none overlapped (default) or every collective hidden",
     )
     search.add_argument(
         "--price-per-chip-hour", type=_figure, metavar="PRICE",
@@ -516,7 +516,7 @@ def _curve_text(curve: LatencyThroughput) -> str:
     rows = [[p.batch, seconds(p.time("none"), 4), seconds(p.time("full"), 4), num(p.per_request(), 4),
              num(p.total(), 4), f"{p.compute_bound_weights:.0%}"] for p in curve.points]
     title = (f"{curve.model.name} on {curve.n_chips} x {curve.chip.name}, decode with a "
-             f"{curve.context}-token cache (tokens/s with no overlap of communication and compute)")
+             f"{curve.context}-token cache (tokens/s with no overlap of collectives and the other operations)")
     plateau = ("none before memory runs out" if curve.plateau is None else
                f"batch {curve.plateau}: the compute-bound weight matmuls hold half the weights; past it "
                "a doubling of the batch adds at most a third to the total")

@@ -88,7 +88,7 @@ SECONDS_PER_HOUR = 3600.0
 
 
 def step_time(step: TransformerStep, overlap: str = "none") -> float:
-    """The step's seconds with no overlap of communication and compute, or with full overlap.
+    """The step's seconds with no overlap of collectives and the other operations, or with full overlap.
 
     >>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, phase="prefill")
     >>> step_time(step, "full") < step_time(step, "none")
@@ -267,7 +267,7 @@ def _batches(batches: Iterable[int] | None, max_batch: int) -> set[int]:
 class ServingConfig:
     """One configuration under :data:`SCHEDULING`: prefill chips, decode chips and the decode batch.
 
-    Each time is kept with no overlap of communication and compute and with full overlap;
+    Each time is kept with no overlap of collectives and the other operations and with full overlap;
     ``overlap`` says which one :attr:`ttft` and :attr:`tpot` (and the targets) use.
     ``handoff_bytes`` is one prompt's KV cache, which the prefill chips send to the decode chips.
     """
