@@ -13,6 +13,9 @@
  *   B << D rule, as rooflinekit.critical computes them,
  *   the plot's axes, fitted to the ridge and the shown operations at every batch
  *   (rooflinekit.explorer.model.plot_axes),
+ *   and, under an on-chip memory level chosen on the level menu, the level's bandwidth and the
+ *   bytes out of it in the tile menu's tiles (rooflinekit.explorer.model.on_level; no roof and
+ *   no points under a level whose bandwidth no source gives),
  * and writes numbers as rooflinekit.fmt does. tests/rooflinekit/test_explorer_js.py runs this very file in
  * node over the sliders' whole grid and checks every number and text against rooflinekit;
  * tests/book/test_browser.py drags its sliders in chromium.
