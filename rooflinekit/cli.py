@@ -573,9 +573,11 @@ def _step_text(step: TransformerStep) -> str:
 
 
 def _level_row(lv: Any, fit: Any, chip_id: str) -> dict[str, Any]:
-    """One memory level as plain data: its figures, its roof's ridge and the smallest tile from it."""
+    """One memory level as plain data: its figures, its roof's ridge and the smallest tile from it.
+    An on-chip level's ``units`` is ``None`` where no source gives how many the chip has."""
+    units = lv.units if lv.id == "hbm" or "units" in lv.provenance else None
     return {
-        "id": lv.id, "name": lv.name, "capacity": lv.capacity, "units": lv.units, "bandwidth": lv.bandwidth,
+        "id": lv.id, "name": lv.name, "capacity": lv.capacity, "units": units, "bandwidth": lv.bandwidth,
         "critical_intensity": fit and fit.critical_intensity, "smallest_compute_bound_tile": fit and fit.tile,
         "tile_bytes": fit and fit.held_bytes, "tile_held_in": fit and fit.holder,
         "tile_fits": fit.fits if fit else None, "kinds": dict(lv.kinds), "missing": lv.missing(chip_id),

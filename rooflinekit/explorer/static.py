@@ -49,6 +49,8 @@ def explorer_html(
     element_id: str | None = None,
     achieved: float = 1.0,
     language: str | None = None,
+    level: str = "hbm",
+    tile: int = 128,
 ) -> str:
     """The static explorer as HTML, starting on ``chip`` with batch ``B`` and width ``D``.
 
@@ -57,11 +59,13 @@ def explorer_html(
     share of the peak the roofline starts at, on the achieved control
     (:data:`~rooflinekit.explorer.model.ACHIEVED_SHARES`). Its words are in ``language``, or by
     default in the page's (``<html lang>``; English where the course has no translation).
+    ``level`` and ``tile`` are the memory level whose roof it starts on and the matmuls' tile out
+    of an on-chip level (:func:`rooflinekit.explorer.explorer`).
 
     >>> explorer_html(element_id="ex").count('id="ex"')
     1
     """
-    settings = ExplorerSettings.of(chip, B, D, operations, achieved, language)
+    settings = ExplorerSettings.of(chip, B, D, operations, achieved, language, level, tile)
     element_id = element_id or _element_id("rk-explorer")
     data = ('{"grid":' + _grid_json() + ',"initial":' + json.dumps(settings.to_dict())
             + ',"words":' + _words_json() + "}")

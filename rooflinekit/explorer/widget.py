@@ -45,15 +45,21 @@ from rooflinekit.explorer.model import (
     BANDWIDTH_RANGE,
     COMPUTE,
     D_VALUES,
+    HBM,
     OPERATIONS,
     PEAK_RANGE,
     SLIDER_STEP,
+    TILES,
     ExplorerSettings,
     Point,
     achieved_note,
     chip_figures,
+    chip_level,
     evaluate,
+    level_name,
+    level_note,
     off_by_a_step,
+    on_level,
     operation,
     plot_axes,
     share_label,
@@ -62,6 +68,7 @@ from rooflinekit.explorer.model import (
 from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.static import explorer_html
 from rooflinekit.fmt import num, pct, seconds
+from rooflinekit.hierarchy import levels
 from rooflinekit.plot import roofline_axes
 from rooflinekit.words import Translate, english
 
@@ -99,12 +106,14 @@ def table_html(points: Sequence[Point], achieved: float = 1.0, tr: Translate = e
 
 def roofline_png(
     peak: float, bandwidth: float, B: int, D: int, keys: Iterable[str], *, dpi: int = 96,
-    achieved: float = 1.0, language: str = ENGLISH,
+    achieved: float = 1.0, language: str = ENGLISH, tile: int | None = None, roof: str | None = None,
 ) -> bytes:
     """A PNG of the roofline with each operation's point, on axes fitted to them
     (:func:`~rooflinekit.explorer.model.plot_axes`); below 100% ``achieved``, with the dashed
     roof at that share of the peak, under which the points then sit. Its words are in
     ``language`` where matplotlib has a font for it (:func:`~rooflinekit.explorer.labels.plot_words`).
+    With ``tile``, ``bandwidth`` is an on-chip level's, named ``roof`` in the legend, and the
+    points are the operations' out of it (:func:`~rooflinekit.explorer.model.evaluate`).
 
     Uses matplotlib's Agg canvas directly (no pyplot state).
 
@@ -115,14 +124,15 @@ def roofline_png(
     from matplotlib.figure import Figure
 
     keys = list(keys)
-    fitted = plot_axes(peak, bandwidth, D, keys, achieved)
+    fitted = plot_axes(peak, bandwidth, D, keys, achieved, tile)
     with plot_words(language) as tr:
         fig = Figure(figsize=(7, 4), dpi=dpi, layout="constrained")
         FigureCanvasAgg(fig)
+        label = tr("roofline") if roof is None else tr("roof of {level}").format(level=tr(roof))
         ax = roofline_axes(Hardware(peak, bandwidth), fig.add_subplot(), compute=COMPUTE,
-                           labels=[tr("roofline")], intensity_range=fitted.intensity, legend=False,
+                           labels=[label], intensity_range=fitted.intensity, legend=False,
                            achieved=None if achieved == 1 else achieved, tr=tr)
-        for point in evaluate(peak, bandwidth, B, D, keys, achieved):
+        for point in evaluate(peak, bandwidth, B, D, keys, achieved, tile):
             label = tr("{operation}: {bound}-bound").format(operation=tr(point.label), bound=tr(point.bound))
             ax.plot([point.intensity], [point.attainable], "o", color=operation(point.key).color, ms=8,
                     label=label)
@@ -151,15 +161,21 @@ class Explorer:
     """The catalog chip whose figures are shown, or ``"custom"``."""
     achieved: float = field(init=False)
     """The share of the peak the roof, the times and the critical figures are taken at."""
+    level: str = field(init=False)
+    """The id of the memory level whose roof is drawn (``"hbm"``, or one of the chip's on-chip levels)."""
+    tile: int = field(init=False)
+    """The side of the square tiles the matmuls stream out of an on-chip level in."""
     _last_chip: str = field(init=False, repr=False)
     _widget: Any = field(default=None, init=False, repr=False)
     _controls: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _views: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     _relabelling: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.chip = self._last_chip = self.settings.chip
         self.peak, self.bandwidth = chip_figures(self.chip)
         self.achieved = self.settings.achieved
+        self.level, self.tile = self.settings.level, self.settings.tile
 
     @property
     def language(self) -> str:
@@ -183,6 +199,8 @@ class Explorer:
         """Show catalog ``chip``'s figures, exactly (the sliders move to the nearest step)."""
         self.chip = self._last_chip = chip
         self.peak, self.bandwidth = chip_figures(chip)
+        if self.level not in [lv.id for lv in levels(chip)]:
+            self.level = HBM
 
     def slide(self, peak: float, bandwidth: float) -> None:
         """The sliders now read ``peak`` and ``bandwidth``: a chip stays chosen while they sit on
@@ -194,6 +212,7 @@ class Explorer:
             return
         self.chip = "custom"
         self.peak, self.bandwidth = slider_figure(peak), slider_figure(bandwidth)
+        self.level = HBM  # an on-chip level's figures are a catalog chip's
 
     def share_options(self) -> list[tuple[str, float]]:
         """The achieved control's choices, the chip's typical shares marked."""
@@ -216,11 +235,37 @@ class Explorer:
                               ridge=num(peak / self.bandwidth, 4))
         return f'<span class="rk-figures" data-chip="{self.chip}">{escape(text)}</span>'
 
+    def level_options(self) -> list[tuple[str, str]]:
+        """The level menu's choices: HBM and each on-chip level the chosen chip's catalog entry
+        has (HBM alone for custom figures)."""
+        if self.chip == "custom":
+            return [(self.tr("HBM"), HBM)]
+        return [(level_name(lv, self.tr), lv.id) for lv in levels(self.chip)]
+
+    def level_html(self) -> str:
+        """What the explorer says of the chosen level's roof: its bandwidth and ridge and the
+        tiles, that no source gives its bandwidth (so no roof), or that the chip has no other."""
+        if self.chip == "custom":
+            text = self.tr("Custom figures have HBM's roof only: the on-chip levels are a catalog chip's.")
+        else:
+            text = level_note(self.chip, self.level, self.tile, self.achieved, self.tr)
+        return f'<p class="rk-level" data-level="{self.level}">{escape(text)}</p>'
 
     def points(self) -> list[Point]:
-        """Every shown operation placed on the roofline, as the table lists them."""
+        """Every shown operation placed under the chosen level's roof, as the table lists them
+        (none under a level without a bandwidth)."""
         peak, bandwidth, B, D, keys = self.state()
-        return evaluate(peak, bandwidth, B, D, keys, self.achieved)
+        if self.chip == "custom" or self.level == HBM:
+            return evaluate(peak, bandwidth, B, D, keys, self.achieved)
+        return on_level(self.chip, self.level, B, D, keys, self.achieved, self.tile)
+
+    def roof(self) -> tuple[float | None, int | None, str | None]:
+        """The chosen roof's bandwidth (``None``: no roof), the tile and the level's English name
+        (``None`` at HBM, where the roof is the chip's)."""
+        if self.chip == "custom" or self.level == HBM:
+            return self.bandwidth, None, None
+        lv = chip_level(self.chip, self.level)
+        return lv.bandwidth, self.tile, lv.name
 
     @property
     def widget(self) -> Any:
@@ -251,6 +296,12 @@ class Explorer:
             "achieved": w.Dropdown(options=self.share_options(), value=self.achieved,
                                    description=tr("achieved"),
                                    style={"description_width": "initial"}, layout=w.Layout(width="auto")),
+            "level": w.Dropdown(options=self.level_options(), value=self.level,
+                                description=tr("memory level"), style={"description_width": "initial"},
+                                layout=w.Layout(width="auto")),
+            "tile": w.Dropdown(options=[(f"{b} x {b}", b) for b in TILES], value=self.tile,
+                               description=tr("matmul tile"), disabled=self.level == HBM,
+                               style={"description_width": "initial"}, layout=w.Layout(width="auto")),
             "batch": w.SelectionSlider(options=list(B_VALUES), value=s.B, description=tr("batch B")),
             "width": w.SelectionSlider(options=list(D_VALUES), value=s.D, description=tr("D = F")),
             "ops": {
@@ -264,30 +315,49 @@ class Explorer:
         return self.tr("back to {chip}").format(chip=CHIPS[self._last_chip].name)
 
     def _relabel_shares(self) -> None:
-        """Mark the chosen chip's typical shares in the achieved menu (new options, the choice
-        put back; the menu's passing values are not the reader's)."""
+        """Mark the chosen chip's typical shares in the achieved menu and offer its levels in the
+        level menu (new options, the choices put back; the menus' passing values are not the reader's)."""
         self._relabelling = True
         self._controls["achieved"].options = self.share_options()
         self._controls["achieved"].value = self.achieved
+        self._controls["level"].options = self.level_options()
+        self._controls["level"].value = self.level
         self._relabelling = False
+
+    def _redraw(self, _: Any = None) -> None:
+        """Show the controls' state: the caption, the level's note, the plot (none under a level
+        without a roof) and the table."""
+        c, views = self._controls, self._views
+        peak, _hbm, B, D, keys = self.state()
+        bw, tile, roof = self.roof()
+        views["figures"].value = self.figures_html() + self.level_html()
+        c["back"].description = self.back_label()
+        c["back"].layout.visibility = "visible" if self.chip == "custom" else "hidden"
+        c["tile"].disabled = tile is None
+        views["image"].layout.display = "none" if bw is None else None  # no roof: the note says why
+        if bw is not None:
+            views["image"].value = roofline_png(peak, bw, B, D, keys, achieved=self.achieved,
+                                                language=self.language, tile=tile, roof=roof)
+        views["table"].value = table_html(self.points(), self.achieved, self.tr)
+
+    def _on_level(self, change: dict[str, Any]) -> None:
+        if not (self._relabelling or change["new"] is None):
+            self.level = change["new"]
+            self._redraw()
+
+    def _on_tile(self, change: dict[str, Any]) -> None:
+        self.tile = change["new"]
+        self._redraw()
 
     def _build(self) -> Any:
         import ipywidgets as w  # type: ignore[import-untyped]
 
         c = self._make_controls(w)
         self._controls = c
-        image = w.Image(format="png")
-        table = w.HTML()
-        figures = w.HTML()
+        image, table, figures = w.Image(format="png"), w.HTML(), w.HTML()
+        self._views = {"image": image, "table": table, "figures": figures}
+        redraw = self._redraw
         syncing = False
-
-        def redraw(_: Any = None) -> None:
-            peak, bw, B, D, keys = self.state()
-            figures.value = self.figures_html()
-            c["back"].description = self.back_label()
-            c["back"].layout.visibility = "visible" if self.chip == "custom" else "hidden"
-            image.value = roofline_png(peak, bw, B, D, keys, achieved=self.achieved, language=self.language)
-            table.value = table_html(self.points(), self.achieved, self.tr)
 
         def on_chip(change: dict[str, Any]) -> None:
             nonlocal syncing
@@ -319,13 +389,16 @@ class Explorer:
         c["bandwidth"].observe(on_figure, names="value")
         c["back"].on_click(lambda _: setattr(c["chip"], "value", self._last_chip))
         c["achieved"].observe(on_achieved, names="value")
+        c["level"].observe(self._on_level, names="value")
+        c["tile"].observe(self._on_tile, names="value")
         for control in (c["batch"], c["width"], *c["ops"].values()):
             control.observe(redraw, names="value")
         redraw()
         return w.VBox([
             w.HBox([c["chip"], c["back"], c["batch"], c["width"]]),
             w.HBox([c["peak"], c["bandwidth"]]),
-            c["achieved"],  # a row of its own: beside the sliders, its long labels squeeze them
+            # rows of their own: beside the sliders, their long labels squeeze them
+            w.VBox([c["achieved"], w.HBox([c["level"], c["tile"]])]),
             figures,
             w.HBox(list(c["ops"].values()), layout=w.Layout(flex_flow="row wrap")),
             image,
@@ -338,7 +411,7 @@ class Explorer:
         s = self.settings
         text = self.tr("roofline explorer on {chip} (B={B}, D=F={D})").format(chip=s.chip, B=s.B, D=s.D)
         html = explorer_html(s.chip, B=s.B, D=s.D, operations=s.operations, achieved=s.achieved,
-                             language=s.language)
+                             language=s.language, level=s.level, tile=s.tile)
         return two_faces(text, html, lambda: self.widget, include, exclude)
 
 
@@ -350,6 +423,8 @@ def explorer(
     operations: Sequence[str] | None = None,
     achieved: float = 1.0,
     language: str | None = None,
+    level: str = "hbm",
+    tile: int = 128,
 ) -> Explorer:
     """A roofline explorer starting on ``chip`` with batch ``B`` and width ``D = F``.
 
@@ -360,11 +435,16 @@ def explorer(
     :data:`~rooflinekit.explorer.model.ACHIEVED_SHARES` (its menu marks the chip's typical
     ones, from :func:`rooflinekit.catalog.achievable`). ``language`` is the language of its labels,
     one of :data:`~rooflinekit.explorer.labels.LANGUAGES`: by default English in JupyterLab, and
-    on a kernel-free page the page's.
+    on a kernel-free page the page's. ``level`` is the memory level whose roof is drawn, ``"hbm"``
+    or one of the chip's on-chip levels (:func:`rooflinekit.hierarchy.levels`), and ``tile``, one
+    of :data:`~rooflinekit.explorer.model.TILES`, the side of the square tiles the matmuls stream
+    out of an on-chip level in.
 
+    >>> [p.key for p in explorer("h100-sxm", level="l2").points()]   # no L2 bandwidth: no roof, no points
+    []
     >>> explorer("tpu-v5p", B=4096, operations=["matmul", "dot"]).settings.operations
     ('matmul', 'dot')
     >>> explorer(language="ko").figures_html()  # doctest: +ELLIPSIS
     '<span class="rk-figures" data-chip="tpu-v5e">TPU v5e (카탈로그): 피크 성능 1.97e14 FLOP/s, ...'
     """
-    return Explorer(ExplorerSettings.of(chip, B, D, operations, achieved, language))
+    return Explorer(ExplorerSettings.of(chip, B, D, operations, achieved, language, level, tile))

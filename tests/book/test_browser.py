@@ -30,7 +30,17 @@ import vendor_assets  # tools/vendor_assets.py: where the tests' axe-core is
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
-from rooflinekit.explorer.model import B_VALUES, D_VALUES, Point, chip_figures, evaluate, plot_axes
+from rooflinekit.explorer.labels import translator
+from rooflinekit.explorer.model import (
+    B_VALUES,
+    D_VALUES,
+    Point,
+    chip_figures,
+    evaluate,
+    level_note,
+    on_level,
+    plot_axes,
+)
 from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings
 from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
@@ -482,6 +492,92 @@ def test_static_explorer_follows_its_controls_and_matches_rooflinekit(visit: Any
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
 
+def _check_level_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
+    """The rows under the chosen level's roof are rooflinekit's (on_level), number for number."""
+    state = shown["state"]
+    expected = on_level(state["chip"], state["level"], state["B"], state["D"], state["operations"],
+                        state["achieved"], state["tile"])
+    assert list(shown["rows"]) == [p.key for p in expected]
+    for point in expected:
+        for key in NUMBERS:
+            want, (value, text) = getattr(point, key), shown["rows"][point.key][key]
+            if want is None:
+                assert value is None and text == "-", (point.key, key, value, text)
+            else:
+                shown_value = math.inf if value == "inf" else float(value)
+                assert _close(shown_value, want), (point.key, key, value, want)
+    return expected
+
+
+def _roofs(explorer: Any) -> list[tuple[str, float]]:
+    """The roofs drawn: each one's level and bandwidth."""
+    found = explorer.evaluate("e => [...e.querySelectorAll('svg.rk-plot .rk-roof')].map("
+                              "r => [r.dataset.level, r.dataset.bandwidth])")
+    return [(level, float(bandwidth)) for level, bandwidth in found]
+
+
+def test_static_explorer_draws_the_chosen_levels_roof_with_rooflinekits_points(visit: Any) -> None:
+    seen = visit("book/explorer.html")
+    explorer = seen.page.locator(".rk-explorer").first
+    level = explorer.locator("select[data-control=level]")
+    tile = explorer.locator("select[data-control=tile]")
+    note = explorer.locator("p.rk-level")
+    explorer.locator("input[data-control=batch]").fill(str(B_VALUES.index(4096)))
+    explorer.locator("input[data-control=batch]").dispatch_event("input")
+    hbm = _shown(explorer)
+    assert hbm["state"]["level"] == "hbm" and tile.is_disabled() and not note.is_visible()
+    assert level.evaluate("s => [...s.options].map(o => o.value)") == ["hbm", "vmem"]
+    assert _roofs(explorer) == [("hbm", chip("tpu-v5e").hbm_bandwidth)]
+    _check_against_rooflinekit(hbm)
+
+    # VMEM: its roof, and each operation at its intensity out of VMEM in 128 x 128 tiles.
+    level.select_option("vmem")
+    vmem = _shown(explorer)
+    assert vmem["state"]["level"] == "vmem" and vmem["state"]["tile"] == 128 and not tile.is_disabled()
+    assert _roofs(explorer) == [("vmem", rk.hierarchy.level("tpu-v5e", "vmem").bandwidth)]
+    placed = _check_level_against_rooflinekit(vmem)
+    assert placed[0].intensity < float(hbm["rows"]["matmul"]["intensity"][0])  # more bytes out of VMEM
+    assert vmem["points"] != hbm["points"]
+    assert note.inner_text() == level_note("tpu-v5e", "vmem", 128)
+    tile.select_option("16")
+    small = _shown(explorer)
+    _check_level_against_rooflinekit(small)
+    assert small["rows"]["matmul"]["intensity"] != vmem["rows"]["matmul"]["intensity"]
+    assert small["rows"]["dot"] == vmem["rows"]["dot"]  # no reuse to tile: the same bytes
+    explorer.screenshot(path=str(SCREENSHOTS / "explorer-vmem.png"))
+
+    # The H100's L2: no bandwidth figure, so no roof and no points, and the explorer says why.
+    explorer.locator("select[data-control=chip]").select_option("h100-sxm")
+    assert level.input_value() == "hbm"  # the v5e's VMEM is no level of the H100's
+    level.select_option("l2")
+    assert _roofs(explorer) == [] and explorer.locator(".rk-point").count() == 0
+    assert explorer.locator(".rk-no-roof").count() == 1 and explorer.locator("td[data-op]").count() == 0
+    assert note.inner_text() == level_note("h100-sxm", "l2", 16)
+    level.select_option("smem")
+    _check_level_against_rooflinekit(_shown(explorer))
+    assert _roofs(explorer) == [("smem", rk.hierarchy.level("h100-sxm", "smem").bandwidth)]
+
+    # A chip whose catalog entry has no on-chip level offers HBM alone, and says so.
+    explorer.locator("select[data-control=chip]").select_option("tpu-v6e")
+    assert level.evaluate("s => [...s.options].map(o => o.value)") == ["hbm"]
+    assert note.inner_text() == level_note("tpu-v6e", "hbm", 16)
+    _check_against_rooflinekit(_shown(explorer))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
+def test_the_korean_explorer_names_the_levels_in_korean(visit: Any) -> None:
+    seen = visit("ko/book/explorer.html")
+    explorer = seen.page.locator(".rk-explorer").first
+    explorer.locator("select[data-control=chip]").select_option("h100-sxm")
+    level = explorer.locator("select[data-control=level]")
+    names = level.evaluate("s => [...s.options].map(o => o.textContent)")
+    assert names == ["HBM", "L2 캐시", "공유 메모리(L1)"]
+    level.select_option("l2")
+    said = explorer.locator("p.rk-level").inner_text()
+    assert said == level_note("h100-sxm", "l2", 128, tr=translator("ko"))
+    assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
+
+
 
 # What a reader sees of the plot's text: the size of its letters on screen, in CSS pixels.
 PLOT_TEXT = """e => [...e.querySelectorAll('svg.rk-plot text')].map(t => {
@@ -750,6 +846,13 @@ def test_both_explorers_work_with_the_keyboard_alone(visit: Any) -> None:
     achieved = _shown(explorer)
     assert achieved["state"]["achieved"] == float(shares.evaluate("s => s.options[1].value")) != 1
     _check_against_rooflinekit(achieved)
+
+    # The memory level: custom figures have HBM's alone, and the tile menu, for an on-chip level,
+    # is out of the way until one is chosen.
+    _press(page, "Tab")
+    levels = explorer.get_by_role("combobox", name="memory level", exact=True)
+    assert _focus_is_on(levels) and levels.evaluate("s => s.options.length") == 1
+    assert explorer.get_by_role("combobox", name="matmul tile", exact=True).is_disabled()
 
     # The first operation, unticked with Space; Tab goes on through the others to the table.
     _press(page, "Tab")

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from html import unescape
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from rooflinekit.explorer.model import (
     every_language_words,
     grid_data,
     grid_words,
+    on_level,
     operation,
     plot_axes,
     slider_figure,
@@ -114,7 +116,7 @@ def test_static_html_embeds_rooflinekits_numbers() -> None:
     assert match
     data = json.loads(match.group(1).replace("<\\/", "</"))
     assert data["initial"] == {"chip": "h100-sxm", "B": 512, "D": 4096, "operations": ["matmul", "dot"],
-                               "achieved": 1.0, "language": None}
+                               "achieved": 1.0, "language": None, "level": "hbm", "tile": 128}
     assert data["grid"] == json.loads(json.dumps(grid_data()))
     assert data["words"] == every_language_words() and set(data["words"]) == set(LANGUAGES)
     # nothing inside the fragment's scripts can close them early
@@ -351,3 +353,68 @@ def test_a_language_the_explorers_do_not_speak_is_named_with_those_they_do(make:
     with pytest.raises(RooflineInputError) as caught:
         make(language="fr")
     assert str(caught.value) == "language must be one of en, ko (got 'fr')"
+
+
+def test_the_live_level_menu_draws_each_levels_roof_with_the_points_rooflinekit_places_under_it() -> None:
+    e = explorer("tpu-v5e", B=4096, D=8192)
+    controls = e._controls if e.widget else {}
+    image, table, figures = e.widget.children[5], e.widget.children[6], e.widget.children[3]
+    level, tile = controls["level"], controls["tile"]
+    assert [v for _, v in level.options] == ["hbm", "vmem"] and tile.disabled
+    hbm_png = image.value
+    level.value = "vmem"
+    vmem = rk.hierarchy.level("tpu-v5e", "vmem")
+    assert not tile.disabled and image.value != hbm_png
+    # The matmuls' bytes out of VMEM in 128 x 128 tiles at VMEM's bandwidth, as the library counts them.
+    peak = rk.chip("tpu-v5e").peak("bf16")
+    moved = rk.hierarchy.tiled_matmul_bytes(4096, 8192, 8192, 128, 128)
+    flops = rk.matmul_cost(4096, 8192, 8192).flops
+    r = rk.analyze(rk.Cost(flops, moved, 0.0), peak=peak, bandwidth=vmem.bandwidth)
+    (matmul, *_rest) = e.points()
+    assert (matmul.bytes, matmul.intensity, matmul.t_comms) == (moved, r.intensity, r.t_comms)
+    assert matmul.bound == r.bound
+    assert matmul.critical_batch is None and f"<td>{num(r.intensity, 4)}</td>" in table.value
+    assert f"Roof of VMEM: {num(vmem.bandwidth)} B/s (estimate)" in figures.value
+    assert f"critical intensity {num(peak / vmem.bandwidth, 4)} FLOP/B" in figures.value
+    # A smaller tile moves more bytes: the point moves left.
+    at_128 = image.value
+    tile.value = 16
+    assert e.points()[0].intensity < matmul.intensity and image.value != at_128
+    assert "16 x 16 tiles" in figures.value
+    # The H100's L2 has no bandwidth figure: no roof, no points, and the explorer says so.
+    controls["chip"].value = "h100-sxm"
+    assert e.level == "hbm"  # the H100 has no VMEM: back to HBM
+    assert [v for _, v in level.options] == ["hbm", "l2", "smem"] and level.value == "hbm"
+    level.value = "l2"
+    assert e.points() == [] and image.layout.display == "none"
+    assert "L2 cache has no bandwidth figure" in figures.value and "<td>" not in table.value
+    level.value = "smem"
+    smem = rk.hierarchy.level("h100-sxm", "smem")
+    assert image.layout.display is None and e.points() == on_level("h100-sxm", "smem", 4096, 8192, tile=16)
+    # A chip without on-chip levels offers HBM alone and says why; custom figures too.
+    controls["chip"].value = "tpu-v6e"
+    assert [v for _, v in level.options] == ["hbm"] and e.level == "hbm"
+    assert "The catalog gives no on-chip memory level of TPU v6e (Trillium)" in figures.value
+    controls["chip"].value = "h100-sxm"
+    level.value = "smem"
+    controls["peak"].value = 2e15
+    assert e.chip == "custom" and e.level == "hbm" and [v for _, v in level.options] == ["hbm"]
+    assert "Custom figures have HBM's roof only" in unescape(figures.value)
+    assert e.points()[0].t_math == rk.analyze(rk.matmul_cost(4096, 8192, 8192), peak=2e15,
+                                              bandwidth=rk.chip("h100-sxm").hbm_bandwidth).t_math
+    assert smem.bandwidth is not None
+
+
+def test_the_live_level_note_speaks_korean() -> None:
+    e = explorer("h100-sxm", level="l2", language="ko")
+    assert "L2 캐시에는 대역폭 수치가 없습니다" in e.level_html()
+    vmem = explorer("tpu-v5e", level="vmem", language="ko").level_html()
+    assert "VMEM의 지붕" in vmem and "(추정치)" in vmem
+
+
+@pytest.mark.parametrize(("kwargs", "argument"), [({"level": "vmem", "chip": "tpu-v6e"}, "level"),
+                                                  ({"tile": 100}, "tile")])
+def test_a_level_or_tile_the_explorer_has_not_is_named(kwargs: dict[str, object], argument: str) -> None:
+    with pytest.raises(RooflineInputError) as caught:
+        explorer(**kwargs)  # type: ignore[arg-type]
+    assert caught.value.argument == argument

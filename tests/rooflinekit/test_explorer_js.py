@@ -51,6 +51,7 @@ from rooflinekit.explorer.model import (
     every_language_words,
     grid_data,
     grid_words,
+    on_level,
     plot_axes,
 )
 from rooflinekit.explorer.transformer_static import view_data
@@ -293,3 +294,62 @@ def test_the_transformer_view_speaks_the_pages_language(spoken: dict[str, Any]) 
     assert [s["state"]["fits"] for s in korean] == [True, True, False]
     assert korean[1]["title"].startswith("8 x NVIDIA H100 SXM의 llama-3.1-70b: 프리필, 배치 64")
     assert korean[2]["message"].startswith("메모리에 들어가지 않습니다. 배치는 ")
+
+
+LEVEL_SHARES = (1.0, 0.8)
+LEVEL_BATCHES = range(0, len(B_VALUES), 4)  # every fourth batch on the slider, both ends included
+
+# The static explorer's model under every catalog chip's every level: what its table and its plot's
+# axes hold when the level menu and the tile menu are set, at two shares, every D and these batches.
+LEVELS_PROBE = """
+require(process.argv[1]);
+const E = globalThis.RooflineExplorer, fs = require("fs");
+const grid = JSON.parse(fs.readFileSync(process.argv[2], "utf8")), cases = JSON.parse(process.argv[3]);
+const keys = grid.operations.map(op => op.key), out = [];
+for (const c of grid.chips) for (const lv of c.levels)
+  for (const tile of lv.id === "hbm" ? [128] : grid.tiles)
+  for (const share of cases.shares) for (let iD = 0; iD < grid.D.length; iD++) {
+    const state = {peak: c.peak, bandwidth: c.bandwidth, share: share, iD: iD, ops: keys, level: lv.id,
+                   tile: tile, levelBandwidth: lv.id === "hbm" ? null : lv.bandwidth};
+    const axes = E.plotAxes(grid, Object.assign({}, state, {iB: 0}));
+    const rows = cases.batches.map(iB => E.model(grid, Object.assign({}, state, {iB: iB})).map(
+      r => [r.key, r.bytes, r.intensity, r.attainable, r.t_math, r.t_comms, r.t_lower, r.t_upper, r.bound,
+            r.critical_batch === Infinity ? "inf" : r.critical_batch]));
+    out.push({chip: c.id, level: lv.id, tile: tile, share: share, D: grid.D[iD], axes: axes, rows: rows});
+  }
+fs.writeFileSync(process.argv[4], JSON.stringify(out));
+"""
+
+
+def test_each_level_of_each_chip_places_the_operations_where_rooflinekit_does(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    assert node
+    (tmp_path / "grid.json").write_text(json.dumps(grid_data()))
+    cases = json.dumps({"shares": list(LEVEL_SHARES), "batches": list(LEVEL_BATCHES)})
+    subprocess.run([node, "-e", LEVELS_PROBE, str(SCRIPT), str(tmp_path / "grid.json"), cases,
+                    str(tmp_path / "levels.json")], check=True, timeout=300)
+    shown = json.loads((tmp_path / "levels.json").read_text())
+    seen = {(s["chip"], s["level"]) for s in shown}
+    assert seen == {(c, lv.id) for c in rk.CHIPS for lv in rk.hierarchy.levels(c)}
+    assert ("tpu-v5e", "vmem") in seen and ("h100-sxm", "smem") in seen and ("tpu-v6e", "vmem") not in seen
+    for s in shown:
+        level = rk.hierarchy.level(s["chip"], s["level"])
+        on_chip = s["level"] != "hbm"
+        if level.bandwidth is None:  # no source gives it: no roof, no points
+            assert all(rows == [] for rows in s["rows"]), s["chip"]
+            continue
+        peak = chip_figures(s["chip"])[0]
+        fitted = plot_axes(peak, level.bandwidth, s["D"], None, s["share"], s["tile"] if on_chip else None)
+        assert s["axes"] == {"intensity": list(fitted.intensity), "attainable": list(fitted.attainable)}
+        for iB, rows in zip(LEVEL_BATCHES, s["rows"], strict=True):
+            expected = on_level(s["chip"], s["level"], B_VALUES[iB], s["D"], None, s["share"], s["tile"])
+            assert [r[0] for r in rows] == [p.key for p in expected]
+            for row, p in zip(rows, expected, strict=True):
+                critical = "inf" if p.critical_batch == np.inf else p.critical_batch
+                assert row[1:] == [p.bytes, p.intensity, p.attainable, p.t_math, p.t_comms, p.t_lower,
+                                   p.t_upper, p.bound, critical], (s["chip"], s["level"], p.key)
+                assert (critical is None) == (on_chip or p.key not in ("matmul", "matmul-int8w"))
+    # A tile moves what chapter 12's formula says: the matmul's operands once per tile of the other side.
+    b, D = 64, 8192
+    (matmul,) = on_level("tpu-v5e", "vmem", 4096, D, ["matmul"], tile=b)
+    assert matmul.bytes == 2 * (4096 * D * (D // b) + D * D * (4096 // b) + 4096 * D)

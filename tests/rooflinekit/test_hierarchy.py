@@ -4,6 +4,7 @@ here by walking the tiles, the laws of tiling and fusion, and the catalog's leve
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -303,6 +304,21 @@ def test_levels_text_says_what_no_source_gives(capsys: pytest.CaptureFixture[str
     assert h.level("h100-sxm", "l2").missing("h100-sxm") in out
     status, out, _ = levels_cli(capsys, "--chip", "tpu-v6e")
     assert "tpu-v6e: no on-chip memory has figures in the catalog" in out
+
+
+def test_levels_counts_a_level_only_where_a_source_does(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    # NVIDIA gives the H100's SM count, hence its shared memories; no B200 SM count is in the catalog.
+    counts = {}
+    for name in ("h100-sxm", "b200"):
+        status, out, _ = levels_cli(capsys, "--chip", name, "--json")
+        assert status == 0
+        counts[name] = {row["id"]: row["units"] for row in json.loads(out)["levels"]}
+    assert counts["h100-sxm"]["smem"] == h.level("h100-sxm", "smem").units == 132
+    assert counts["b200"] == {"hbm": 1, "smem": None}
+    status, out, _ = levels_cli(capsys, "--chip", "b200")
+    assert status == 0 and re.search(r"smem\s+shared memory \(L1\)\s+233472\s+-\s", out), out
 
 
 def test_levels_reads_a_chip_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -13,6 +13,9 @@
  *   B << D rule, as rooflinekit.critical computes them,
  *   the plot's axes, fitted to the ridge and the shown operations at every batch
  *   (rooflinekit.explorer.model.plot_axes),
+ *   and, under an on-chip memory level chosen on the level menu, the level's bandwidth and the
+ *   bytes out of it in the tile menu's tiles (rooflinekit.explorer.model.on_level; no roof and
+ *   no points under a level whose bandwidth no source gives),
  * and writes numbers as rooflinekit.fmt does. tests/rooflinekit/test_explorer_js.py runs this very file in
  * node over the sliders' whole grid and checks every number and text against rooflinekit;
  * tests/book/test_browser.py drags its sliders in chromium.
@@ -42,6 +45,10 @@
   }
 
   var STEP = 0.01;  /* a peak or bandwidth slider's step, in decades */
+
+  /* What the explorer says in place of a level's roof when no source gives its bandwidth
+   * (rooflinekit.explorer.model.NO_ROOF). */
+  var NO_ROOF = N_("{chip}: {level} has no bandwidth figure (no source in the catalog gives one): no roof is drawn for it, and no points under it.");
 
   /* The figure (peak or bandwidth) at a position of a log slider. */
   function sliderFigure(position) { return roundSig(Math.pow(10, position), 3); }
@@ -200,11 +207,26 @@
   /* The ridge: FLOPs per byte where math and memory take equally long (Hardware.critical_intensity). */
   function criticalIntensity(peak, bw) { return peak / bw; }
 
+  /* Whether the state's roof is an on-chip level's: its bytes are then those out of that level,
+   * the matmuls in tile x tile tiles (rooflinekit.explorer.model.Operation.level_bytes). */
+  function onChip(state) { return Boolean(state.level) && state.level !== "hbm"; }
+
+  /* The bandwidth of the chosen level's roof: HBM's (the slider's), an on-chip level's, or null
+   * where no source gives it (no roof). */
+  function roofBandwidth(state) { return onChip(state) ? state.levelBandwidth : state.bandwidth; }
+
   /* The roof the figures use: the peak at the chosen share of it (hardware(achieved=share)),
-   * the bandwidth and their ridge. */
+   * the chosen level's bandwidth and their ridge. */
   function roof(state) {
-    var peak = state.peak * state.share;
-    return { peak: peak, bandwidth: state.bandwidth, ridge: criticalIntensity(peak, state.bandwidth) };
+    var peak = state.peak * state.share, bw = roofBandwidth(state);
+    return { peak: peak, bandwidth: bw, ridge: bw ? criticalIntensity(peak, bw) : null };
+  }
+
+  /* The bytes of operation `key` at the state's D (every batch): out of HBM, or out of the
+   * chosen on-chip level in the state's tiles (the same where the operation has no reuse). */
+  function bytesOf(grid, state, key) {
+    var tiled = onChip(state) ? grid.level_bytes[String(state.tile)][key] : null;
+    return (tiled || grid.bytes[key])[state.iD];
   }
 
   /* One operation of FLOPs and bytes placed on a roofline (rooflinekit.analysis.Roofline). */
@@ -219,16 +241,18 @@
     };
   }
 
-  /* The table's rows: every shown operation at the state's D, B, peak, share and bandwidth. */
+  /* The table's rows: every shown operation at the state's D, B, peak, share and level (none
+   * under a level without a roof; the critical batches, HBM's, only at HBM). */
   function model(grid, state) {
     var iD = state.iD, iB = state.iB, D = grid.D[iD];
-    var peak = roof(state).peak, bw = state.bandwidth;
+    var peak = roof(state).peak, bw = roofBandwidth(state), hbm = !onChip(state);
+    if (!bw) { return []; }
     return grid.operations.filter(function (op) { return state.ops.indexOf(op.key) >= 0; })
       .map(function (op) {
-        var row = place(grid.flops[op.key][iD][iB], grid.bytes[op.key][iD][iB], peak, bw);
+        var row = place(grid.flops[op.key][iD][iB], bytesOf(grid, state, op.key)[iB], peak, bw);
         row.key = op.key; row.color = op.color;
-        row.critical_batch = op.matmul ? criticalBatch(op.matmul, D, peak, bw) : null;
-        row.critical_batch_approx = op.matmul ? criticalBatchApprox(op.matmul, peak, bw) : null;
+        row.critical_batch = op.matmul && hbm ? criticalBatch(op.matmul, D, peak, bw) : null;
+        row.critical_batch_approx = op.matmul && hbm ? criticalBatchApprox(op.matmul, peak, bw) : null;
         return row;
       });
   }
@@ -249,12 +273,13 @@
    * operations at every batch on the slider, and the roofs over that range
    * (rooflinekit.explorer.model.plot_axes). */
   function plotAxes(grid, state) {
-    var lower = roof(state);
-    var ridge = criticalIntensity(state.peak, state.bandwidth);
+    if (!roofBandwidth(state)) { state = Object.assign({}, state, { level: "hbm" }); }  /* no roof: HBM's axes */
+    var lower = roof(state), bw = lower.bandwidth;
+    var ridge = criticalIntensity(state.peak, bw);
     var low = Math.min(lower.ridge, ridge), high = Math.max(lower.ridge, ridge);
     grid.operations.forEach(function (op) {
       if (state.ops.indexOf(op.key) < 0) { return; }
-      var flops = grid.flops[op.key][state.iD], bytes = grid.bytes[op.key][state.iD];
+      var flops = grid.flops[op.key][state.iD], bytes = bytesOf(grid, state, op.key);
       for (var iB = 0; iB < grid.B.length; iB++) {
         var intensity = flops[iB] / bytes[iB];
         low = Math.min(low, intensity);
@@ -264,7 +289,7 @@
     var intensity = reach(grid, low, high);
     return {
       intensity: intensity,
-      attainable: reach(grid, Math.min(lower.peak, intensity[0] * state.bandwidth), state.peak)
+      attainable: reach(grid, Math.min(lower.peak, intensity[0] * bw), state.peak)
     };
   }
 
@@ -354,13 +379,19 @@
     var body = svg("g", { "clip-path": "url(#" + clip + ")" });
     var used = roof(state), ridge = used.ridge, share = shareOf(grid, state.share);
     var atShare = share.value === 1 ? "" : tr("at {share} of peak", { share: share.percent });
-    var lo = fitted.intensity[0], hi = fitted.intensity[1];
+    var lo = fitted.intensity[0], hi = fitted.intensity[1], bw = used.bandwidth;
+    if (!bw) {
+      /* A level no source gives a bandwidth for: no roof and no points; the note says why. */
+      plot.appendChild(svg("text", { x: PLOT.left + w / 2, y: PLOT.top + h / 2, "text-anchor": "middle",
+        "class": "rk-no-roof" }, tr("no roof: no source gives this level's bandwidth")));
+      return;
+    }
     function roofLine(peak, className) {
-      var knee = criticalIntensity(peak, state.bandwidth);
-      var points = [[lo, Math.min(peak, lo * state.bandwidth)], [knee, peak], [hi, peak]];
+      var knee = criticalIntensity(peak, bw);
+      var points = [[lo, Math.min(peak, lo * bw)], [knee, peak], [hi, peak]];
       body.appendChild(svg("polyline", {
         points: points.map(function (p) { return X(p[0]) + "," + Y(p[1]); }).join(" "),
-        "class": className, "data-peak": String(peak)
+        "class": className, "data-peak": String(peak), "data-bandwidth": String(bw), "data-level": state.level || "hbm"
       }));
     }
     roofLine(state.peak, "rk-roof");
@@ -465,7 +496,8 @@
     var state = {
       chip: start.id, lastChip: start.id, peak: start.peak, bandwidth: start.bandwidth,
       share: initial.achieved === undefined ? 1 : initial.achieved,
-      iB: grid.B.indexOf(initial.B), iD: grid.D.indexOf(initial.D), ops: initial.operations.slice()
+      iB: grid.B.indexOf(initial.B), iD: grid.D.indexOf(initial.D), ops: initial.operations.slice(),
+      level: initial.level || "hbm", tile: initial.tile || 128, levelBandwidth: null
     };
     var ui = el("div", { "class": "rk-ui" });
 
@@ -500,6 +532,53 @@
     shareWrap.appendChild(shareSelect);
     ui.appendChild(shareWrap);
 
+    /* The memory level whose roof is drawn: HBM and each on-chip level the chip's catalog entry
+     * has (HBM alone for custom figures), and the matmuls' tile out of an on-chip level. */
+    var levelWrap = el("div", { "class": "rk-control" });
+    levelWrap.appendChild(el("label", { "for": id + "-level" }, tr("memory level")));
+    var levelSelect = el("select", { id: id + "-level", "data-control": "level" });
+    levelWrap.appendChild(levelSelect);
+    ui.appendChild(levelWrap);
+    var tileWrap = el("div", { "class": "rk-control" });
+    tileWrap.appendChild(el("label", { "for": id + "-tile" }, tr("matmul tile")));
+    var tileSelect = el("select", { id: id + "-tile", "data-control": "tile" });
+    grid.tiles.forEach(function (b) { tileSelect.appendChild(el("option", { value: String(b) }, b + " x " + b)); });
+    tileWrap.appendChild(tileSelect);
+    ui.appendChild(tileWrap);
+
+    /* The chip's levels (HBM's alone for custom figures), the chosen one kept where the chip has it. */
+    function chipLevels() {
+      return state.chip === "custom" ? [{ id: "hbm", name: "HBM", bandwidth: state.bandwidth, kind: null }]
+        : chips[state.chip].levels;
+    }
+
+    function labelLevels() {
+      var found = chipLevels(), names = state.chip === "custom" ? [tr("HBM")] : words.levels[state.chip];
+      while (levelSelect.firstChild) { levelSelect.removeChild(levelSelect.firstChild); }
+      found.forEach(function (lv, i) { levelSelect.appendChild(el("option", { value: lv.id }, names[i])); });
+      var chosen = found.filter(function (lv) { return lv.id === state.level; })[0] || found[0];
+      state.level = chosen.id;
+      state.levelBandwidth = chosen.id === "hbm" ? null : chosen.bandwidth;
+      levelSelect.value = chosen.id;
+      tileSelect.value = String(state.tile);
+      tileSelect.disabled = !onChip(state);
+      return { level: chosen, name: names[found.indexOf(chosen)] };
+    }
+
+    /* What the explorer says of the chosen level's roof (rooflinekit.explorer.model.level_note). */
+    function levelNote(chosen) {
+      if (state.chip === "custom") { return tr("Custom figures have HBM's roof only: the on-chip levels are a catalog chip's."); }
+      var chipName = chips[state.chip].name;
+      if (!onChip(state)) {
+        return chipLevels().length > 1 ? "" : tr("The catalog gives no on-chip memory level of {chip}: HBM's roof only.", { chip: chipName });
+      }
+      if (!chosen.level.bandwidth) { return tr(NO_ROOF, { chip: chipName, level: chosen.name }); }
+      var kind = chosen.level.kind ? words.kinds[chosen.level.kind] || chosen.level.kind : "-";
+      return tr("Roof of {level}: {bandwidth} B/s ({kind}), critical intensity {ridge} FLOP/B; the matmuls stream out of it in {tile} x {tile} tiles.", {
+        level: chosen.name, bandwidth: num(chosen.level.bandwidth, 3), kind: kind, tile: state.tile, ridge: num(roof(state).ridge, 4)
+      });
+    }
+
     function labelShares() {
       var labels = state.chip === "custom" ? words.shares.map(function (s) { return s.label; })
         : words.share_labels[state.chip];
@@ -521,6 +600,7 @@
     });
 
     var summary = el("p", { "class": "rk-summary" });
+    var levelLine = el("p", { "class": "rk-level" });
     var plot = svg("svg", { id: id + "-plot", viewBox: "0 0 " + PLOT.width + " " + PLOT.height, "class": "rk-plot", role: "img", "aria-label": tr("roofline plot") });
     var table = el("table", { "class": "rk-table" });
     /* A box that scrolls sideways on a phone: a keyboard reaches it (tabindex) to scroll it too. */
@@ -534,8 +614,10 @@
     }
 
     function update() {
-      var rows = model(grid, state), used = roof(state), note = shareNote(grid, words, state.share);
       labelShares();
+      var chosen = labelLevels();
+      var rows = model(grid, state), note = shareNote(grid, words, state.share);
+      var used = roof(Object.assign({}, state, { level: "hbm" }));  /* the caption's figures are HBM's */
       shows(peak, figure(state.peak));
       shows(bw, figure(state.bandwidth));
       shows(batch, String(grid.B[state.iB]));
@@ -557,11 +639,15 @@
         B: readout("B", grid.B[state.iB], String(grid.B[state.iB])),
         D: readout("D", grid.D[state.iD], String(grid.D[state.iD]))
       });
+      levelLine.textContent = levelNote(chosen);
+      levelLine.setAttribute("data-level", state.level);
+      levelLine.hidden = !levelLine.textContent;
       drawPlot(plot, grid, state, rows, say);
       drawTable(table, rows, note, say);
       root.setAttribute("data-state", JSON.stringify({
         chip: state.chip, peak: state.peak, bandwidth: state.bandwidth, achieved: state.share,
-        B: grid.B[state.iB], D: grid.D[state.iD], operations: state.ops
+        B: grid.B[state.iB], D: grid.D[state.iD], operations: state.ops, level: state.level,
+        level_bandwidth: roofBandwidth(state), tile: state.tile
       }));
     }
 
@@ -594,6 +680,8 @@
     });
     back.addEventListener("click", function () { choose(state.lastChip); });
     shareSelect.addEventListener("change", function () { state.share = parseFloat(shareSelect.value); update(); });
+    levelSelect.addEventListener("change", function () { state.level = levelSelect.value; update(); });
+    tileSelect.addEventListener("change", function () { state.tile = parseInt(tileSelect.value, 10); update(); });
     opsWrap.addEventListener("change", function () {
       state.ops = grid.operations.map(function (op) { return op.key; }).filter(function (key) {
         return root.querySelector("#" + id + "-op-" + key).checked;
@@ -604,6 +692,7 @@
     root.appendChild(ui);
     root.appendChild(opsWrap);
     root.appendChild(summary);
+    root.appendChild(levelLine);
     root.appendChild(plot);
     root.appendChild(scroll);
     root.setAttribute("lang", words === data.words[lang] ? lang : "en");
@@ -632,7 +721,7 @@
   }
 
   root.RooflineExplorer = {
-    init: init, initAll: initAll, model: model, roof: roof, place: place, plotAxes: plotAxes, criticalBatch: criticalBatch,
+    init: init, initAll: initAll, model: model, roof: roof, roofBandwidth: roofBandwidth, place: place, plotAxes: plotAxes, criticalBatch: criticalBatch,
     criticalBatchApprox: criticalBatchApprox, criticalIntensity: criticalIntensity,
     sliderFigure: sliderFigure, sliderFigures: sliderFigures,
     num: num, sci: sci, si: si, seconds: seconds, figure: figure, language: language, speaker: speaker
