@@ -2,6 +2,7 @@
 
     python -m roofline_grading.autograde roofline [--course DIR] [--jobs N] [--student ID ...]
         [--timeout S] [--notebook-budget S] [--sandbox on|off] [--memory-gb G] [--processes N]
+        [--scheduler tcp://HOST:8786]
 
 Exit status: 0 when every submission was handled (graded, or reported as not gradable), 1 when
 grades could not be saved or a submitted file changed, 2 when the course is not ready (the
@@ -62,6 +63,13 @@ def parser() -> argparse.ArgumentParser:
         help="processes and threads a kernel and everything it starts may run at once (default 128; at "
         "least 32: the kernel itself needs about 15, and each hidden test leaves a copy of it waiting)",
     )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="grade on the workers of this Dask scheduler, on any number of machines (e.g. "
+        "tcp://grader1:8786; book/instructor-guide.md, 'Grading a large class'); default: worker "
+        "processes on this machine (--jobs)",
+    )
     return p
 
 
@@ -98,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         sandbox=args.sandbox,
         memory_gb=args.memory_gb,
         processes=args.processes,
+        scheduler=args.scheduler,
     )
     try:
         return run(options).exit_code
