@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from roofline_grading.autograde.dask_pool import ADDRESS
 from roofline_grading.autograde.driver import Options, run
 from roofline_grading.autograde.gradebook import CourseError
 
@@ -66,6 +67,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
+        type=_address,
         help="grade on the workers of this Dask scheduler, on any number of machines (e.g. "
         "tcp://grader1:8786; book/instructor-guide.md, 'Grading a large class'); default: worker "
         "processes on this machine (--jobs)",
@@ -86,6 +88,15 @@ def _number(convert: Callable[[str], float], what: str, low: float, high: float)
         return value
 
     return parse
+
+
+def _address(text: str) -> str:
+    """A Dask scheduler's address, as ``dask scheduler`` prints it."""
+    if ADDRESS.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(
+            f"should be a Dask scheduler's address, e.g. tcp://grader1:8786, not {text!r}"
+        )
+    return text
 
 
 _count = _number(int, "a whole number", 0, 10**6)

@@ -18,6 +18,8 @@ the run ends.
 
 from __future__ import annotations
 
+import re
+import socket
 import time
 import uuid
 from collections import deque
@@ -35,6 +37,20 @@ PATIENCE = 300.0
 """Seconds the run waits for a worker when the scheduler has none."""
 
 
+ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?P<host>[^\s/]+):(?P<port>\d{1,5})")
+"""A scheduler's address: ``tcp://host:port`` (or ``tls://``, or ``host:port``)."""
+
+
+def _probe(address: str) -> None:
+    """Connect to the scheduler's port once: an OSError (or ValueError, for no address) if nothing answers."""
+    found = ADDRESS.fullmatch(address)
+    if found is None:
+        raise ValueError("not an address like tcp://grader1:8786")
+    host = found["host"].strip("[]")
+    with socket.create_connection((host, int(found["port"])), timeout=10):
+        pass
+
+
 class DaskExecutor:
     """The workers of the Dask scheduler at ``address`` (see the module's docstring)."""
 
@@ -47,8 +63,9 @@ class DaskExecutor:
                 "or make venv: the course's lock has it)"
             ) from None
         try:
+            _probe(address)  # a Client that cannot connect spends a minute closing itself
             self.client: Any = Client(address, timeout="30s", set_as_default=False)
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, ValueError) as error:
             raise CourseError(
                 f"no Dask scheduler answered at {address} ({error}); start one with `dask scheduler` "
                 "and give its address, e.g. --scheduler tcp://grader1:8786"
