@@ -14,6 +14,9 @@ that student is then reported as not graded. A retried student's result says how
 worker it was sent to was lost (the scheduler's count) and where it was graded in the end. If no
 worker is left for ``patience`` seconds, the students not yet graded are named as not graded and
 the run ends.
+
+>>> ADDRESS.fullmatch("tcp://grader1:8786")["port"], ADDRESS.fullmatch("grader1") is None
+('8786', True)
 """
 
 from __future__ import annotations

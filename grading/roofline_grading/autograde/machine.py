@@ -10,6 +10,9 @@ recorder, its fonts: :func:`sandbox_settings`), checked by starting one sandboxe
 A process grades one student at a time: the kernels started ahead for a student's next notebook
 are the process's own (:mod:`roofline_grading.autograde.kernels`), so a Dask worker with several
 threads still grades one student at a time.
+
+>>> scratch_root() in ("/dev/shm", None)
+True
 """
 
 from __future__ import annotations
