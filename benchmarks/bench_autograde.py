@@ -406,8 +406,9 @@ def print_scaling(
         f"  driver's ceiling (infinitely fast workers, {size}): {ceiling:.1f} students committed per second"
     )
     # A student of 5 notebooks costs one worker (one core) 5/notebooks times what it cost here; a
-    # worker keeps one core busy; the engine's per-student overhead is as measured on these cores.
-    per_student = one / args.students * 5 / notebooks * dask / local
+    # worker keeps one core busy; the engine's per-student overhead is as measured on these cores,
+    # never counted as a gain (its workers are started before the run, the local pool within it).
+    per_student = one / args.students * 5 / notebooks * max(1.0, dask / local)
     per_ceiling = ceiling * notebooks / 5  # its cost is per notebook: merges, files
     costs = f"{per_student:.1f} s of one core a student; driver at most {per_ceiling:.1f} students/s"
     print(f"\n  Projected: 10,000 students x 5 notebooks, one Dask worker per core, one driver ({costs}):")
