@@ -107,11 +107,12 @@ collect: $(STAMP)  ## Collect submissions from LMS zips into submitted/: make co
 	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
 	$(GRADING) collect $(ASSIGNMENT) --course '$(COURSE)' $(if $(filter-out 0,$(VERBOSE)),--verbose) -- $(ZIP)
 
-# JOBS: students graded at once (default: one per core). AUTOGRADE_OPTIONS: more options of
-# python -m roofline_grading.autograde (--timeout S, --notebook-budget S, --memory-gb G,
-# --processes N, --student ID, --sandbox off).
+# JOBS: students graded at once (default: one per core). SCHEDULER: the address of a Dask
+# scheduler whose workers grade instead, on any number of machines (tcp://host:8786; the guide's
+# "Grading a large class"). AUTOGRADE_OPTIONS: more options of python -m roofline_grading.autograde
+# (--timeout S, --notebook-budget S, --memory-gb G, --processes N, --student ID, --sandbox off).
 autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
-	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(AUTOGRADE_OPTIONS)
+	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(if $(SCHEDULER),--scheduler '$(SCHEDULER)') $(AUTOGRADE_OPTIONS)
 
 feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
 	$(GRADING) feedback $(ASSIGNMENT) --course '$(COURSE)'

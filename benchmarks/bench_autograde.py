@@ -11,14 +11,22 @@ alike), it times in fresh copies of the course:
 - nbgrader: ``nbgrader autograde --create --force``, nbgrader's own sequential run;
 - driver, 1 worker: ``python -m roofline_grading.autograde --jobs 1`` (``make autograde JOBS=1``),
   each notebook in the bubblewrap sandbox, every answer judged outside the kernel;
-- driver, N workers: the same with ``--jobs N`` (default 2).
+- driver, N workers: the same with ``--jobs N`` (default 2);
+- driver, Dask, N workers: the same through a Dask scheduler and N one-thread ``dask worker``
+  processes on this machine (``--scheduler``; started once before the rounds, as they would be
+  on grading machines): on the same cores, the engine's overhead per student.
 
 It prints the median of each with the cores it kept busy on average (from ``/proc/stat``: the
 whole machine, so run it on an otherwise idle one), the ratios (aims: the driver with 1 worker
 at most 1.2 x the floor; with 2 workers on 2 cores at least 1.7 x faster than with 1), and
-whether every run gave every student the same total score.
+whether every run gave every student the same total score. Then the driver's own ceiling: the
+students it commits per second when its workers are infinitely fast (an executor that hands back
+at once a result made from each submission: the driver reads the submissions, merges into the
+gradebook, writes the graded notebooks and the report, as in a real run), and from these a
+projection of a class of 10,000 students x 5 notebooks on N machines of M cores.
 
     python benchmarks/bench_autograde.py [--students 40] [--repeat 3] [--jobs 2] [--notebooks NAME ...]
+        [--ceiling-students 300]
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -34,6 +43,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -171,6 +181,105 @@ def time_driver(jobs: int) -> Callable[[Path], float]:
     return timed
 
 
+class Cluster:
+    """A Dask scheduler and ``workers`` one-thread workers on this machine, for the whole benchmark."""
+
+    def __init__(self, workers: int, directory: Path) -> None:
+        from distributed import Client
+
+        address_file = directory / "scheduler.json"
+        dask = str(BIN / "dask")
+        quiet = {
+            "stdout": subprocess.DEVNULL,
+            "stderr": subprocess.DEVNULL,
+            "env": ENV,
+            "start_new_session": True,
+        }
+        scheduler = [
+            dask,
+            "scheduler",
+            "--scheduler-file",
+            str(address_file),
+            "--port",
+            "0",
+            "--dashboard-address",
+            ":0",
+        ]
+        self.processes = [subprocess.Popen(scheduler, **quiet)]  # type: ignore[call-overload]
+        worker = [dask, "worker", "--scheduler-file", str(address_file), "--nthreads", "1", "--no-dashboard"]
+        self.processes += [subprocess.Popen(worker, **quiet) for _ in range(workers)]  # type: ignore[call-overload]
+        while not address_file.is_file():
+            time.sleep(0.2)
+        time.sleep(0.5)
+        with Client(scheduler_file=str(address_file), timeout="60s") as client:
+            client.wait_for_workers(workers, timeout=120)
+            self.address = str(client.scheduler.address)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
+            process.wait(timeout=60)
+
+
+def time_dask(cluster: Cluster) -> Callable[[Path], float]:
+    def timed(course: Path) -> float:
+        start = time.perf_counter()
+        command = [sys.executable, "-m", "roofline_grading.autograde", ASSIGNMENT, "--course", str(course)]
+        run([*command, "--scheduler", cluster.address], cwd=ROOT)
+        return time.perf_counter() - start
+
+    return timed
+
+
+class InstantExecutor:
+    """Workers infinitely fast: each student's result at once, made from their submission (every
+    part full marks, the submitted notebook as the graded one), for the driver's own ceiling."""
+
+    def describe(self) -> str:
+        return "infinitely fast workers"
+
+    def preflight(self, portable: Any) -> None:
+        pass
+
+    def grade(self, portable: Any, students: Any, job_of: Any, done: Any) -> None:
+        from roofline_grading.autograde.jobs import Graded
+        from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
+
+        for student in students:
+            job = job_of(student)
+            notebooks = []
+            for name, structure in portable.settings.structures.items():
+                cells = [c for c in structure["cells"] if c["grade"] or c["task"]]
+                grades = {
+                    c["grade_id"]: GradeResult(c["points"] or 0.0, c["points"] or 0.0, False) for c in cells
+                }
+                graded = NotebookResult(name, "graded", grades, autograded=job.entries[f"{name}.ipynb"].data)
+                notebooks.append(graded)
+            done(Graded(StudentResult(student, notebooks)))
+
+    def close(self) -> None:
+        pass
+
+
+def driver_ceiling(course: Path) -> float:
+    """Students the driver commits per second with infinitely fast workers (run in a fresh
+    interpreter by :func:`time_ceiling`)."""
+    import io
+
+    from roofline_grading.autograde import driver
+
+    outcome = driver.run(driver.Options(course, ASSIGNMENT), out=io.StringIO(), executor=InstantExecutor())
+    return len(outcome.results) / outcome.seconds
+
+
+def time_ceiling(directory: Path, notebooks: list[str], students: int) -> float:
+    course = build_course(directory, notebooks)
+    build_class(course, students)
+    done = run([sys.executable, __file__, "--ceiling-only", str(course)], cwd=course)
+    return float(done.stdout.split()[-1])
+
+
 def totals(course: Path) -> dict[str, float]:
     """Each student's total score in the gradebook."""
     from nbgrader.api import Gradebook
@@ -185,20 +294,33 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; medians are over these")
     parser.add_argument("--jobs", type=int, default=2, help="workers of the parallel run")
     parser.add_argument("--notebooks", nargs="+", help="grade only these notebooks (default: all five)")
+    parser.add_argument("--ceiling-students", type=int, default=300, help="class of the driver's ceiling")
     parser.add_argument("--floor-only", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--ceiling-only", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_only:
         floor(args.floor_only)
         return
+    if args.ceiling_only:
+        print(f"{driver_ceiling(args.ceiling_only):.3f}")
+        return
     notebooks = args.notebooks or sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
-    contenders: dict[str, Callable[[Path], float]] = {
-        "floor (nbclient alone)": time_floor,
-        "nbgrader autograde (sequential)": time_nbgrader,
-        "driver, 1 worker": time_driver(1),
-        f"driver, {args.jobs} workers": time_driver(args.jobs),
-    }
-    samples, busy, scores = measure(contenders, notebooks, args.students, args.repeat)
+    with tempfile.TemporaryDirectory(prefix="bench-dask-") as scratch:
+        cluster = Cluster(args.jobs, Path(scratch))
+        try:
+            contenders: dict[str, Callable[[Path], float]] = {
+                "floor (nbclient alone)": time_floor,
+                "nbgrader autograde (sequential)": time_nbgrader,
+                "driver, 1 worker": time_driver(1),
+                f"driver, {args.jobs} workers": time_driver(args.jobs),
+                f"driver, Dask, {args.jobs} workers": time_dask(cluster),
+            }
+            samples, busy, scores = measure(contenders, notebooks, args.students, args.repeat)
+        finally:
+            cluster.stop()
+        ceiling = time_ceiling(Path(scratch) / "ceiling", notebooks, args.ceiling_students)
     print_results(samples, busy, scores, args.students * len(notebooks), args)
+    print_scaling(samples, ceiling, len(notebooks), args)
 
 
 def measure(
@@ -268,6 +390,39 @@ def print_results(
     print(f"  every driver run gave every student the same total: {'yes' if same else 'NO'}")
     if not same:
         raise SystemExit("scores differ between runs")
+
+
+def print_scaling(
+    samples: dict[str, list[float]], ceiling: float, notebooks: int, args: argparse.Namespace
+) -> None:
+    """The engine's overhead, the driver's ceiling, and a class of 10,000 x 5 notebooks projected."""
+    local = statistics.median(samples[f"driver, {args.jobs} workers"])
+    dask = statistics.median(samples[f"driver, Dask, {args.jobs} workers"])
+    one = statistics.median(samples["driver, 1 worker"])
+    print(f"  ratio Dask {args.jobs} workers / local {args.jobs} workers:  {dask / local:.2f}")
+    print(f"    (per student: local {local / args.students:.2f} s, Dask {dask / args.students:.2f} s)")
+    size = f"{args.ceiling_students} students x {notebooks} notebooks"
+    print(
+        f"  driver's ceiling (infinitely fast workers, {size}): {ceiling:.1f} students committed per second"
+    )
+    # A student of 5 notebooks costs one worker (one core) 5/notebooks times what it cost here; a
+    # worker keeps one core busy; the engine's per-student overhead is as measured on these cores,
+    # never counted as a gain (its workers are started before the run, the local pool within it).
+    per_student = one / args.students * 5 / notebooks * max(1.0, dask / local)
+    per_ceiling = ceiling * notebooks / 5  # its cost is per notebook: merges, files
+    costs = f"{per_student:.1f} s of one core a student; driver at most {per_ceiling:.1f} students/s"
+    print(f"\n  Projected: 10,000 students x 5 notebooks, one Dask worker per core, one driver ({costs}):")
+    print(f"    {'machines x cores':<18}" + "".join(f"{m:>10} cores" for m in (2, 8, 32, 64)))
+    for machines in (1, 4, 16, 64):
+        row = [
+            max(10_000 * per_student / (machines * cores), 10_000 / per_ceiling) for cores in (2, 8, 32, 64)
+        ]
+        print(f"    {machines:>3} machines      " + "".join(f"{_hours(s):>16}" for s in row))
+
+
+def _hours(seconds: float) -> str:
+    hours, rest = divmod(round(seconds / 60), 60)
+    return f"{hours} h {rest:02d} min" if hours else f"{rest} min"
 
 
 if __name__ == "__main__":

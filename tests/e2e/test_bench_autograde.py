@@ -25,6 +25,8 @@ def test_the_grading_benchmark_times_every_contender_and_compares_their_scores()
             "1",
             "--notebooks",
             "ex5_h100_threshold",
+            "--ceiling-students",
+            "3",
         ],
         capture_output=True,
         text=True,
@@ -37,8 +39,16 @@ def test_the_grading_benchmark_times_every_contender_and_compares_their_scores()
         "nbgrader autograde (sequential)",
         "driver, 1 worker",
         "driver, 2 workers",
+        "driver, Dask, 2 workers",
     ):
         assert re.search(rf"^  {re.escape(contender)} +\d+\.\d s", done.stdout, flags=re.MULTILINE), contender
-    for ratio in ("ratio driver 1 worker / floor:", "speed-up 2 workers over 1 worker:"):
+    for ratio in (
+        "ratio driver 1 worker / floor:",
+        "speed-up 2 workers over 1 worker:",
+        "ratio Dask 2 workers / local 2 workers:",
+    ):
         assert re.search(rf"{re.escape(ratio)} +\d+\.\d\d", done.stdout), ratio
+    assert re.search(r"driver's ceiling \(.*\): \d+\.\d students committed per second", done.stdout)
+    projected = r"^ +64 machines( +(\d+ h \d\d|\d+) min){4}$"  # the projection's last row: four times
+    assert re.search(projected, done.stdout, flags=re.MULTILINE), done.stdout
     assert "every driver run gave every student the same total: yes" in done.stdout

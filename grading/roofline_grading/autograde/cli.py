@@ -2,6 +2,7 @@
 
     python -m roofline_grading.autograde roofline [--course DIR] [--jobs N] [--student ID ...]
         [--timeout S] [--notebook-budget S] [--sandbox on|off] [--memory-gb G] [--processes N]
+        [--scheduler tcp://HOST:8786]
 
 Exit status: 0 when every submission was handled (graded, or reported as not gradable), 1 when
 grades could not be saved or a submitted file changed, 2 when the course is not ready (the
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from roofline_grading.autograde.dask_pool import ADDRESS
 from roofline_grading.autograde.driver import Options, run
 from roofline_grading.autograde.gradebook import CourseError
 
@@ -62,6 +64,14 @@ def parser() -> argparse.ArgumentParser:
         help="processes and threads a kernel and everything it starts may run at once (default 128; at "
         "least 32: the kernel itself needs about 15, and each hidden test leaves a copy of it waiting)",
     )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        type=_address,
+        help="grade on the workers of this Dask scheduler, on any number of machines (e.g. "
+        "tcp://grader1:8786; book/instructor-guide.md, 'Grading a large class'); default: worker "
+        "processes on this machine (--jobs)",
+    )
     return p
 
 
@@ -78,6 +88,15 @@ def _number(convert: Callable[[str], float], what: str, low: float, high: float)
         return value
 
     return parse
+
+
+def _address(text: str) -> str:
+    """A Dask scheduler's address, as ``dask scheduler`` prints it."""
+    if ADDRESS.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(
+            f"should be a Dask scheduler's address, e.g. tcp://grader1:8786, not {text!r}"
+        )
+    return text
 
 
 _count = _number(int, "a whole number", 0, 10**6)
@@ -98,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         sandbox=args.sandbox,
         memory_gb=args.memory_gb,
         processes=args.processes,
+        scheduler=args.scheduler,
     )
     try:
         return run(options).exit_code

@@ -1,26 +1,29 @@
-"""Grade a class: students in parallel worker processes, one writer to the gradebook.
+"""Grade a class: students in parallel workers, one writer to the gradebook.
 
-:func:`run` finds every collected submission (``submitted/<student>/<assignment>/``), grades
-each student in a worker process (:func:`roofline_grading.autograde.worker.grade_student`, up to
-``jobs`` at once), and as each finishes, writes the scores into the course's gradebook through
-nbgrader's API and the graded notebooks into ``autograded/<student>/<assignment>/``. Only this
-process writes the gradebook, one student at a time, so a run with 8 workers writes exactly
-what a run with 1 does. A console line per finished student shows the progress, and
-``autograded/<assignment>-report.txt`` (and ``.csv``) says per submission what went wrong;
+:func:`run` finds every collected submission (``submitted/<student>/<assignment>/``), hands each
+student's submission, as bytes, to an executor (:mod:`roofline_grading.autograde.executor`):
+worker processes on this machine (:mod:`roofline_grading.autograde.local_pool`, up to ``jobs`` at
+once, the default) or the workers of a Dask scheduler on any number of machines
+(:mod:`roofline_grading.autograde.dask_pool`, ``--scheduler ADDRESS``). As each student is done,
+it writes the scores into the course's gradebook through nbgrader's API and the graded notebooks
+into ``autograded/<student>/<assignment>/``. Only this process writes the gradebook, one student
+at a time and each student once, so a run with 8 workers, or 80 on ten machines, writes exactly
+what a run with 1 does. A progress bar (in a terminal) and a line per finished student show the
+progress, and ``autograded/<assignment>-report.txt`` (and ``.csv``) says per submission what went
+wrong and which students were graded again after a worker was lost;
 ``autograded/<assignment>-misconceptions.csv`` (and ``.png``) how many students made each known
 mistake (:mod:`roofline_grading.autograde.misconceptions`).
 
-Submitted files are only read: their hashes are compared before and after the run. If a
-worker process dies (possible without the sandbox, e.g. a student's code killing it),
-the students it had not finished are graded again one at a time, and the one that kills a
-worker again is reported as failed; everyone else is graded as usual.
+Submitted files are only read: their hashes are compared before and after the run. A student
+whose worker died is graded again (by the executor); one who could not be graded is reported with
+every part 0 and the reason, for a human to look at: the run ends with every student graded or
+named as not graded.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import secrets
 import shutil
@@ -29,15 +32,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from roofline_grading.autograde import gradebook, kernels, misconceptions, worker
-from roofline_grading.autograde.report import progress_line, write_report
-from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
+from roofline_grading.autograde import gradebook, machine, misconceptions, worker
+from roofline_grading.autograde.executor import Executor
+from roofline_grading.autograde.jobs import Graded, Job, Portable, read_job
+from roofline_grading.autograde.progress import Progress
+from roofline_grading.autograde.report import write_report
+from roofline_grading.autograde.results import NotebookResult, StudentResult
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.sandbox import bwrap, limits
@@ -72,6 +76,8 @@ class Options:
     """Memory one kernel and everything it starts may use together."""
     processes: int = 128
     """Processes one kernel may have running at once, itself included."""
+    scheduler: str | None = None
+    """The address of a Dask scheduler whose workers grade (None: worker processes on this machine)."""
 
 
 @dataclass
@@ -80,6 +86,8 @@ class Outcome:
 
     results: list[StudentResult] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    retried: dict[str, list[str]] = field(default_factory=dict)
+    """Students graded again after a worker was lost: why, each time."""
     report: Path | None = None
     seconds: float = 0.0
 
@@ -102,37 +110,53 @@ class _Plan:
     header: str
 
 
-def run(options: Options, out: TextIO = sys.stdout) -> Outcome:
-    """Grade every submission of ``options.assignment`` (see the module's docstring)."""
+def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = None) -> Outcome:
+    """Grade every submission of ``options.assignment`` (see the module's docstring); ``executor``:
+    what grades (default: as ``options`` says, see :func:`executor_for`)."""
     started = time.monotonic()
     plan = _plan(options, out)
     outcome = Outcome()
     if plan is None:
         return outcome
     before = {s: _hashes(plan.course.submitted_dir(s, options.assignment)) for s in plan.students}
-    print(plan.header, file=out, flush=True)
-    run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-", dir=_scratch_root()))
-    pool = _start_pool(plan.jobs)  # the workers load nbgrader while this process prepares the run
+    executor = executor or executor_for(options, plan.jobs)  # local workers load nbgrader meanwhile
+    run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-", dir=machine.scratch_root()))
     try:
-        settings = _settings(plan, run_dir)
+        plan = replace(plan, header=plan.header.replace("{workers}", executor.describe()))
+        print(plan.header, file=out, flush=True)
+        portable = _portable(plan, _settings(plan, run_dir))
+        executor.preflight(portable)
         saver = _Saver(plan, outcome, out)
-        with gradebook.opened(plan.course) as book:  # once for the run: opening it costs as much as a merge
+        with gradebook.opened(plan.course) as book, saver.progress:  # once: opening costs as much as a merge
             saver.book = book
-            _grade_all(settings, plan.students, plan.jobs, saver.done, pool)
+            executor.grade(portable, plan.students, _reader(plan), saver.done)
     finally:
-        pool.shutdown(cancel_futures=True)  # already shut down unless the run stopped before grading
+        executor.close()
         limits.sweep(run_dir.name)  # what a worker that died left running
         shutil.rmtree(run_dir, ignore_errors=True)
     _check_unchanged(plan, before, outcome)
+    _check_all_graded(plan, outcome)
     outcome.seconds = time.monotonic() - started
     _report(plan, outcome, out)
     return outcome
 
 
+def executor_for(options: Options, jobs: int) -> Executor:
+    """What grades the run: the workers of the Dask scheduler ``options.scheduler`` names, else
+    ``jobs`` worker processes on this machine."""
+    if options.scheduler:
+        from roofline_grading.autograde.dask_pool import DaskExecutor
+
+        return DaskExecutor(options.scheduler)
+    from roofline_grading.autograde.local_pool import LocalExecutor
+
+    return LocalExecutor(jobs)
+
+
 def _plan(options: Options, out: TextIO) -> _Plan | None:
     """What the run will do (None, having said why, when there is nothing to grade); a
     :class:`~roofline_grading.autograde.gradebook.CourseError` when the course cannot be graded."""
-    sandbox_text = _check_sandbox(options.sandbox)
+    sandbox_text = _remote_sandbox(options.sandbox) if options.scheduler else _check_sandbox(options.sandbox)
     course = gradebook.open_course(options.course)
     structures = gradebook.read_structures(course, options.assignment)
     students = list(options.students) or course.students(options.assignment)
@@ -150,20 +174,23 @@ def _plan(options: Options, out: TextIO) -> _Plan | None:
     budget = options.notebook_budget or BUDGET_FACTOR * timeout
     jobs = min(options.jobs or _cores(), len(students))
     header = (
-        f"Grading {len(students)} submissions of {options.assignment} with {jobs} worker"
-        f"{'s' if jobs != 1 else ''}; sandbox: {sandbox_text}; a cell may run {timeout} s, "
-        f"a notebook {budget} s."
+        f"Grading {len(students)} submissions of {options.assignment} with {{workers}}; "
+        f"sandbox: {sandbox_text}; a cell may run {timeout} s, a notebook {budget} s."
     )
     return _Plan(options, course, structures, students, timeout, budget, jobs, header)
 
 
 def _settings(plan: _Plan, run_dir: Path) -> Settings:
-    """The workers' settings, once one sandboxed kernel has started as grading starts them (a
-    machine that cannot start one is refused before anyone is graded)."""
-    sandbox_settings = _sandbox_settings(plan.options, run_dir)
-    refused = kernels.check_start(sandbox_settings, sorted(plan.structures)[0], run_dir / "preflight")
-    if refused is not None:
-        raise gradebook.CourseError(f"{refused}. Nothing was graded.")
+    """The workers' settings on this machine."""
+    options = plan.options
+    sandbox = machine.sandbox_settings(
+        "off" if options.sandbox == "off" else "bwrap",
+        int(options.memory_gb * 2**30),
+        options.processes,
+        [str(options.course.resolve())],
+        run_dir,
+        secrets.token_hex(16),
+    )
     return Settings(
         config_file=plan.course.config_file,
         submitted=plan.course.submitted,
@@ -173,22 +200,51 @@ def _settings(plan: _Plan, run_dir: Path) -> Settings:
         secret=_secret(plan.course.root),
         timeout=plan.timeout,
         notebook_budget=plan.budget,
-        sandbox=sandbox_settings,
+        sandbox=sandbox,
     )
+
+
+def _portable(plan: _Plan, settings: Settings) -> Portable:
+    """The run as it travels to a worker on another machine (see :class:`Portable`)."""
+    config = settings.config_file
+    return Portable(
+        settings=settings,
+        config_text=config.read_text() if config is not None else None,
+        sandbox_mode=str(settings.sandbox["mode"]),
+        memory_bytes=int(settings.sandbox["memory_bytes"]),
+        processes=int(settings.sandbox["processes"]),
+        protected=(str(plan.options.course.resolve()),),
+        salt=str(settings.sandbox["salt"]),
+        run_id=settings.scratch.name,
+    )
+
+
+def _reader(plan: _Plan) -> Callable[[str], Job]:
+    """How to read one student's submission into a job (what the worker reads: the notebooks and
+    the timestamp)."""
+    assignment = plan.options.assignment
+    expected = {f"{name}.ipynb" for name in plan.structures} | {worker.TIMESTAMP}
+    return lambda student: read_job(plan.course.submitted_dir(student, assignment), student, expected)
 
 
 class _Saver:
     """What happens as each student is done: their grades into the gradebook (``book``, open for
-    the whole run), their graded notebooks, misconceptions and inputs into the course, a progress
-    line."""
+    the whole run), their graded notebooks, misconceptions and inputs into the course, the
+    progress. A student already saved is never saved again."""
 
     def __init__(self, plan: _Plan, outcome: Outcome, out: TextIO) -> None:
         self.plan, self.outcome, self.out = plan, outcome, out
         self.book: Any = None
         self.late = gradebook.late_penalties(plan.course)
-        self.tally = {"flagged": 0, "failed": 0}
+        self.saved: set[str] = set()
+        self.progress = Progress(len(plan.students), out)
 
-    def done(self, result: StudentResult) -> None:
+    def done(self, graded: Graded) -> None:
+        result = graded.result
+        if result.student in self.saved:  # never expected: the executors send each student's result once
+            self.outcome.errors.append(f"{result.student}: a second result came back and was ignored")
+            return
+        self.saved.add(result.student)
         course, assignment = self.plan.course, self.plan.options.assignment
         try:
             gradebook.merge(course, assignment, result, self.book, self.late)
@@ -200,11 +256,10 @@ class _Saver:
         except Exception as error:
             self.outcome.errors.append(f"{result.student}: could not save the grades ({error})")
             result.problems.append(f"grades NOT saved: {error}")
-        self.tally["flagged"] += result.status == "flagged"
-        self.tally["failed"] += result.status == "failed"
+        if graded.retries:
+            self.outcome.retried[result.student] = list(graded.retries)
         self.outcome.results.append(result)
-        line = progress_line(len(self.outcome.results), len(self.plan.students), result, **self.tally)
-        print(line, file=self.out, flush=True)
+        self.progress.update(result, retried=bool(graded.retries))
 
 
 def _check_unchanged(plan: _Plan, before: dict[str, dict[str, str]], outcome: Outcome) -> None:
@@ -214,6 +269,15 @@ def _check_unchanged(plan: _Plan, before: dict[str, dict[str, str]], outcome: Ou
         if after != before[student]:
             changed = sorted(set(after.items()) ^ set(before[student].items()))
             outcome.errors.append(f"{student}: submitted files changed during grading: {changed}")
+
+
+def _check_all_graded(plan: _Plan, outcome: Outcome) -> None:
+    """An error for each student no result came back for (never expected: each executor names the
+    students it could not grade)."""
+    graded = {r.student for r in outcome.results}
+    for student in plan.students:
+        if student not in graded:
+            outcome.errors.append(f"{student}: not graded (no result came back)")
 
 
 def _report(plan: _Plan, outcome: Outcome, out: TextIO) -> None:
@@ -230,91 +294,17 @@ def _report(plan: _Plan, outcome: Outcome, out: TextIO) -> None:
     summary = f"Done in {_duration(outcome.seconds)}: " + ", ".join(counted) + "."
     course, assignment = plan.course, plan.options.assignment
     report = course.autograded / f"{assignment}-report.txt"
-    write_report(report, report.with_suffix(".csv"), outcome.results, [plan.header, summary, *outcome.errors])
+    retried = [f"Graded again: {s} ({'; '.join(why)})" for s, why in sorted(outcome.retried.items())]
+    lines = [plan.header, summary, *retried, *outcome.errors]
+    write_report(report, report.with_suffix(".csv"), outcome.results, lines)
     outcome.report = report
     mistakes, _ = misconceptions.write_summary(course.autograded, assignment)
+    for line in retried:
+        print(line, file=out)
     for error in outcome.errors:
         print(f"ERROR {error}", file=out)
     print(f"{summary} Report: {report} (and .csv)", file=out, flush=True)
     print(f"Known mistakes, part by part: {mistakes} (and .png)", file=out, flush=True)
-
-
-def _scratch_root() -> str | None:
-    """Where the run's scratch files go (each kernel's run directory: its sockets, session file and
-    report): memory (/dev/shm) where the machine has it, since they are small and short-lived;
-    else the temp dir."""
-    shm = Path("/dev/shm")
-    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
-
-
-def _start_pool(jobs: int) -> ProcessPoolExecutor:
-    """``jobs`` worker processes, started now (each loads the grading steps once)."""
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=worker.start_worker)
-    for _ in range(jobs):  # the pool starts a process for each task it cannot hand to an idle one
-        pool.submit(worker.ready)
-    return pool
-
-
-def _grade_all(
-    settings: Settings,
-    students: list[str],
-    jobs: int,
-    done: Callable[[StudentResult], None],
-    started: ProcessPoolExecutor | None = None,
-) -> None:
-    """Grade ``students`` with ``jobs`` workers (the ``started`` pool first); after a worker dies,
-    the rest one at a time."""
-    remaining = list(students)
-    parallel = jobs
-    while remaining:
-        finished: set[str] = set()
-        broken = False
-        with started or _start_pool(parallel) as pool:
-            started = None
-            futures: dict[Future[StudentResult], str] = {
-                pool.submit(worker.grade_student, settings, student): student for student in remaining
-            }
-            for future in as_completed(futures):
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    if not broken:
-                        _end_workers()
-                    broken = True
-                    continue
-                except Exception as error:  # a bug of ours met a submission it did not expect
-                    result = _not_graded(
-                        settings, futures[future], f"grading failed ({type(error).__name__}: {error})"
-                    )
-                finished.add(futures[future])
-                done(result)
-        remaining = [s for s in remaining if s not in finished]
-        if broken and parallel == 1 and remaining:
-            culprit = remaining.pop(0)
-            why = (
-                "the grading process died while grading this submission (twice): its code may kill processes"
-            )
-            done(_not_graded(settings, culprit, why))
-        parallel = 1 if broken else parallel
-
-
-def _end_workers() -> None:
-    """End the pool's other workers once one has died: their grading is lost with the pool, and
-    Python 3.11's pool, on leaving, waits for an idle worker that no task will ever wake."""
-    for child in multiprocessing.active_children():
-        child.terminate()
-
-
-def _not_graded(settings: Settings, student: str, why: str) -> StudentResult:
-    """A student the workers could not grade: every part 0, for a human to look at."""
-    notebooks = []
-    for name, data in settings.structures.items():
-        points = {c["grade_id"]: c["points"] or 0.0 for c in data["cells"] if c["grade"] or c["task"]}
-        result = NotebookResult(name, "failed")
-        result.grades = {gid: GradeResult(0.0, p, True) for gid, p in points.items()}
-        notebooks.append(result)
-    return StudentResult(student, notebooks, problems=[why])
 
 
 def _write_autograded(directory: Path, result: StudentResult, released: Path) -> None:
@@ -422,25 +412,11 @@ def _check_sandbox(wanted: str) -> str:
     return f"bubblewrap, process-tree limits by {group.kind}"
 
 
-def _sandbox_settings(options: Options, run_dir: Path) -> dict[str, object]:
-    """How every kernel of the run is confined (see :class:`Settings`)."""
-    import roofline_recorder
-
-    prefixes = bwrap.python_prefixes()
-    stub = bwrap.write_stub(run_dir / "unavailable")
-    return {
-        "mode": "off" if options.sandbox == "off" else "bwrap",
-        "recorder": str(Path(roofline_recorder.__file__).resolve().parent),
-        "prefixes": list(prefixes),
-        "masks": [list(m) for m in bwrap.masks(prefixes, str(stub))],
-        "fontlist": _fontlist(),
-        "memory_bytes": int(options.memory_gb * 2**30),
-        "processes": options.processes,
-        "tag": run_dir.name,
-        # The grader's places the kernel's audit hook watches for (it gets salted hashes, not paths).
-        "protected": [str(options.course.resolve()), str(run_dir), str(Path.home())],
-        "salt": secrets.token_hex(16),
-    }
+def _remote_sandbox(wanted: str) -> str:
+    """What the run's first line says about the sandbox when other machines grade (each checks its own)."""
+    if wanted == "off":
+        return "OFF on every worker (--sandbox off: student code runs with the workers' permissions)"
+    return "bubblewrap on every worker (each starts one sandboxed kernel before it grades)"
 
 
 def _configured_timeout(course: gradebook.Course) -> int | None:
@@ -449,17 +425,6 @@ def _configured_timeout(course: gradebook.Course) -> int | None:
         if section in config and "timeout" in config[section]:
             return int(config[section].timeout)
     return None
-
-
-def _fontlist() -> str | None:
-    """matplotlib's font cache, built here once so that no kernel spends a second building it."""
-    try:
-        import matplotlib
-        from matplotlib import font_manager
-    except ImportError:
-        return None
-    path = Path(matplotlib.get_cachedir()) / f"fontlist-v{font_manager.FontManager.__version__}.json"
-    return str(path) if path.is_file() else None
 
 
 def _cores() -> int:

@@ -1,6 +1,8 @@
 """The course's nbgrader setup and gradebook, as the grading driver uses them.
 
-- :func:`open_course` reads ``nbgrader_config.py`` and finds the course's directories.
+- :func:`open_course` reads ``nbgrader_config.py`` and finds the course's directories and its
+  gradebook: a SQLite file (nbgrader's default) or, where instructors share it, a PostgreSQL
+  server (``c.CourseDirectory.db_url = "postgresql+psycopg://..."``, any SQLAlchemy URL nbgrader takes).
 - :func:`read_structures` reads each notebook's known cells from the gradebook (what
   ``nbgrader generate_assignment`` stored), in the released order.
 - :func:`merge` writes one student's results into the course's gradebook through nbgrader's
@@ -52,13 +54,20 @@ class Course:
     submitted: Path
     autograded: Path
     release: Path
-    gradebook: Path
+    gradebook: Path | None
+    """The SQLite gradebook's file (None: the gradebook is on a database server, ``db_url``)."""
     source: Path | None = None
     """Where the instructor's versions are (``solutions/``); translated ones in ``<source>/<language>/``."""
+    server_url: str | None = None
+    """The gradebook's SQLAlchemy URL when it is not a SQLite file (``postgresql+psycopg://...``)."""
 
     @property
     def db_url(self) -> str:
-        return f"sqlite:///{self.gradebook}"
+        return self.server_url or f"sqlite:///{self.gradebook}"
+
+    def has_gradebook(self) -> bool:
+        """Whether there is a gradebook yet (on a server: assumed; nbgrader creates its tables)."""
+        return self.gradebook is None or self.gradebook.is_file()
 
     def submitted_dir(self, student: str, assignment: str) -> Path:
         return self.submitted / student / assignment
@@ -98,8 +107,12 @@ def open_course(root: Path) -> Course:
         return root / str(getattr(directory, f"{name}_directory"))
 
     db_url = str(directory.db_url)
-    if not db_url.startswith("sqlite:///"):
-        raise CourseError(f"only SQLite gradebooks are supported, not {db_url}")
+    sqlite = db_url.startswith("sqlite:///")
+    if not sqlite and not db_url.startswith("postgresql"):
+        raise CourseError(
+            f"the gradebook's db_url {db_url.split(':')[0]}:... is not one the course supports: a SQLite "
+            "file (sqlite:///path, the default) or a PostgreSQL server (postgresql+psycopg://...)"
+        )
     config_file = root / "nbgrader_config.py"
     return Course(
         root=root,
@@ -108,8 +121,9 @@ def open_course(root: Path) -> Course:
         submitted=path("submitted"),
         autograded=path("autograded"),
         release=path("release"),
-        gradebook=Path(db_url.removeprefix("sqlite:///")),
+        gradebook=Path(db_url.removeprefix("sqlite:///")) if sqlite else None,
         source=path("source"),
+        server_url=None if sqlite else db_url,
     )
 
 
@@ -117,7 +131,7 @@ def read_structures(course: Course, assignment: str) -> dict[str, NotebookStruct
     """Each notebook of ``assignment`` with its known cells, from the gradebook."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    if not course.gradebook.is_file():
+    if not course.has_gradebook():
         raise CourseError(
             f"no gradebook at {course.gradebook}: generate the assignment first "
             f"(make exercises, i.e. nbgrader generate_assignment {assignment})"

@@ -25,11 +25,31 @@ WIDTH = 160
 """Characters of a student's line in the report and on the console (the name included)."""
 
 
-def progress_line(done: int, total: int, result: StudentResult, *, flagged: int, failed: int) -> str:
+def progress_line(
+    done: int,
+    total: int,
+    result: StudentResult,
+    *,
+    flagged: int,
+    failed: int,
+    retried: int = 0,
+    left: float | None = None,
+) -> str:
     """What the console shows when one student is done: count, the student's one line, time,
-    and how many were flagged or failed so far."""
+    how many were flagged, failed or retried so far, and (``left``: seconds) how long the rest
+    should take.
+
+    >>> from roofline_grading.autograde.results import StudentResult
+    >>> progress_line(3, 40, StudentResult("bob", []), flagged=0, failed=1, retried=1, left=150)
+    '[ 3/40] bob: 0/0  (0.0 s; 0 flagged, 1 failed, 1 retried so far; about 2 min 30 s left)'
+    """
     width = len(str(total))
-    tally = f"; {flagged} flagged, {failed} failed so far" if flagged or failed else ""
+    counts = [f"{flagged} flagged, {failed} failed"] if flagged or failed else []
+    counts += [f"{retried} retried"] if retried else []
+    tally = f"; {', '.join(counts)} so far" if counts else ""
+    if left is not None:
+        minutes, seconds = divmod(round(left), 60)
+        tally += f"; about {minutes} min {seconds} s left" if minutes else f"; about {seconds} s left"
     line = f"{result.student}: {result.summary(WIDTH)}"
     return f"[{done:>{width}}/{total}] {line}  ({result.seconds:.1f} s{tally})"
 

@@ -58,7 +58,7 @@ def _short(time: datetime) -> str:
 
 def due_date(course: Course, assignment: str) -> datetime | None:
     """The assignment's due date in the course's gradebook (UTC), or None if it has none."""
-    if not course.gradebook.is_file():
+    if not course.has_gradebook():
         return None
     from nbgrader.api import Gradebook, MissingEntry
 

@@ -1,0 +1,178 @@
+"""The distributed executor: students graded by the workers of a Dask scheduler, on any machines.
+
+Dask distributed (https://distributed.dask.org) runs a scheduler and workers as ordinary
+processes (``dask scheduler``, ``dask worker ADDRESS``) on any number of machines; a worker needs
+only the course's environment and bubblewrap (book/instructor-guide.md, "Grading a large class").
+Each student is one task (:func:`roofline_grading.autograde.machine.grade_remote`) carrying the
+submission's bytes and the run's settings; its result comes back to the driver, which alone
+writes the gradebook.
+
+Faults are the scheduler's to handle: when a worker dies or its machine disappears, the scheduler
+gives the tasks it held to other workers, and a task whose workers died ``allowed-failures`` times
+(the scheduler's ``distributed.scheduler.allowed-failures``, default 3) fails with ``KilledWorker``;
+that student is then reported as not graded. A retried student's result says how many times the
+worker it was sent to was lost (the scheduler's count) and where it was graded in the end. If no
+worker is left for ``patience`` seconds, the students not yet graded are named as not graded and
+the run ends.
+
+>>> ADDRESS.fullmatch("tcp://grader1:8786")["port"], ADDRESS.fullmatch("grader1") is None
+('8786', True)
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import time
+import uuid
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from roofline_grading.autograde import machine
+from roofline_grading.autograde.executor import Done, JobOf
+from roofline_grading.autograde.gradebook import CourseError
+from roofline_grading.autograde.jobs import Graded, Portable, not_graded
+
+__all__ = ["DaskExecutor"]
+
+PATIENCE = 300.0
+"""Seconds the run waits for a worker when the scheduler has none."""
+
+
+ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?P<host>[^\s/]+):(?P<port>\d{1,5})")
+"""A scheduler's address: ``tcp://host:port`` (or ``tls://``, or ``host:port``)."""
+
+
+def _probe(address: str) -> None:
+    """Connect to the scheduler's port once: an OSError (or ValueError, for no address) if nothing answers."""
+    found = ADDRESS.fullmatch(address)
+    if found is None:
+        raise ValueError("not an address like tcp://grader1:8786")
+    host = found["host"].strip("[]")
+    with socket.create_connection((host, int(found["port"])), timeout=10):
+        pass
+
+
+class DaskExecutor:
+    """The workers of the Dask scheduler at ``address`` (see the module's docstring)."""
+
+    def __init__(self, address: str, patience: float = PATIENCE) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise CourseError(
+                "--scheduler needs Dask distributed in this environment (pip install distributed, "
+                "or make venv: the course's lock has it)"
+            ) from None
+        try:
+            _probe(address)  # a Client that cannot connect spends a minute closing itself
+            self.client: Any = Client(address, timeout="30s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as error:
+            raise CourseError(
+                f"no Dask scheduler answered at {address} ({error}); start one with `dask scheduler` "
+                "and give its address, e.g. --scheduler tcp://grader1:8786"
+            ) from None
+        self.address, self.patience = address, patience
+
+    def describe(self) -> str:
+        workers = self.client.scheduler_info()["workers"].values()
+        threads = sum(int(w["nthreads"]) for w in workers)
+        return (
+            f"the Dask scheduler at {self.address} ({len(workers)} workers, {threads} threads now; "
+            f"dashboard {self.client.dashboard_link})"
+        )
+
+    def preflight(self, portable: Portable) -> None:
+        if not self.client.scheduler_info()["workers"]:
+            self.client.wait_for_workers(1, timeout=self.patience)
+        refused = [why for why in self.client.run(machine.preflight, portable).values() if why]
+        if refused:
+            raise CourseError("a worker cannot grade: " + "; ".join(refused) + ". Nothing was graded.")
+
+    def grade(self, portable: Portable, students: Sequence[str], job_of: JobOf, done: Done) -> None:
+        waiting = deque(students)
+        running: dict[Any, str] = {}
+        tag = uuid.uuid4().hex[:8]  # the run's keys: each student is one task of the scheduler
+        self._alone_since: float | None = None
+        while waiting or running:
+            while waiting and len(running) < self._window():
+                student = waiting.popleft()
+                key = f"grade-{tag}-{student}"
+                running[
+                    self.client.submit(machine.grade_remote, portable, job_of(student), key=key, pure=False)
+                ] = student
+            ready = self._wait(running)
+            if ready is None:  # no worker left
+                self._give_up(portable, [*running.values(), *waiting], done)
+                self.client.cancel(list(running))
+                return
+            lost = self._lost(ready)
+            for future in ready:
+                done(self._collect(portable, future, running.pop(future), lost.get(future.key, 0)))
+                future.release()
+
+    def _wait(self, running: dict[Any, str]) -> set[Any] | None:
+        """The tasks done after a few seconds' wait (perhaps none); None when no worker was
+        connected for ``patience`` seconds."""
+        from distributed import wait
+
+        try:
+            with self.client.as_current():  # wait() takes the current client
+                ready: set[Any] = wait(list(running), timeout=5, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            ready = set()
+        if ready or self.client.scheduler_info()["workers"]:
+            self._alone_since = None
+        elif self._alone_since is None:
+            self._alone_since = time.monotonic()
+        elif time.monotonic() - self._alone_since > self.patience:
+            return None
+        return ready
+
+    def _window(self) -> int:
+        """Students in the scheduler's hands at once: twice its workers' threads (at least 2)."""
+        workers = self.client.scheduler_info()["workers"].values()
+        return max(2, 2 * sum(int(w["nthreads"]) for w in workers))
+
+    def _lost(self, futures: Any) -> dict[str, int]:
+        """How many times the workers grading each of ``futures`` were lost (the scheduler's count)."""
+        if not futures:
+            return {}
+
+        def suspicious(dask_scheduler: Any, keys: list[str]) -> dict[str, int]:
+            tasks = dask_scheduler.tasks
+            return {k: int(tasks[k].suspicious) for k in keys if k in tasks}
+
+        counts: dict[str, int] = self.client.run_on_scheduler(suspicious, keys=[f.key for f in futures])
+        return counts
+
+    def _collect(self, portable: Portable, future: Any, student: str, lost: int) -> Graded:
+        """The result of one student's task, or a result naming why they could not be graded."""
+        from distributed.scheduler import KilledWorker
+
+        times = f"{lost} time{'s' if lost != 1 else ''}"
+        retries = [f"the worker it was sent to was lost ({times})"] if lost else []
+        try:
+            graded: Graded = future.result()
+        except KilledWorker:
+            why = (
+                f"not graded: the workers it was sent to died ({times}), more than the scheduler's "
+                "allowed-failures: its code may kill processes, or those machines ran out of memory"
+            )
+            return Graded(not_graded(portable.settings, student, why), retries)
+        except Exception as error:  # a bug of ours met a submission it did not expect, on a worker
+            why = f"grading failed ({type(error).__name__}: {error})"
+            return Graded(not_graded(portable.settings, student, why), retries)
+        if retries:
+            retries[0] += f"; graded again on {graded.worker}"
+        graded.retries = retries + graded.retries
+        return graded
+
+    def _give_up(self, portable: Portable, students: list[str], done: Done) -> None:
+        why = f"not graded: no Dask worker was connected for {self.patience:g} s"
+        for student in students:
+            done(Graded(not_graded(portable.settings, student, why)))
+
+    def close(self) -> None:
+        self.client.close()

@@ -1,0 +1,159 @@
+"""What a grading machine does with a job: on the driver's machine or on any other.
+
+:func:`grade_job` writes the job's submission into the run's scratch folder and grades it there
+(:func:`roofline_grading.autograde.worker.grade_student`). On another machine
+(:func:`grade_remote`, what a Dask worker runs) the run's settings are first made this machine's
+own, once per process and run (:func:`localize`): its own scratch folder, the course's
+``nbgrader_config.py`` written there, and how this machine confines a kernel (its Python, its
+recorder, its fonts: :func:`sandbox_settings`), checked by starting one sandboxed kernel.
+
+A process grades one student at a time: the kernels started ahead for a student's next notebook
+are the process's own (:mod:`roofline_grading.autograde.kernels`), so a Dask worker with several
+threads still grades one student at a time.
+
+>>> scratch_root() in ("/dev/shm", None)
+True
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import socket
+import tempfile
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from roofline_grading.autograde import kernels, worker
+from roofline_grading.autograde.jobs import Graded, Job, Portable
+from roofline_grading.autograde.settings import Settings
+from roofline_grading.sandbox import bwrap, limits
+
+__all__ = ["grade_job", "grade_remote", "localize", "preflight", "sandbox_settings", "scratch_root"]
+
+_LOCK = threading.Lock()
+_LOCALIZED: dict[str, Settings] = {}
+
+
+def scratch_root() -> str | None:
+    """Where a run's scratch files go (each kernel's run directory: its sockets, session file and
+    report): memory (/dev/shm) where the machine has it, since they are small and short-lived;
+    else the temp dir."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+def sandbox_settings(
+    mode: str, memory_bytes: int, processes: int, protected: list[str], run_dir: Path, salt: str
+) -> dict[str, object]:
+    """How every kernel of the run is confined on this machine (see :class:`Settings`);
+    ``protected``: the grader's places the kernel's audit hook watches for (it gets salted
+    hashes, not paths)."""
+    import roofline_recorder
+
+    prefixes = bwrap.python_prefixes()
+    stub = bwrap.write_stub(run_dir / "unavailable")
+    return {
+        "mode": mode,
+        "recorder": str(Path(roofline_recorder.__file__).resolve().parent),
+        "prefixes": list(prefixes),
+        "masks": [list(m) for m in bwrap.masks(prefixes, str(stub))],
+        "fontlist": _fontlist(),
+        "memory_bytes": memory_bytes,
+        "processes": processes,
+        "tag": run_dir.name,
+        "protected": [*protected, str(run_dir), str(Path.home())],
+        "salt": salt,
+    }
+
+
+def _fontlist() -> str | None:
+    """matplotlib's font cache, built here once so that no kernel spends a second building it."""
+    try:
+        import matplotlib
+        from matplotlib import font_manager
+    except ImportError:
+        return None
+    path = Path(matplotlib.get_cachedir()) / f"fontlist-v{font_manager.FontManager.__version__}.json"
+    return str(path) if path.is_file() else None
+
+
+def grade_job(settings: Settings, job: Job) -> Graded:
+    """Grade one student's submission with ``settings`` (this machine's)."""
+    with _LOCK:
+        folder = Path(tempfile.mkdtemp(prefix="submitted-", dir=settings.scratch))
+        try:
+            job.materialize(folder / job.student / settings.assignment)
+            result = worker.grade_student(replace(settings, submitted=folder), job.student)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    return Graded(result, worker=socket.gethostname())
+
+
+def grade_remote(portable: Portable, job: Job) -> Graded:
+    """Grade one student on this machine, the run's settings made its own first."""
+    graded = grade_job(localize(portable), job)
+    graded.worker = _worker_name()
+    return graded
+
+
+def preflight(portable: Portable) -> str | None:
+    """Whether this machine can grade the run: None, or why not (its sandbox cannot start a kernel)."""
+    try:
+        localize(portable)
+    except RuntimeError as error:
+        return f"{_worker_name()}: {error}"
+    return None
+
+
+def localize(portable: Portable) -> Settings:
+    """The run's settings for this machine, made once per process (see the module's docstring);
+    a RuntimeError when this machine cannot start a sandboxed kernel."""
+    with _LOCK:
+        if portable.run_id not in _LOCALIZED:
+            _LOCALIZED[portable.run_id] = _localized(portable)
+        return _LOCALIZED[portable.run_id]
+
+
+def _localized(portable: Portable) -> Settings:
+    worker.start_worker()
+    if portable.sandbox_mode == "bwrap" and (why := bwrap.available()) is not None:
+        raise RuntimeError(f"cannot confine the students' kernels: {why} (install bubblewrap)")
+    run_dir = Path(tempfile.mkdtemp(prefix=f"roofline-autograde-{portable.run_id[:8]}-", dir=scratch_root()))
+    atexit.register(_clean, run_dir)
+    config_file = None
+    if portable.config_text is not None:
+        config_file = run_dir / "nbgrader_config.py"
+        config_file.write_text(portable.config_text)
+    sandbox = sandbox_settings(
+        portable.sandbox_mode,
+        portable.memory_bytes,
+        portable.processes,
+        list(portable.protected),
+        run_dir,
+        portable.salt,
+    )
+    settings = replace(portable.settings, config_file=config_file, scratch=run_dir, sandbox=sandbox)
+    refused = kernels.check_start(sandbox, sorted(settings.structures)[0], run_dir / "preflight")
+    if refused is not None:
+        raise RuntimeError(refused)
+    return settings
+
+
+def _clean(run_dir: Path) -> None:
+    limits.sweep(run_dir.name)
+    shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _worker_name() -> str:
+    """The Dask worker's address, or this machine's name outside a Dask worker."""
+    try:
+        from distributed import get_worker
+
+        address: Any = get_worker().address
+        return str(address)
+    except (ImportError, ValueError):
+        return socket.gethostname()

@@ -1,0 +1,83 @@
+"""The pieces of grading across machines that need no grading run: a submission as bytes, the
+scheduler's address, the progress without a terminal (the runs themselves:
+tests/e2e/test_distributed_grading.py)."""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import stat
+from pathlib import Path
+
+import pytest
+
+from roofline_grading.autograde import cli
+from roofline_grading.autograde.dask_pool import DaskExecutor
+from roofline_grading.autograde.gradebook import CourseError
+from roofline_grading.autograde.jobs import read_job
+from roofline_grading.autograde.precheck import MAX_BYTES, read_submission
+from roofline_grading.autograde.progress import Progress
+from roofline_grading.autograde.results import NotebookResult, StudentResult
+
+
+def test_a_submission_travels_as_bytes_and_reads_the_same_on_the_other_side(tmp_path: Path) -> None:
+    """What the worker says of each entry (a notebook, a link, a FIFO, a file too large, a file
+    it ignores) is what it says of the original: only the notebooks' and the timestamp's bytes travel."""
+    submitted = tmp_path / "submitted"
+    submitted.mkdir()
+    (submitted / "ex1.ipynb").write_text('{"cells": []}')
+    (submitted / "ex2.ipynb").symlink_to("/etc/passwd")
+    os.mkfifo(submitted / "ex3.ipynb")
+    with (submitted / "ex4.ipynb").open("wb") as huge:
+        huge.truncate(MAX_BYTES + 1)
+    (submitted / "notes").mkdir()
+    (submitted / "notes" / "mine.txt").write_text("secret plans")
+    expected = {f"ex{i}.ipynb" for i in range(1, 5)}
+    job = read_job(submitted, "alice", expected)
+    assert job.entries["notes/mine.txt"].data == b"" and job.entries["ex4.ipynb"].data == b""
+    copy = tmp_path / "copy"
+    job.materialize(copy)
+    for name in sorted(expected):
+        assert read_submission(copy / name).problem == read_submission(submitted / name).problem, name
+    assert (copy / "ex1.ipynb").read_bytes() == (submitted / "ex1.ipynb").read_bytes()
+    assert stat.S_ISFIFO((copy / "ex3.ipynb").lstat().st_mode)
+    assert (copy / "notes" / "mine.txt").stat().st_size == len("secret plans")
+
+
+def test_a_scheduler_address_that_is_not_one_is_refused_by_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        cli.parser().parse_args(["roofline", "--scheduler", "grader1"])
+    assert (
+        "should be a Dask scheduler's address, e.g. tcp://grader1:8786, not 'grader1'"
+        in capsys.readouterr().err
+    )
+    assert (
+        cli.parser().parse_args(["roofline", "--scheduler", "tcp://10.0.0.2:8786"]).scheduler
+        == "tcp://10.0.0.2:8786"
+    )
+
+
+def test_no_scheduler_at_the_address_is_said_in_a_sentence() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # nothing listens on it once closed
+    with pytest.raises(
+        CourseError, match=rf"no Dask scheduler answered at tcp://127.0.0.1:{port} .*dask scheduler"
+    ):
+        DaskExecutor(f"tcp://127.0.0.1:{port}")
+
+
+def test_without_a_terminal_each_student_gets_a_line_with_the_time_left() -> None:
+    out = io.StringIO()
+    failed = StudentResult("bob", [NotebookResult("ex1", "failed")])
+    with Progress(3, out, bar_file=io.StringIO()) as progress:
+        progress.update(StudentResult("alice", []), retried=False)
+        progress.update(failed, retried=True)
+        progress.update(StudentResult("carol", []), retried=False)
+    lines = out.getvalue().splitlines()
+    assert [line.split("]")[0] for line in lines] == ["[1/3", "[2/3", "[3/3"]
+    assert "left)" in lines[0] and "0 flagged, 1 failed, 1 retried so far" in lines[1]
+    assert lines[2].endswith("1 retried so far)")  # nothing left
