@@ -81,3 +81,26 @@ def test_without_a_terminal_each_student_gets_a_line_with_the_time_left() -> Non
     assert [line.split("]")[0] for line in lines] == ["[1/3", "[2/3", "[3/3"]
     assert "left)" in lines[0] and "0 flagged, 1 failed, 1 retried so far" in lines[1]
     assert lines[2].endswith("1 retried so far)")  # nothing left
+
+
+def test_a_worker_with_other_grading_code_refuses_to_grade_naming_what_differs() -> None:
+    """The same submission gets the same points on any machine: a worker whose answer key,
+    rooflinekit or numpy is not the driver's says so before it grades anyone."""
+    from dataclasses import replace
+
+    from roofline_grading.autograde import grading_code, machine
+    from roofline_grading.autograde.jobs import Portable
+    from roofline_grading.autograde.settings import Settings
+
+    here = grading_code.identity()
+    assert [name for name, _ in here][:3] == ["roofline_grading", "roofline_recorder", "rooflinekit"]
+    driver = tuple((name, "0" * 16 if name == "rooflinekit" else value) for name, value in here)
+    portable = Portable(
+        settings=Settings.__new__(Settings), config_text=None, sandbox_mode="bwrap", memory_bytes=0,
+        processes=0, protected=(), salt="", run_id="other-code", code=driver,
+    )
+    refused = machine.preflight(portable)
+    assert refused is not None
+    assert f"rooflinekit {dict(here)['rooflinekit']} here, {'0' * 16} on the driver's machine" in refused
+    assert "check out the driver's commit" in refused
+    assert machine.preflight(replace(portable, code=())) is not None  # a driver that sent none: refused too

@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from roofline_grading.autograde import machine
+from roofline_grading.autograde import grading_code, machine
 from roofline_grading.autograde.executor import Done, JobOf
 from roofline_grading.autograde.gradebook import CourseError
 from roofline_grading.autograde.jobs import Graded, Portable, not_graded
@@ -155,6 +155,11 @@ class DaskExecutor:
         retries = [f"the worker it was sent to was lost ({times})"] if lost else []
         try:
             graded: Graded = future.result()
+        except grading_code.ForeignCode as error:  # a worker that joined after the preflight
+            raise CourseError(
+                f"a worker cannot grade: {error}. The run stopped: the students graded so far are saved; "
+                "stop that worker or bring it to the driver's commit, then grade the others"
+            ) from None
         except KilledWorker:
             why = (
                 f"not graded: the workers it was sent to died ({times}), more than the scheduler's "

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from roofline_grading.autograde import gradebook, machine, misconceptions, worker
+from roofline_grading.autograde import gradebook, grading_code, machine, misconceptions, worker
 from roofline_grading.autograde.executor import Executor
 from roofline_grading.autograde.jobs import Graded, Job, Portable, read_job
 from roofline_grading.autograde.progress import Progress
@@ -216,6 +216,7 @@ def _portable(plan: _Plan, settings: Settings) -> Portable:
         protected=(str(plan.options.course.resolve()),),
         salt=str(settings.sandbox["salt"]),
         run_id=settings.scratch.name,
+        code=grading_code.identity(),
     )
 
 

@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from roofline_grading.autograde import kernels, worker
+from roofline_grading.autograde import grading_code, kernels, worker
 from roofline_grading.autograde.jobs import Graded, Job, Portable
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.sandbox import bwrap, limits
@@ -119,6 +119,12 @@ def localize(portable: Portable) -> Settings:
 
 
 def _localized(portable: Portable) -> Settings:
+    differs = grading_code.differences(grading_code.identity(), portable.code)
+    if differs:
+        raise grading_code.ForeignCode(
+            f"its grading code is not the driver's ({'; '.join(differs)}): check out the driver's commit "
+            "on this machine and run make venv there"
+        )
     worker.start_worker()
     if portable.sandbox_mode == "bwrap" and (why := bwrap.available()) is not None:
         raise RuntimeError(f"cannot confine the students' kernels: {why} (install bubblewrap)")
