@@ -1,4 +1,4 @@
-"""The answer key of the five graded exercises: what is right, within which tolerance, and
+"""The answer key of the graded exercises: what is right, within which tolerance, and
 what the known mistakes give.
 
 Each exercise holds one question per graded part. Every answer is a function (of the sizes,
@@ -61,6 +61,7 @@ REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) m
 WORD = Tolerance(why="a word: its first word, in any case, must be the right one")
 
 FLOPS_PER_MULTIPLY_ADD = 2
+BITS_PER_BYTE = 8
 """Each term of a dot product is a multiply and an add."""
 TEXT_CHIP: Chip = chip("tpu-v5e")
 """The TPU v5e with the bandwidth the text uses (8.2e11 B/s), not exercise 1's 8.1e11."""
@@ -718,7 +719,149 @@ EX5 = Exercise(
     given=(*EX5_FIGURES, stated.EX5_REPLICAS),
 )
 
-EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5)}
+
+# --- Exercise 6: a layer split over chips, summed by a ring all-reduce ------------------
+
+BOTH_DIRECTIONS = Misconception(
+    "both-directions",
+    N_(
+        "This matches counting both directions of a link as one. A link's figure for both directions "
+        "together is twice what it carries each way; in a ring each chip sends to one neighbour over one "
+        "direction while it receives over the other, so its bytes go at the one-way bandwidth."
+    ),
+)
+BITS_AS_BYTES = Misconception(
+    "bits-as-bytes",
+    N_(
+        "This matches reading Gb/s (gigabits) as GB/s (gigabytes). A network card's figure is in bits: "
+        "divide by 8 for bytes."
+    ),
+)
+NO_N_MINUS_ONE = Misconception(
+    "no-n-minus-one",
+    N_(
+        "This matches sending the whole payload twice, 2 x payload. In a ring all-reduce each chip sends "
+        "n - 1 pieces of payload / n in each of its two phases: 2 (n - 1) / n x payload, the whole "
+        "payload (not twice it) for two chips."
+    ),
+)
+ONE_PHASE = Misconception(
+    "one-phase",
+    N_(
+        "This matches counting one phase of the ring all-reduce, (n - 1) / n x payload. That is the "
+        "reduce-scatter alone (or an all-gather); the all-reduce needs both, and sends twice as much."
+    ),
+)
+
+EX6_PEAK = stated.EX6_CHIP.peak("bf16")
+EX6_LINK = stated.EX6_CHIP.link_bandwidth
+
+
+def _random_split(rng: np.random.Generator) -> tuple[int, float, float]:
+    """(chips, peak, one-way link bandwidth): 2 to 256 chips, links of 1e10 to 1e12 B/s."""
+    link = _log_uniform(rng, 1e10, 1e12)
+    return int(rng.integers(2, 257)), _log_uniform(rng, 1e14, 5e15), link
+
+
+def _split_d(n: Any, peak: float, link: float, *, sent: float = 1.0) -> float:
+    """The threshold when each chip is thought to send ``sent`` times the ring's bytes (a mistake's):
+    the time to send, and so the threshold, grows with the bytes."""
+    return float(ref.ex6_critical_d(n, peak, link)) * sent
+
+
+EX6 = Exercise(
+    "ex6_ring_threshold",
+    questions=(
+        FunctionQuestion(
+            "ex6.link_bandwidth",
+            "(both_ways_gigabytes_per_second)",
+            ref.ex6_link_bandwidth,
+            MODEL,
+            cases=((stated.EX6_NVLINK_BOTH_WAYS_GB,), (100.0,)),
+            random_case=lambda rng: (round(_log_uniform(rng, 20.0, 4000.0), 1),),
+            mistakes=(Mistake(BOTH_DIRECTIONS, lambda gb: gb * ref.GIGA),),
+        ),
+        FunctionQuestion(
+            "ex6.nic_bandwidth",
+            "(gigabits_per_second)",
+            ref.ex6_nic_bandwidth,
+            MODEL,
+            cases=((stated.EX6_NIC_GIGABITS,), (100.0,)),
+            random_case=lambda rng: (round(_log_uniform(rng, 10.0, 1600.0), 1),),
+            mistakes=(Mistake(BITS_AS_BYTES, lambda gbit: gbit * ref.GIGA),),
+        ),
+        FunctionQuestion(
+            "ex6.all_reduce_bytes",
+            "(payload_bytes, n_chips)",
+            ref.ex6_all_reduce_bytes,
+            MODEL,
+            cases=((2.0 * 8192 * 8192, stated.EX6_GPUS), (1000.0, 2), (1e6, 5)),
+            random_case=lambda rng: (_log_uniform(rng, 1e3, 1e10), int(rng.integers(2, 513))),
+            mistakes=(
+                Mistake(NO_N_MINUS_ONE, lambda payload, n: 2 * payload),
+                Mistake(ONE_PHASE, lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2),
+            ),
+        ),
+        FunctionQuestion(
+            "ex6.two_chip_critical_d",
+            "(peak, link_bandwidth)",
+            lambda peak, link: ref.ex6_critical_d(2, peak, link),
+            MODEL,
+            cases=((EX6_PEAK, EX6_LINK), (1e15, 1e11)),
+            random_case=lambda rng: _random_split(rng)[1:],
+            mistakes=(
+                Mistake(NO_N_MINUS_ONE, lambda peak, link: _split_d(2, peak, link, sent=2)),
+                Mistake(ONE_PHASE, lambda peak, link: _split_d(2, peak, link, sent=0.5)),
+                Mistake(BOTH_DIRECTIONS, lambda peak, link: _split_d(2, peak, 2 * link)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex6.critical_d",
+            "(n_chips, peak, link_bandwidth)",
+            ref.ex6_critical_d,
+            MODEL,
+            cases=((stated.EX6_GPUS, EX6_PEAK, EX6_LINK), (2, EX6_PEAK, EX6_LINK), (64, 1e15, 1e11)),
+            random_case=_random_split,
+            mistakes=(
+                Mistake(NO_N_MINUS_ONE, lambda n, peak, link: _split_d(n, peak, link, sent=n / (n - 1))),
+                Mistake(ONE_PHASE, lambda n, peak, link: _split_d(n, peak, link, sent=0.5)),
+                Mistake(BOTH_DIRECTIONS, lambda n, peak, link: _split_d(n, peak, 2 * link)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex6.nodes_critical_d",
+            "(n_nodes, peak, gigabits_per_second)",
+            ref.ex6_nodes_critical_d,
+            MODEL,
+            cases=((2, EX6_PEAK, stated.EX6_NIC_GIGABITS), (16, 1e15, 200.0)),
+            random_case=lambda rng: (
+                int(rng.integers(2, 129)),
+                _log_uniform(rng, 1e14, 5e15),
+                float(rng.choice([25, 50, 100, 200, 400, 800])),
+            ),
+            mistakes=(
+                Mistake(
+                    BITS_AS_BYTES,
+                    lambda n, peak, gbit: _split_d(n, peak, BITS_PER_BYTE * ref.ex6_nic_bandwidth(gbit)),
+                ),
+                Mistake(
+                    NO_N_MINUS_ONE,
+                    lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=n / (n - 1)),
+                ),
+                Mistake(
+                    ONE_PHASE, lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=0.5)
+                ),
+                Mistake(
+                    BOTH_DIRECTIONS, lambda n, peak, gbit: _split_d(n, peak, 2 * ref.ex6_nic_bandwidth(gbit))
+                ),
+            ),
+        ),
+    ),
+    misconceptions=(BOTH_DIRECTIONS, BITS_AS_BYTES, NO_N_MINUS_ONE),
+    given=(EX6_PEAK, stated.EX6_NVLINK_BOTH_WAYS_GB, stated.EX6_NIC_GIGABITS, stated.EX6_GPUS),
+)
+
+EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5, EX6)}
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 
 

@@ -62,6 +62,7 @@ STUDENTS = (
             "ex3_roofline_plot": "ex3-approximate-bytes",
             "ex4_batched_matmul": "ex4-shared-weights",
             "ex5_h100_threshold": "ex5-sparse-peak",
+            "ex6_ring_threshold": "ex6-no-n-minus-one",
         },
     ),
     Student(
@@ -73,14 +74,23 @@ STUDENTS = (
             "ex3_roofline_plot": "ex3-int8-peak",
             "ex4_batched_matmul": "ex4-no-factor-two",
             "ex5_h100_threshold": "ex5-per-replica",
+            "ex6_ring_threshold": "ex6-bits-as-bytes",
         },
     ),
     Student(
         "j.doe-3",
         "j.doe-3_",
-        {"ex1_int8_matmul": "ex1-no-factor-two", "ex5_h100_threshold": "ex5-halved-twice"},
+        {
+            "ex1_int8_matmul": "ex1-no-factor-two",
+            "ex5_h100_threshold": "ex5-halved-twice",
+            "ex6_ring_threshold": "ex6-one-phase",
+        },
     ),
-    Student("bytes", "bytes_", {"ex5_h100_threshold": "ex5-binary-terabytes"}),
+    Student(
+        "bytes",
+        "bytes_",
+        {"ex5_h100_threshold": "ex5-binary-terabytes", "ex6_ring_threshold": "ex6-both-directions"},
+    ),
     # The Korean release: the same answers as "model" and "slip1", graded the same, told in Korean.
     Student("model-ko", "model-ko_", language="ko"),
     Student(
@@ -92,6 +102,7 @@ STUDENTS = (
             "ex3_roofline_plot": "ex3-approximate-bytes",
             "ex4_batched_matmul": "ex4-shared-weights",
             "ex5_h100_threshold": "ex5-sparse-peak",
+            "ex6_ring_threshold": "ex6-no-n-minus-one",
         },
         language="ko",
     ),

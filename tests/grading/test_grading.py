@@ -38,6 +38,7 @@ from roofline_grading.session import answered, issue_one
 from rooflinekit import exercises
 from rooflinekit.analysis import analyze
 from rooflinekit.costs import matmul_cost
+from rooflinekit.network import network_critical_d
 
 QUESTIONS: dict[str, Question] = {q.id: q for e in key.EXERCISES.values() for q in e.questions}
 FUNCTIONS = {qid: q for qid, q in QUESTIONS.items() if isinstance(q, FunctionQuestion)}
@@ -126,6 +127,12 @@ def printed_figures() -> dict[str, float]:
         "ex5.hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
         "ex5.critical_batch": reference.ex5_critical_batch(),
         "ex5.global_batch": reference.ex5_global_batch(),
+        "ex6.link_bandwidth": exercises.EX6_CHIP.link_bandwidth,
+        "ex6.nic_bandwidth": float(exercises.EX6_CHIP.dcn_bandwidth or 0),
+        "ex6.all_reduce_bytes": reference.ex6_all_reduce_bytes(2.0 * 8192 * 8192, exercises.EX6_GPUS),
+        "ex6.two_chip_critical_d": network_critical_d(exercises.EX6_CHIP),  # chapter 8's table
+        "ex6.critical_d": reference.ex6_critical_d(),
+        "ex6.nodes_critical_d": reference.ex6_nodes_critical_d(),
     }
 
 

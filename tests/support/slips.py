@@ -135,6 +135,28 @@ SLIPS: dict[str, Slip] = {
         ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
         _parts("ex5", "hbm_bandwidth"),
     ),
+    # Exercise 6: the three misconceptions it exists for, and one phase of the ring only.
+    "ex6-both-directions": Slip(
+        key.BOTH_DIRECTIONS,
+        ((r"both_ways_gigabytes_per_second \* 1e9 / 2", "both_ways_gigabytes_per_second * 1e9"),),
+        _parts("ex6", "link_bandwidth"),
+    ),
+    "ex6-bits-as-bytes": Slip(
+        key.BITS_AS_BYTES,
+        ((r"gigabits_per_second \* 1e9 / 8", "gigabits_per_second * 1e9"),),
+        _parts("ex6", "nic_bandwidth", "nodes_critical_d"),
+    ),
+    "ex6-no-n-minus-one": Slip(
+        key.NO_N_MINUS_ONE,
+        ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "2 * payload_bytes"),),
+        _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
+    ),
+    "ex6-one-phase": Slip(
+        key.ONE_PHASE,
+        ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "(n_chips - 1) / n_chips * payload_bytes"),),
+        _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
+    ),
+
 }
 
 
