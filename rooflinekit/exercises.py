@@ -64,3 +64,13 @@ EX6_NIC_GIGABITS = 8 * float(EX6_CHIP.dcn_bandwidth or "nan") / 1e9
 """The InfiniBand NIC each GPU of the source's reference node has, in Gb/s (bits) each way."""
 EX6_GPUS = 8
 """GPUs in one node, joined by NVLink."""
+
+# --- Exercise 8: what a measured kernel achieved ------------------------------------------
+EX8_CHIP: Chip = chip("h100-sxm")
+EX8_DATASHEET_BF16 = EX8_CHIP.peak("bf16", sparse=True)
+"""The datasheet's bf16 line, in FLOP/s: with 2:4 sparsity, twice the dense peak."""
+EX8_DATASHEET_TB = EX8_CHIP.hbm_bandwidth / 1e12
+"""The datasheet's memory bandwidth, in TB/s."""
+EX8_KERNELS = {"prefill": ((4096, 8192, 8192), 800.0), "decode": ((8, 8192, 8192), 60.0)}
+"""Two bf16 matmuls (B, D, F) and the time, in microseconds, a profiler gave each (the exercise's
+own measurements, not a published one)."""

@@ -63,6 +63,7 @@ STUDENTS = (
             "ex4_batched_matmul": "ex4-shared-weights",
             "ex5_h100_threshold": "ex5-sparse-peak",
             "ex6_ring_threshold": "ex6-no-n-minus-one",
+            "ex8_measured_kernel": "ex8-sparse-peak",
         },
     ),
     Student(
@@ -75,6 +76,7 @@ STUDENTS = (
             "ex4_batched_matmul": "ex4-no-factor-two",
             "ex5_h100_threshold": "ex5-per-replica",
             "ex6_ring_threshold": "ex6-bits-as-bytes",
+            "ex8_measured_kernel": "ex8-percent",
         },
     ),
     Student(
@@ -84,12 +86,17 @@ STUDENTS = (
             "ex1_int8_matmul": "ex1-no-factor-two",
             "ex5_h100_threshold": "ex5-halved-twice",
             "ex6_ring_threshold": "ex6-one-phase",
+            "ex8_measured_kernel": "ex8-micro-as-milli",
         },
     ),
     Student(
         "bytes",
         "bytes_",
-        {"ex5_h100_threshold": "ex5-binary-terabytes", "ex6_ring_threshold": "ex6-both-directions"},
+        {
+            "ex5_h100_threshold": "ex5-binary-terabytes",
+            "ex6_ring_threshold": "ex6-both-directions",
+            "ex8_measured_kernel": "ex8-binary-terabytes",
+        },
     ),
     # The Korean release: the same answers as "model" and "slip1", graded the same, told in Korean.
     Student("model-ko", "model-ko_", language="ko"),
@@ -103,6 +110,7 @@ STUDENTS = (
             "ex4_batched_matmul": "ex4-shared-weights",
             "ex5_h100_threshold": "ex5-sparse-peak",
             "ex6_ring_threshold": "ex6-no-n-minus-one",
+            "ex8_measured_kernel": "ex8-sparse-peak",
         },
         language="ko",
     ),

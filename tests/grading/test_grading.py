@@ -114,6 +114,8 @@ def test_the_same_seed_draws_the_same_cases_and_another_seed_others() -> None:
 
 # --- A number printed in the book earns nothing ---------------------------------------
 
+FLOPS, MOVED, MICROSECONDS, DATASHEET_FLOPS, TERABYTES = reference.ex8_figures("prefill")
+
 
 def printed_figures() -> dict[str, float]:
     """The scalar answers the book and the source print, as the library computes them."""
@@ -133,6 +135,11 @@ def printed_figures() -> dict[str, float]:
         "ex6.two_chip_critical_d": network_critical_d(exercises.EX6_CHIP),  # chapter 8's table
         "ex6.critical_d": reference.ex6_critical_d(),
         "ex6.nodes_critical_d": reference.ex6_nodes_critical_d(),
+        # exercise 8's at its prefill matmul: what a student computes once and could paste
+        "ex8.achieved_flops": reference.ex8_achieved_flops(FLOPS, MICROSECONDS),
+        "ex8.achieved_bandwidth": reference.ex8_achieved_bandwidth(MOVED, MICROSECONDS),
+        "ex8.mfu": reference.ex8_mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
+        "ex8.mbu": reference.ex8_mbu(MOVED, MICROSECONDS, TERABYTES),
     }
 
 

@@ -156,7 +156,30 @@ SLIPS: dict[str, Slip] = {
         ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "(n_chips - 1) / n_chips * payload_bytes"),),
         _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
     ),
-
+    # Exercise 8: the three misconceptions it exists for, and a percentage for a fraction.
+    "ex8-micro-as-milli": Slip(
+        key.MICRO_AS_MILLI,
+        ((r"SECONDS_PER_MICROSECOND = 1e-6", "SECONDS_PER_MICROSECOND = 1e-3"),),
+        _parts("ex8", "achieved_flops", "achieved_bandwidth", "mfu", "mbu"),
+    ),
+    "ex8-sparse-peak": Slip(
+        key.SPARSE_PEAK,
+        ((r"\(datasheet_flops / 2\)", "datasheet_flops"),),
+        _parts("ex8", "mfu", "closest_limit"),
+    ),
+    "ex8-binary-terabytes": Slip(
+        key.BINARY_TERABYTES,
+        ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
+        _parts("ex8", "mbu", "closest_limit"),
+    ),
+    "ex8-percent": Slip(
+        key.PERCENT,
+        (
+            (r"return achieved_flops\(", "return 100 * achieved_flops("),
+            (r"return achieved_bandwidth\(", "return 100 * achieved_bandwidth("),
+        ),
+        _parts("ex8", "mfu", "mbu"),
+    ),
 }
 
 
