@@ -74,3 +74,15 @@ EX8_DATASHEET_TB = EX8_CHIP.hbm_bandwidth / 1e12
 EX8_KERNELS = {"prefill": ((4096, 8192, 8192), 800.0), "decode": ((8, 8192, 8192), 60.0)}
 """Two bf16 matmuls (B, D, F) and the time, in microseconds, a profiler gave each (the exercise's
 own measurements, not a published one)."""
+
+# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
+EX7_MODEL = "llama-3.1-8b"
+"""Llama 3.1 8B (the catalog's shape, from its config): layers, query and KV heads, head width, parameters."""
+EX7_CHIP: Chip = chip("h100-sxm")
+"""One H100 SXM: HBM, dense bf16 peak and bandwidth from NVIDIA's datasheet."""
+EX7_CONTEXT = 4096
+"""Tokens in each sequence's KV cache."""
+EX7_BATCH = 64
+"""The decode batch at which exercise 7 asks the step's time."""
+EX7_PROMPT = 2048
+"""Tokens of the prompt whose first token exercise 7 asks."""

@@ -27,17 +27,21 @@ inf
 (0.018, 0.669)
 >>> [ex8_closest_limit(*ex8_figures(kernel)) for kernel in ("prefill", "decode")]
 ['compute', 'memory']
+>>> ex7_largest_batch(), round(ex7_plateau_batch(989e12, 3.35e12))   # memory runs out first
+(119, 295)
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
-from rooflinekit.analysis import Roofline, analyze, attainable_flops
+from rooflinekit.analysis import Roofline, analyze, attainable_flops, t_comms
 from rooflinekit.collectives import ring_all_reduce_bytes
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import (
     EX1_CHIP,
     EX2_CHIP,
@@ -49,6 +53,8 @@ from rooflinekit.exercises import (
     EX6_GPUS,
     EX6_NIC_GIGABITS,
     EX6_NVLINK_BOTH_WAYS_GB,
+    EX7_CHIP,
+    EX7_MODEL,
     EX8_DATASHEET_BF16,
     EX8_DATASHEET_TB,
     EX8_KERNELS,
@@ -56,7 +62,9 @@ from rooflinekit.exercises import (
     INT8,
     MIXED,
 )
+from rooflinekit.models import transformer_shape
 from rooflinekit.network import network_critical_d
+from rooflinekit.transformer.memory import MemoryCheck
 from rooflinekit.utilization import Utilization, utilization
 
 __all__ = [
@@ -77,6 +85,11 @@ __all__ = [
     "ex6_link_bandwidth",
     "ex6_nic_bandwidth",
     "ex6_nodes_critical_d",
+    "ex7_decode_step",
+    "ex7_kv_bytes_per_token",
+    "ex7_largest_batch",
+    "ex7_plateau_batch",
+    "ex7_ttft",
     "ex8_achieved_bandwidth",
     "ex8_achieved_flops",
     "ex8_closest_limit",
@@ -286,3 +299,55 @@ def ex8_closest_limit(
 ) -> str:
     """``"compute"`` or ``"memory"``: the limit of which the run uses the larger share."""
     return str(_used(flops, bytes_moved, microseconds, datasheet_flops, terabytes_per_second).closest)
+
+
+# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token ---
+
+KV_DTYPES = {1: "fp8", 2: "bf16", 4: "fp32"}
+"""A KV cache's dtype by its bytes per number."""
+WEIGHT_BYTES = dtype_bytes("bf16")
+"""Exercise 7's weights are bf16."""
+EX7_SHAPE = transformer_shape(EX7_MODEL)
+
+
+def ex7_kv_bytes_per_token(
+    n_layers: int, n_heads: int, kv_heads: int, head_dim: int, bytes_per_number: int = 2
+) -> float:
+    """Bytes one token leaves in the cache: a key and a value per layer and KV head (not per query head)."""
+    shape = replace(EX7_SHAPE, n_layers=n_layers, n_heads=n_heads, n_kv_heads=kv_heads, head_dim=head_dim)
+    return shape.kv_cache_bytes_per_token(KV_DTYPES[bytes_per_number])
+
+
+def ex7_largest_batch(
+    hbm_bytes: float = EX7_CHIP.hbm_bytes,
+    params: float = EX7_SHAPE.params,
+    context: int = 4096,
+    kv_bytes_per_token: float = EX7_SHAPE.kv_cache_bytes_per_token("bf16"),
+) -> int:
+    """Whole sequences of ``context`` tokens whose caches fit beside the bf16 weights (activations
+    left out)."""
+    memory = MemoryCheck(hbm_bytes, WEIGHT_BYTES * params, 0.0, 0.0, context * kv_bytes_per_token)
+    return memory.max_batch
+
+
+def ex7_decode_step(
+    batch: Any, params: float, context: int, kv_bytes_per_token: float, peak: float, bandwidth: float
+) -> Any:
+    """One decode step, the weight matmuls then the attention, one after the other: the matmuls
+    take the longer of their FLOPs at the peak and the weights' bytes at the bandwidth; the
+    attention reads every sequence's cache (its FLOPs left out)."""
+    matmuls = Cost(flops=2 * params * batch, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
+    attention = t_comms(batch * context * kv_bytes_per_token, bandwidth)
+    return analyze(matmuls, peak=peak, bandwidth=bandwidth).t_lower + attention
+
+
+def ex7_ttft(prompt: Any, params: float, peak: float, bandwidth: float) -> Any:
+    """The prefill of ``prompt`` tokens in one step: the weights read once, 2 FLOPs a parameter a token."""
+    prefill = Cost(flops=2 * params * prompt, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
+    return analyze(prefill, peak=peak, bandwidth=bandwidth).t_lower
+
+
+def ex7_plateau_batch(peak: float, bandwidth: float) -> float:
+    """The batch from which the weight matmuls are compute-bound (bf16 weights): past it each
+    token's matmul time and attention time are both fixed, and the tokens a second stop growing."""
+    return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth)

@@ -117,6 +117,12 @@ def test_the_same_seed_draws_the_same_cases_and_another_seed_others() -> None:
 FLOPS, MOVED, MICROSECONDS, DATASHEET_FLOPS, TERABYTES = reference.ex8_figures("prefill")
 
 
+def at_its_figures(qid: str) -> float:
+    """A question's answer at its exercise's own figures (its first case)."""
+    question = FUNCTIONS[qid]
+    return float(question.reference(*question.cases[0]))
+
+
 def printed_figures() -> dict[str, float]:
     """The scalar answers the book and the source print, as the library computes them."""
     return {
@@ -135,6 +141,12 @@ def printed_figures() -> dict[str, float]:
         "ex6.two_chip_critical_d": network_critical_d(exercises.EX6_CHIP),  # chapter 8's table
         "ex6.critical_d": reference.ex6_critical_d(),
         "ex6.nodes_critical_d": reference.ex6_nodes_critical_d(),
+        # exercise 7's at its figures: what a student computes once and could paste
+        "ex7.kv_bytes_per_token": key.EX7_KV,
+        "ex7.largest_batch": reference.ex7_largest_batch(),
+        "ex7.decode_step": at_its_figures("ex7.decode_step"),
+        "ex7.ttft": at_its_figures("ex7.ttft"),
+        "ex7.plateau_batch": reference.ex7_plateau_batch(key.EX7_PEAK, key.EX7_BANDWIDTH),
         # exercise 8's at its prefill matmul: what a student computes once and could paste
         "ex8.achieved_flops": reference.ex8_achieved_flops(FLOPS, MICROSECONDS),
         "ex8.achieved_bandwidth": reference.ex8_achieved_bandwidth(MOVED, MICROSECONDS),

@@ -156,6 +156,32 @@ SLIPS: dict[str, Slip] = {
         ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "(n_chips - 1) / n_chips * payload_bytes"),),
         _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
     ),
+    # Exercise 7: the three misconceptions it exists for, and the weights left out of memory.
+    "ex7-query-heads": Slip(
+        key.QUERY_HEADS,
+        ((r"2 \* n_layers \* kv_heads \* head_dim", "2 * n_layers * n_heads * head_dim"),),
+        _parts("ex7", "kv_bytes_per_token"),
+    ),
+    "ex7-no-weights": Slip(
+        key.NO_WEIGHTS,
+        ((r"free = hbm_bytes - BYTES_PER_WEIGHT \* params", "free = hbm_bytes"),),
+        _parts("ex7", "largest_batch"),
+    ),
+    "ex7-kv-once": Slip(
+        key.KV_ONCE,
+        ((r"attention = batch \* context", "attention = context"),),
+        _parts("ex7", "decode_step"),
+    ),
+    "ex7-token-by-token": Slip(
+        key.TOKEN_BY_TOKEN,
+        (
+            (
+                r"return max\(FLOPS_PER_PARAMETER \* params \* prompt / peak, [^\n]*",
+                "return prompt * BYTES_PER_WEIGHT * params / bandwidth",
+            ),
+        ),
+        _parts("ex7", "ttft"),
+    ),
     # Exercise 8: the three misconceptions it exists for, and a percentage for a fraction.
     "ex8-micro-as-milli": Slip(
         key.MICRO_AS_MILLI,
