@@ -1,6 +1,6 @@
 """nbgrader's configuration for the course (read from the directory nbgrader runs in).
 
-The five graded notebooks form one assignment, ``roofline``: one release, one upload per
+The graded notebooks form one assignment, ``roofline``: one release, one upload per
 student, one gradebook row per student. Instructor versions live in ``solutions/roofline/``,
 the student versions nbgrader generates from them in ``exercises/roofline/``.
 The instructor's guide (book/instructor-guide.md) walks through a grading round.

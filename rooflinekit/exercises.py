@@ -1,4 +1,4 @@
-"""The five graded exercises' problem statements as data: the figures, shapes and chips each gives.
+"""The graded exercises' problem statements as data: the figures, shapes and chips each gives.
 
 Only what a statement gives lives here, once, for the book that cites it and the grader that
 asks its questions at it. No answer: what a student is asked to compute (bytes, intensities,
@@ -54,3 +54,35 @@ EX5_REPLICAS = 8
 """Exercise 5's data-parallel replicas, one H100 each."""
 EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
 """The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
+
+# --- Exercise 6: a layer split over chips, summed by a ring all-reduce --------------------
+EX6_CHIP: Chip = chip("h100-sxm")
+"""The H100 SXM with the catalog's dense bf16 peak, NVLink and InfiniBand figures."""
+EX6_NVLINK_BOTH_WAYS_GB = 2 * EX6_CHIP.link_bandwidth / 1e9
+"""NVIDIA's NVLink line, in GB/s: both directions together (the catalog keeps one way, half of it)."""
+EX6_NIC_GIGABITS = 8 * float(EX6_CHIP.dcn_bandwidth or "nan") / 1e9
+"""The InfiniBand NIC each GPU of the source's reference node has, in Gb/s (bits) each way."""
+EX6_GPUS = 8
+"""GPUs in one node, joined by NVLink."""
+
+# --- Exercise 8: what a measured kernel achieved ------------------------------------------
+EX8_CHIP: Chip = chip("h100-sxm")
+EX8_DATASHEET_BF16 = EX8_CHIP.peak("bf16", sparse=True)
+"""The datasheet's bf16 line, in FLOP/s: with 2:4 sparsity, twice the dense peak."""
+EX8_DATASHEET_TB = EX8_CHIP.hbm_bandwidth / 1e12
+"""The datasheet's memory bandwidth, in TB/s."""
+EX8_KERNELS = {"prefill": ((4096, 8192, 8192), 800.0), "decode": ((8, 8192, 8192), 60.0)}
+"""Two bf16 matmuls (B, D, F) and the time, in microseconds, a profiler gave each (the exercise's
+own measurements, not a published one)."""
+
+# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
+EX7_MODEL = "llama-3.1-8b"
+"""Llama 3.1 8B (the catalog's shape, from its config): layers, query and KV heads, head width, parameters."""
+EX7_CHIP: Chip = chip("h100-sxm")
+"""One H100 SXM: HBM, dense bf16 peak and bandwidth from NVIDIA's datasheet."""
+EX7_CONTEXT = 4096
+"""Tokens in each sequence's KV cache."""
+EX7_BATCH = 64
+"""The decode batch at which exercise 7 asks the step's time."""
+EX7_PROMPT = 2048
+"""Tokens of the prompt whose first token exercise 7 asks."""

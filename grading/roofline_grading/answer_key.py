@@ -1,4 +1,4 @@
-"""The answer key of the five graded exercises: what is right, within which tolerance, and
+"""The answer key of the graded exercises: what is right, within which tolerance, and
 what the known mistakes give.
 
 Each exercise holds one question per graded part. Every answer is a function (of the sizes,
@@ -61,6 +61,7 @@ REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) m
 WORD = Tolerance(why="a word: its first word, in any case, must be the right one")
 
 FLOPS_PER_MULTIPLY_ADD = 2
+BITS_PER_BYTE = 8
 """Each term of a dot product is a multiply and an add."""
 TEXT_CHIP: Chip = chip("tpu-v5e")
 """The TPU v5e with the bandwidth the text uses (8.2e11 B/s), not exercise 1's 8.1e11."""
@@ -718,7 +719,469 @@ EX5 = Exercise(
     given=(*EX5_FIGURES, stated.EX5_REPLICAS),
 )
 
-EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5)}
+
+# --- Exercise 6: a layer split over chips, summed by a ring all-reduce ------------------
+
+BOTH_DIRECTIONS = Misconception(
+    "both-directions",
+    N_(
+        "This matches counting both directions of a link as one. A link's figure for both directions "
+        "together is twice what it carries each way; in a ring each chip sends to one neighbour over one "
+        "direction while it receives over the other, so its bytes go at the one-way bandwidth."
+    ),
+)
+BITS_AS_BYTES = Misconception(
+    "bits-as-bytes",
+    N_(
+        "This matches reading Gb/s (gigabits) as GB/s (gigabytes). A network card's figure is in bits: "
+        "divide by 8 for bytes."
+    ),
+)
+NO_N_MINUS_ONE = Misconception(
+    "no-n-minus-one",
+    N_(
+        "This matches sending the whole payload twice, 2 x payload. In a ring all-reduce each chip sends "
+        "n - 1 pieces of payload / n in each of its two phases: 2 (n - 1) / n x payload, the whole "
+        "payload (not twice it) for two chips."
+    ),
+)
+ONE_PHASE = Misconception(
+    "one-phase",
+    N_(
+        "This matches counting one phase of the ring all-reduce, (n - 1) / n x payload. That is the "
+        "reduce-scatter alone (or an all-gather); the all-reduce needs both, and sends twice as much."
+    ),
+)
+
+EX6_PEAK = stated.EX6_CHIP.peak("bf16")
+EX6_LINK = stated.EX6_CHIP.link_bandwidth
+
+
+def _random_split(rng: np.random.Generator) -> tuple[int, float, float]:
+    """(chips, peak, one-way link bandwidth): 2 to 256 chips, links of 1e10 to 1e12 B/s."""
+    link = _log_uniform(rng, 1e10, 1e12)
+    return int(rng.integers(2, 257)), _log_uniform(rng, 1e14, 5e15), link
+
+
+def _split_d(n: Any, peak: float, link: float, *, sent: float = 1.0) -> float:
+    """The threshold when each chip is thought to send ``sent`` times the ring's bytes (a mistake's):
+    the time to send, and so the threshold, grows with the bytes."""
+    return float(ref.ex6_critical_d(n, peak, link)) * sent
+
+
+EX6 = Exercise(
+    "ex6_ring_threshold",
+    questions=(
+        FunctionQuestion(
+            "ex6.link_bandwidth",
+            "(both_ways_gigabytes_per_second)",
+            ref.ex6_link_bandwidth,
+            MODEL,
+            cases=((stated.EX6_NVLINK_BOTH_WAYS_GB,), (100.0,)),
+            random_case=lambda rng: (round(_log_uniform(rng, 20.0, 4000.0), 1),),
+            mistakes=(Mistake(BOTH_DIRECTIONS, lambda gb: gb * ref.GIGA),),
+        ),
+        FunctionQuestion(
+            "ex6.nic_bandwidth",
+            "(gigabits_per_second)",
+            ref.ex6_nic_bandwidth,
+            MODEL,
+            cases=((stated.EX6_NIC_GIGABITS,), (100.0,)),
+            random_case=lambda rng: (round(_log_uniform(rng, 10.0, 1600.0), 1),),
+            mistakes=(Mistake(BITS_AS_BYTES, lambda gbit: gbit * ref.GIGA),),
+        ),
+        FunctionQuestion(
+            "ex6.all_reduce_bytes",
+            "(payload_bytes, n_chips)",
+            ref.ex6_all_reduce_bytes,
+            MODEL,
+            cases=((2.0 * 8192 * 8192, stated.EX6_GPUS), (1000.0, 2), (1e6, 5)),
+            random_case=lambda rng: (_log_uniform(rng, 1e3, 1e10), int(rng.integers(2, 513))),
+            mistakes=(
+                Mistake(NO_N_MINUS_ONE, lambda payload, n: 2 * payload),
+                Mistake(ONE_PHASE, lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2),
+            ),
+        ),
+        FunctionQuestion(
+            "ex6.two_chip_critical_d",
+            "(peak, link_bandwidth)",
+            lambda peak, link: ref.ex6_critical_d(2, peak, link),
+            MODEL,
+            cases=((EX6_PEAK, EX6_LINK), (1e15, 1e11)),
+            random_case=lambda rng: _random_split(rng)[1:],
+            mistakes=(
+                Mistake(NO_N_MINUS_ONE, lambda peak, link: _split_d(2, peak, link, sent=2)),
+                Mistake(ONE_PHASE, lambda peak, link: _split_d(2, peak, link, sent=0.5)),
+                Mistake(BOTH_DIRECTIONS, lambda peak, link: _split_d(2, peak, 2 * link)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex6.critical_d",
+            "(n_chips, peak, link_bandwidth)",
+            ref.ex6_critical_d,
+            MODEL,
+            cases=((stated.EX6_GPUS, EX6_PEAK, EX6_LINK), (2, EX6_PEAK, EX6_LINK), (64, 1e15, 1e11)),
+            random_case=_random_split,
+            mistakes=(
+                Mistake(NO_N_MINUS_ONE, lambda n, peak, link: _split_d(n, peak, link, sent=n / (n - 1))),
+                Mistake(ONE_PHASE, lambda n, peak, link: _split_d(n, peak, link, sent=0.5)),
+                Mistake(BOTH_DIRECTIONS, lambda n, peak, link: _split_d(n, peak, 2 * link)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex6.nodes_critical_d",
+            "(n_nodes, peak, gigabits_per_second)",
+            ref.ex6_nodes_critical_d,
+            MODEL,
+            cases=((2, EX6_PEAK, stated.EX6_NIC_GIGABITS), (16, 1e15, 200.0)),
+            random_case=lambda rng: (
+                int(rng.integers(2, 129)),
+                _log_uniform(rng, 1e14, 5e15),
+                float(rng.choice([25, 50, 100, 200, 400, 800])),
+            ),
+            mistakes=(
+                Mistake(
+                    BITS_AS_BYTES,
+                    lambda n, peak, gbit: _split_d(n, peak, BITS_PER_BYTE * ref.ex6_nic_bandwidth(gbit)),
+                ),
+                Mistake(
+                    NO_N_MINUS_ONE,
+                    lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=n / (n - 1)),
+                ),
+                Mistake(
+                    ONE_PHASE, lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=0.5)
+                ),
+                Mistake(
+                    BOTH_DIRECTIONS, lambda n, peak, gbit: _split_d(n, peak, 2 * ref.ex6_nic_bandwidth(gbit))
+                ),
+            ),
+        ),
+    ),
+    misconceptions=(BOTH_DIRECTIONS, BITS_AS_BYTES, NO_N_MINUS_ONE),
+    given=(EX6_PEAK, stated.EX6_NVLINK_BOTH_WAYS_GB, stated.EX6_NIC_GIGABITS, stated.EX6_GPUS),
+)
+
+
+# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
+
+QUERY_HEADS = Misconception(
+    "query-heads",
+    N_(
+        "This matches caching a key and a value for every query head. With grouped-query attention "
+        "several query heads share one KV head: the cache holds a key and a value per layer and KV head."
+    ),
+)
+KEYS_ONLY = Misconception(
+    "keys-only",
+    N_("This matches caching the keys alone. Each token leaves a key and a value: twice as many numbers."),
+)
+NO_WEIGHTS = Misconception(
+    "no-weights",
+    N_(
+        "This matches giving the whole HBM to the KV cache. The weights stay in memory too: only what "
+        "they leave holds the caches of the batch."
+    ),
+)
+KV_ONCE = Misconception(
+    "kv-once",
+    N_(
+        "This matches reading one sequence's cache per step. The weights are shared by the batch, but "
+        "every sequence attends to its own cache: the step reads batch x context x the bytes per token."
+    ),
+)
+NO_KV = Misconception(
+    "no-kv",
+    N_(
+        "This matches leaving out the attention's reads of the KV cache. Each step reads every "
+        "sequence's cache as well as the weights."
+    ),
+)
+TOKEN_BY_TOKEN = Misconception(
+    "token-by-token",
+    N_(
+        "This matches reading the prompt one token at a time, as decode does, the weights read once a "
+        "token. A prefill takes the whole prompt in one step: the weights are read once, and the "
+        "FLOPs of all its tokens usually take longer."
+    ),
+)
+
+EX7_SHAPE = ref.EX7_SHAPE
+EX7_PEAK, EX7_BANDWIDTH = stated.EX7_CHIP.peak("bf16"), stated.EX7_CHIP.hbm_bandwidth
+EX7_HEADS = (EX7_SHAPE.n_layers, EX7_SHAPE.n_heads, EX7_SHAPE.n_kv_heads, EX7_SHAPE.head_dim)
+EX7_KV = EX7_SHAPE.kv_cache_bytes_per_token("bf16")
+
+
+def _random_heads(rng: np.random.Generator) -> tuple[int, int, int, int, int]:
+    """(layers, query heads, KV heads, head width, bytes a number): KV heads a divisor of the query heads."""
+    kv_heads = int(rng.choice([1, 2, 4, 8, 16]))
+    group = int(rng.choice([1, 2, 4, 8]))
+    layers, width = int(rng.integers(2, 129)), int(rng.choice([64, 80, 96, 128, 256]))
+    return layers, kv_heads * group, kv_heads, width, int(rng.choice(list(ref.KV_DTYPES)))
+
+
+def _random_model(rng: np.random.Generator) -> tuple[float, int, float]:
+    """(parameters, context, KV bytes a token): 0.5e9 to 50e9 parameters, contexts of 256 to 32768."""
+    kv = float(ref.ex7_kv_bytes_per_token(*_random_heads(rng)[:4], 2))
+    return _log_uniform(rng, 5e8, 5e10), int(rng.integers(256, 32769)), kv
+
+
+def _random_memory(rng: np.random.Generator) -> tuple[float, float, int, float]:
+    """(HBM bytes, parameters, context, KV bytes a token) with room for a few sequences at least."""
+    params, context, kv = _random_model(rng)
+    hbm = 2 * params + context * kv * float(rng.integers(2, 2000))
+    return round(hbm, -6), params, context, kv
+
+
+def _random_step(rng: np.random.Generator) -> tuple[int, float, int, float, float, float]:
+    params, context, kv = _random_model(rng)
+    peak, bandwidth = _random_chip(rng)
+    return int(rng.integers(1, 1025)), params, context, kv, peak, bandwidth
+
+
+def _step_with(kv_read: Callable[[Any, Any, Any], Any]) -> Callable[..., Any]:
+    """The decode step with ``kv_read(batch, context, kv)`` bytes of cache read (a mistake's)."""
+
+    def step(batch: Any, params: float, context: int, kv: float, peak: float, bandwidth: float) -> Any:
+        matmuls = ref.ex7_decode_step(batch, params, context, 0.0, peak, bandwidth)
+        return matmuls + kv_read(batch, context, kv) / bandwidth
+
+    return step
+
+
+EX7 = Exercise(
+    "ex7_serving_decisions",
+    questions=(
+        FunctionQuestion(
+            "ex7.kv_bytes_per_token",
+            "(n_layers, n_heads, kv_heads, head_dim, bytes_per_number)",
+            ref.ex7_kv_bytes_per_token,
+            COUNT,
+            cases=((*EX7_HEADS, 2), (2, 4, 4, 8, 1), (80, 64, 8, 128, 2)),
+            random_case=_random_heads,
+            mistakes=(
+                Mistake(QUERY_HEADS, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, h, d, s)),
+                Mistake(KEYS_ONLY, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, kv, d, s) / 2),
+            ),
+        ),
+        FunctionQuestion(
+            "ex7.largest_batch",
+            "(hbm_bytes, params, context, kv_bytes_per_token)",
+            ref.ex7_largest_batch,
+            TOKENS,
+            cases=(
+                (stated.EX7_CHIP.hbm_bytes, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV),
+                (80e9, 8e9, 1024, 131072.0),
+            ),
+            random_case=_random_memory,
+            mistakes=(
+                Mistake(
+                    NO_WEIGHTS, lambda hbm, params, context, kv: ref.ex7_largest_batch(hbm, 0.0, context, kv)
+                ),
+            ),
+        ),
+        FunctionQuestion(
+            "ex7.decode_step",
+            "(batch, params, context, kv_bytes_per_token, peak, bandwidth)",
+            ref.ex7_decode_step,
+            MODEL,
+            cases=(
+                (stated.EX7_BATCH, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV, EX7_PEAK, EX7_BANDWIDTH),
+                (1, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV, EX7_PEAK, EX7_BANDWIDTH),
+                (512, 8e9, 1024, 131072.0, 1e15, 3e12),
+            ),
+            random_case=_random_step,
+            mistakes=(
+                Mistake(KV_ONCE, _step_with(lambda batch, context, kv: context * kv)),
+                Mistake(NO_KV, _step_with(lambda batch, context, kv: 0.0)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex7.ttft",
+            "(prompt, params, peak, bandwidth)",
+            ref.ex7_ttft,
+            MODEL,
+            cases=((stated.EX7_PROMPT, EX7_SHAPE.params, EX7_PEAK, EX7_BANDWIDTH), (4096, 7e10, 1e15, 3e12)),
+            random_case=lambda rng: (int(rng.integers(256, 32769)), _random_model(rng)[0], *_random_chip(
+                rng
+            )),
+            mistakes=(
+                Mistake(
+                    TOKEN_BY_TOKEN,
+                    lambda prompt, params, peak, bw: prompt
+                    * ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
+                ),
+                Mistake(
+                    NO_FACTOR_TWO,
+                    lambda prompt, params, peak, bw: ref.ex7_ttft(
+                        prompt, params, FLOPS_PER_MULTIPLY_ADD * peak, bw
+                    ),
+                ),
+            ),
+        ),
+        FunctionQuestion(
+            "ex7.plateau_batch",
+            "(peak, bandwidth)",
+            ref.ex7_plateau_batch,
+            TOKENS,
+            cases=((EX7_PEAK, EX7_BANDWIDTH), (2e15, 4e12)),
+            random_case=_random_chip,
+            mistakes=(
+                Mistake(
+                    HALVED_TWICE, lambda peak, bw: ref.ex7_plateau_batch(peak, bw) / FLOPS_PER_MULTIPLY_ADD
+                ),
+            ),
+        ),
+    ),
+    misconceptions=(QUERY_HEADS, KV_ONCE, TOKEN_BY_TOKEN),
+    given=(
+        *EX7_HEADS,
+        EX7_SHAPE.params,
+        stated.EX7_CHIP.hbm_bytes,
+        EX7_PEAK,
+        EX7_BANDWIDTH,
+        stated.EX7_CONTEXT,
+        stated.EX7_BATCH,
+        stated.EX7_PROMPT,
+    ),
+)
+
+# --- Exercise 8: what a measured kernel achieved ------------------------------------------
+
+MICRO_AS_MILLI = Misconception(
+    "micro-as-milli",
+    N_(
+        "This matches reading microseconds as milliseconds. A microsecond (µs) is 1e-6 s; a millisecond "
+        "(ms) is 1e-3 s."
+    ),
+)
+PERCENT = Misconception(
+    "percent",
+    N_("This matches giving a percentage. The question asks for a fraction: 0.5 for half, not 50."),
+)
+RAW_RATES = Misconception(
+    "raw-rates",
+    N_(
+        "This matches comparing the FLOP/s achieved with the bytes per second achieved. The two are in "
+        "different units, and FLOP/s are almost always the larger number; compare the shares of the chip "
+        "each uses: the fraction of the peak (MFU) with the fraction of the bandwidth (MBU)."
+    ),
+)
+
+EX8_FIGURES = {kernel: ref.ex8_figures(kernel) for kernel in stated.EX8_KERNELS}
+EX8_BETWEEN = (4e11, 1e9, 1000.0, stated.EX8_DATASHEET_BF16, stated.EX8_DATASHEET_TB)
+"""A kernel of 400 FLOPs a byte: above the H100's critical intensity, below twice it."""
+
+
+def _random_run(rng: np.random.Generator) -> tuple[float, float, float, float, float]:
+    """(FLOPs, bytes, microseconds, datasheet FLOP/s, TB/s): a chip like _random_chip's, a run of 1 µs
+    to 100 ms using 0.1% to 90% of the nearer limit, at an intensity of 0.2 to 5 times the chip's."""
+    peak, bandwidth = _random_chip(rng)
+    microseconds = _log_uniform(rng, 1.0, 1e5)
+    intensity = peak / bandwidth * _log_uniform(rng, 0.2, 5.0)
+    share = _log_uniform(rng, 1e-3, 0.9)
+    flops = share * min(peak, intensity * bandwidth) * microseconds * ref.MICROSECOND
+    return flops, flops / intensity, microseconds, 2 * peak, round(bandwidth / ref.TERABYTE_PER_SECOND, 4)
+
+
+BINARY_SHARE = TERABYTE / 2.0**40
+"""A terabyte over 2**40 bytes: what a bandwidth read in binary terabytes is off by."""
+
+
+def _as_milli(microseconds: Any) -> Any:
+    return microseconds * 1e3
+
+
+def _closest(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
+    return ref.ex8_closest_limit(flops, moved, us, sheet, tb)
+
+
+EX8 = Exercise(
+    "ex8_measured_kernel",
+    questions=(
+        FunctionQuestion(
+            "ex8.achieved_flops",
+            "(flops, microseconds)",
+            ref.ex8_achieved_flops,
+            MODEL,
+            cases=(*((f[0], f[2]) for f in EX8_FIGURES.values()), (1e12, 1.0)),
+            random_case=lambda rng: (_random_run(rng)[0], _random_run(rng)[2]),
+            mistakes=(
+                Mistake(MICRO_AS_MILLI, lambda flops, us: ref.ex8_achieved_flops(flops, _as_milli(us))),
+            ),
+        ),
+        FunctionQuestion(
+            "ex8.achieved_bandwidth",
+            "(bytes_moved, microseconds)",
+            ref.ex8_achieved_bandwidth,
+            MODEL,
+            cases=(*((f[1], f[2]) for f in EX8_FIGURES.values()), (1e9, 1.0)),
+            random_case=lambda rng: (_random_run(rng)[1], _random_run(rng)[2]),
+            mistakes=(
+                Mistake(MICRO_AS_MILLI, lambda moved, us: ref.ex8_achieved_bandwidth(moved, _as_milli(us))),
+            ),
+        ),
+        FunctionQuestion(
+            "ex8.mfu",
+            "(flops, microseconds, datasheet_flops)",
+            ref.ex8_mfu,
+            MODEL,
+            cases=(*((f[0], f[2], f[3]) for f in EX8_FIGURES.values()), (1e12, 1000.0, 2e15)),
+            random_case=lambda rng: tuple(_random_run(rng)[i] for i in (0, 2, 3)),
+            mistakes=(
+                Mistake(SPARSE_PEAK, lambda flops, us, sheet: ref.ex8_mfu(flops, us, sheet) / 2),
+                Mistake(PERCENT, lambda flops, us, sheet: 100 * ref.ex8_mfu(flops, us, sheet)),
+                Mistake(MICRO_AS_MILLI, lambda flops, us, sheet: ref.ex8_mfu(flops, _as_milli(us), sheet)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex8.mbu",
+            "(bytes_moved, microseconds, terabytes_per_second)",
+            ref.ex8_mbu,
+            MODEL,
+            cases=(*((f[1], f[2], f[4]) for f in EX8_FIGURES.values()), (1e9, 1000.0, 2.0)),
+            random_case=lambda rng: tuple(_random_run(rng)[i] for i in (1, 2, 4)),
+            mistakes=(
+                Mistake(BINARY_TERABYTES, lambda moved, us, tb: ref.ex8_mbu(moved, us, tb) * BINARY_SHARE),
+                Mistake(PERCENT, lambda moved, us, tb: 100 * ref.ex8_mbu(moved, us, tb)),
+                Mistake(MICRO_AS_MILLI, lambda moved, us, tb: ref.ex8_mbu(moved, _as_milli(us), tb)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex8.closest_limit",
+            "(flops, bytes_moved, microseconds, datasheet_flops, terabytes_per_second)",
+            ref.ex8_closest_limit,
+            WORD,
+            cases=(*EX8_FIGURES.values(), EX8_BETWEEN),
+            random_case=_random_run,
+            mistakes=(
+                Mistake(
+                    RAW_RATES,
+                    lambda flops, moved, us, sheet, tb: "compute"
+                    if ref.ex8_achieved_flops(flops, us) > ref.ex8_achieved_bandwidth(moved, us)
+                    else "memory",
+                ),
+                Mistake(
+                    SPARSE_PEAK, lambda flops, moved, us, sheet, tb: _closest(flops, moved, us, 2 * sheet, tb)
+                ),
+                Mistake(
+                    BINARY_TERABYTES,
+                    lambda flops, moved, us, sheet, tb: _closest(flops, moved, us, sheet, tb / BINARY_SHARE),
+                ),
+            ),
+            returns="word",
+            choices=("compute", "memory"),
+        ),
+    ),
+    misconceptions=(SPARSE_PEAK, MICRO_AS_MILLI, BINARY_TERABYTES),
+    given=(
+        stated.EX8_DATASHEET_BF16,
+        stated.EX8_DATASHEET_TB,
+        *(v for shape, us in stated.EX8_KERNELS.values() for v in (*shape, us)),
+        *(v for f in EX8_FIGURES.values() for v in f[:2]),
+    ),
+)
+
+EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5, EX6, EX7, EX8)}
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 
 

@@ -1,4 +1,4 @@
-"""The five graded exercises' model answers, as functions: what the answer key calls right.
+"""The graded exercises' model answers, as functions: what the answer key calls right.
 
 Every answer is computed by ``rooflinekit``'s general functions at the figures the exercise's
 statement gives (``rooflinekit.exercises``), never typed in. Answers that the exercises ask as
@@ -20,16 +20,28 @@ package, which only instructors install: the library every student installs hold
 inf
 >>> round(ex5_critical_batch(), 1)
 295.4
+>>> round(ex6_critical_d()), round(ex6_critical_d(2)), round(ex6_nodes_critical_d())
+(30769, 4396, 39560)
+>>> flops, moved, microseconds, datasheet_flops, terabytes = ex8_figures("decode")
+>>> round(ex8_mfu(flops, microseconds, datasheet_flops), 3), round(ex8_mbu(moved, microseconds, terabytes), 3)
+(0.018, 0.669)
+>>> [ex8_closest_limit(*ex8_figures(kernel)) for kernel in ("prefill", "decode")]
+['compute', 'memory']
+>>> ex7_largest_batch(), round(ex7_plateau_batch(989e12, 3.35e12))   # memory runs out first
+(119, 295)
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
-from rooflinekit.analysis import Roofline, analyze, attainable_flops
+from rooflinekit.analysis import Roofline, analyze, attainable_flops, t_comms
+from rooflinekit.collectives import ring_all_reduce_bytes
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import (
     EX1_CHIP,
     EX2_CHIP,
@@ -37,10 +49,23 @@ from rooflinekit.exercises import (
     EX5_CHIP,
     EX5_DATASHEET_BF16,
     EX5_REPLICAS,
+    EX6_CHIP,
+    EX6_GPUS,
+    EX6_NIC_GIGABITS,
+    EX6_NVLINK_BOTH_WAYS_GB,
+    EX7_CHIP,
+    EX7_MODEL,
+    EX8_DATASHEET_BF16,
+    EX8_DATASHEET_TB,
+    EX8_KERNELS,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
 )
+from rooflinekit.models import transformer_shape
+from rooflinekit.network import network_critical_d
+from rooflinekit.transformer.memory import MemoryCheck
+from rooflinekit.utilization import Utilization, utilization
 
 __all__ = [
     "ex1_cost",
@@ -55,6 +80,23 @@ __all__ = [
     "ex5_critical_batch",
     "ex5_dense_peak",
     "ex5_global_batch",
+    "ex6_all_reduce_bytes",
+    "ex6_critical_d",
+    "ex6_link_bandwidth",
+    "ex6_nic_bandwidth",
+    "ex6_nodes_critical_d",
+    "ex7_decode_step",
+    "ex7_kv_bytes_per_token",
+    "ex7_largest_batch",
+    "ex7_plateau_batch",
+    "ex7_ttft",
+    "ex8_achieved_bandwidth",
+    "ex8_achieved_flops",
+    "ex8_closest_limit",
+    "ex8_cost",
+    "ex8_figures",
+    "ex8_mbu",
+    "ex8_mfu",
 ]
 
 
@@ -154,3 +196,158 @@ def ex5_global_batch(
 ) -> float:
     """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
     return replicas * ex5_critical_batch(datasheet_flops, hbm_bandwidth)
+
+
+# --- Exercise 6: a layer split over chips, summed by a ring all-reduce -------------------
+
+GIGA = 1e9
+"""A datasheet's giga: 10**9."""
+BITS_PER_BYTE = 8
+
+
+def ex6_link_bandwidth(both_ways_gigabytes_per_second: float = EX6_NVLINK_BOTH_WAYS_GB) -> float:
+    """One way of a link, in B/s, from a datasheet's GB/s for both directions together."""
+    return both_ways_gigabytes_per_second * GIGA / 2
+
+
+def ex6_nic_bandwidth(gigabits_per_second: float = EX6_NIC_GIGABITS) -> float:
+    """A network card's B/s from its Gb/s: 8 bits to a byte."""
+    return gigabits_per_second * GIGA / BITS_PER_BYTE
+
+
+def ex6_all_reduce_bytes(payload_bytes: Any, n_chips: int) -> Any:
+    """Bytes each chip sends in a ring all-reduce: ``2 (n - 1) / n`` times the payload."""
+    return ring_all_reduce_bytes(payload_bytes, n_chips)
+
+
+def ex6_critical_d(
+    n_chips: int = EX6_GPUS,
+    peak: float = EX6_CHIP.peak("bf16"),
+    link_bandwidth: float = EX6_CHIP.link_bandwidth,
+) -> float:
+    """The ``D`` above which a bf16 matmul split along ``D`` over ``n_chips`` is compute-bound."""
+    return network_critical_d(n_chips=n_chips, peak=peak, link_bandwidth=link_bandwidth)
+
+
+def ex6_nodes_critical_d(
+    n_nodes: int = 2, peak: float = EX6_CHIP.peak("bf16"), gigabits_per_second: float = EX6_NIC_GIGABITS
+) -> float:
+    """The same threshold over ``n_nodes`` GPUs in different nodes, each summing over its NIC."""
+    return ex6_critical_d(n_nodes, peak, ex6_nic_bandwidth(gigabits_per_second))
+
+
+# --- Exercise 8: what a measured kernel achieved -----------------------------------------
+
+MICROSECOND = 1e-6
+TERABYTE_PER_SECOND = 1e12
+
+
+def ex8_cost(kernel: str) -> Cost:
+    """The cost of one of exercise 8's bf16 matmuls (``"prefill"`` or ``"decode"``)."""
+    return matmul_cost(*EX8_KERNELS[kernel][0])
+
+
+def ex8_figures(kernel: str) -> tuple[float, float, float, float, float]:
+    """(FLOPs, bytes, microseconds, datasheet FLOP/s, datasheet TB/s) of one of exercise 8's kernels."""
+    cost = ex8_cost(kernel)
+    microseconds = EX8_KERNELS[kernel][1]
+    return (float(cost.flops), float(cost.bytes), microseconds, EX8_DATASHEET_BF16, EX8_DATASHEET_TB)
+
+
+def _used(
+    flops: Any,
+    bytes_moved: Any,
+    microseconds: Any,
+    datasheet_flops: float = EX8_DATASHEET_BF16,
+    terabytes_per_second: float = EX8_DATASHEET_TB,
+) -> Utilization:
+    """The run at the dense peak (half the datasheet's sparse figure) and the bandwidth in B/s."""
+    return utilization(
+        Cost(flops=flops, bytes_read=bytes_moved, bytes_written=0.0),
+        microseconds * MICROSECOND,
+        peak=ex5_dense_peak(datasheet_flops),
+        bandwidth=terabytes_per_second * TERABYTE_PER_SECOND,
+    )
+
+
+def ex8_achieved_flops(flops: Any, microseconds: Any) -> Any:
+    """FLOP/s achieved: the FLOPs over the time in seconds."""
+    return _used(flops, 1.0, microseconds).achieved_flops
+
+
+def ex8_achieved_bandwidth(bytes_moved: Any, microseconds: Any) -> Any:
+    """B/s achieved: the bytes over the time in seconds."""
+    return _used(1.0, bytes_moved, microseconds).achieved_bandwidth
+
+
+def ex8_mfu(flops: Any, microseconds: Any, datasheet_flops: float = EX8_DATASHEET_BF16) -> Any:
+    """The share of the dense peak achieved (the datasheet's figure assumes 2:4 sparsity)."""
+    return _used(flops, 1.0, microseconds, datasheet_flops).mfu
+
+
+def ex8_mbu(bytes_moved: Any, microseconds: Any, terabytes_per_second: float = EX8_DATASHEET_TB) -> Any:
+    """The share of the memory bandwidth achieved."""
+    return _used(1.0, bytes_moved, microseconds, terabytes_per_second=terabytes_per_second).mbu
+
+
+def ex8_closest_limit(
+    flops: Any,
+    bytes_moved: Any,
+    microseconds: Any,
+    datasheet_flops: float = EX8_DATASHEET_BF16,
+    terabytes_per_second: float = EX8_DATASHEET_TB,
+) -> str:
+    """``"compute"`` or ``"memory"``: the limit of which the run uses the larger share."""
+    return str(_used(flops, bytes_moved, microseconds, datasheet_flops, terabytes_per_second).closest)
+
+
+# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token ---
+
+KV_DTYPES = {1: "fp8", 2: "bf16", 4: "fp32"}
+"""A KV cache's dtype by its bytes per number."""
+WEIGHT_BYTES = dtype_bytes("bf16")
+"""Exercise 7's weights are bf16."""
+EX7_SHAPE = transformer_shape(EX7_MODEL)
+
+
+def ex7_kv_bytes_per_token(
+    n_layers: int, n_heads: int, kv_heads: int, head_dim: int, bytes_per_number: int = 2
+) -> float:
+    """Bytes one token leaves in the cache: a key and a value per layer and KV head (not per query head)."""
+    shape = replace(EX7_SHAPE, n_layers=n_layers, n_heads=n_heads, n_kv_heads=kv_heads, head_dim=head_dim)
+    return shape.kv_cache_bytes_per_token(KV_DTYPES[bytes_per_number])
+
+
+def ex7_largest_batch(
+    hbm_bytes: float = EX7_CHIP.hbm_bytes,
+    params: float = EX7_SHAPE.params,
+    context: int = 4096,
+    kv_bytes_per_token: float = EX7_SHAPE.kv_cache_bytes_per_token("bf16"),
+) -> int:
+    """Whole sequences of ``context`` tokens whose caches fit beside the bf16 weights (activations
+    left out)."""
+    memory = MemoryCheck(hbm_bytes, WEIGHT_BYTES * params, 0.0, 0.0, context * kv_bytes_per_token)
+    return memory.max_batch
+
+
+def ex7_decode_step(
+    batch: Any, params: float, context: int, kv_bytes_per_token: float, peak: float, bandwidth: float
+) -> Any:
+    """One decode step, the weight matmuls then the attention, one after the other: the matmuls
+    take the longer of their FLOPs at the peak and the weights' bytes at the bandwidth; the
+    attention reads every sequence's cache (its FLOPs left out)."""
+    matmuls = Cost(flops=2 * params * batch, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
+    attention = t_comms(batch * context * kv_bytes_per_token, bandwidth)
+    return analyze(matmuls, peak=peak, bandwidth=bandwidth).t_lower + attention
+
+
+def ex7_ttft(prompt: Any, params: float, peak: float, bandwidth: float) -> Any:
+    """The prefill of ``prompt`` tokens in one step: the weights read once, 2 FLOPs a parameter a token."""
+    prefill = Cost(flops=2 * params * prompt, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
+    return analyze(prefill, peak=peak, bandwidth=bandwidth).t_lower
+
+
+def ex7_plateau_batch(peak: float, bandwidth: float) -> float:
+    """The batch from which the weight matmuls are compute-bound (bf16 weights): past it each
+    token's matmul time and attention time are both fixed, and the tokens a second stop growing."""
+    return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth)

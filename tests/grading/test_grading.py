@@ -38,6 +38,7 @@ from roofline_grading.session import answered, issue_one
 from rooflinekit import exercises
 from rooflinekit.analysis import analyze
 from rooflinekit.costs import matmul_cost
+from rooflinekit.network import network_critical_d
 
 QUESTIONS: dict[str, Question] = {q.id: q for e in key.EXERCISES.values() for q in e.questions}
 FUNCTIONS = {qid: q for qid, q in QUESTIONS.items() if isinstance(q, FunctionQuestion)}
@@ -113,6 +114,14 @@ def test_the_same_seed_draws_the_same_cases_and_another_seed_others() -> None:
 
 # --- A number printed in the book earns nothing ---------------------------------------
 
+FLOPS, MOVED, MICROSECONDS, DATASHEET_FLOPS, TERABYTES = reference.ex8_figures("prefill")
+
+
+def at_its_figures(qid: str) -> float:
+    """A question's answer at its exercise's own figures (its first case)."""
+    question = FUNCTIONS[qid]
+    return float(question.reference(*question.cases[0]))
+
 
 def printed_figures() -> dict[str, float]:
     """The scalar answers the book and the source print, as the library computes them."""
@@ -126,6 +135,23 @@ def printed_figures() -> dict[str, float]:
         "ex5.hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
         "ex5.critical_batch": reference.ex5_critical_batch(),
         "ex5.global_batch": reference.ex5_global_batch(),
+        "ex6.link_bandwidth": exercises.EX6_CHIP.link_bandwidth,
+        "ex6.nic_bandwidth": float(exercises.EX6_CHIP.dcn_bandwidth or 0),
+        "ex6.all_reduce_bytes": reference.ex6_all_reduce_bytes(2.0 * 8192 * 8192, exercises.EX6_GPUS),
+        "ex6.two_chip_critical_d": network_critical_d(exercises.EX6_CHIP),  # chapter 8's table
+        "ex6.critical_d": reference.ex6_critical_d(),
+        "ex6.nodes_critical_d": reference.ex6_nodes_critical_d(),
+        # exercise 7's at its figures: what a student computes once and could paste
+        "ex7.kv_bytes_per_token": key.EX7_KV,
+        "ex7.largest_batch": reference.ex7_largest_batch(),
+        "ex7.decode_step": at_its_figures("ex7.decode_step"),
+        "ex7.ttft": at_its_figures("ex7.ttft"),
+        "ex7.plateau_batch": reference.ex7_plateau_batch(key.EX7_PEAK, key.EX7_BANDWIDTH),
+        # exercise 8's at its prefill matmul: what a student computes once and could paste
+        "ex8.achieved_flops": reference.ex8_achieved_flops(FLOPS, MICROSECONDS),
+        "ex8.achieved_bandwidth": reference.ex8_achieved_bandwidth(MOVED, MICROSECONDS),
+        "ex8.mfu": reference.ex8_mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
+        "ex8.mbu": reference.ex8_mbu(MOVED, MICROSECONDS, TERABYTES),
     }
 
 

@@ -252,6 +252,12 @@ def test_when_no_earlier_part_tells_two_mistakes_that_fit_are_named_as_alternati
         ("ex5-sparse-peak", "critical_batch", "dense_peak"),
         ("ex5-sparse-peak", "global_batch", "critical_batch"),
         ("ex5-halved-twice", "global_batch", "critical_batch"),
+        ("ex6-no-n-minus-one", "critical_d", "all_reduce_bytes"),
+        ("ex6-one-phase", "two_chip_critical_d", "all_reduce_bytes"),
+        ("ex6-one-phase", "nodes_critical_d", "critical_d"),
+        ("ex6-bits-as-bytes", "nodes_critical_d", "nic_bandwidth"),
+        ("ex8-micro-as-milli", "mfu", "achieved_flops"),
+        ("ex8-micro-as-milli", "mbu", "achieved_bandwidth"),
     ],
 )
 def test_a_function_that_calls_an_earlier_mistaken_one_is_told_so(slip: str, part: str, source: str) -> None:

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rooflinekit as rk
+from rooflinekit.utilization import utilization
 
 sizes = st.integers(min_value=1, max_value=1 << 20)
 dtypes = st.sampled_from(["fp32", "bf16", "fp16", "fp8", "int8", "int4"])
@@ -100,3 +101,17 @@ def test_network_bound_switches_at_the_critical_d(B: int, D: int, F: int, n: int
     critical = rk.network_critical_d(chip_id, n_chips=n)
     if not np.isclose(D, critical, rtol=1e-9):
         assert r.bound == ("compute" if critical < D else "network")
+
+
+seconds = st.floats(min_value=1e-9, max_value=1e3, allow_nan=False, allow_infinity=False)
+
+
+@given(cost=matmul_costs(), chip_id=chips, time=seconds)
+def test_the_limit_a_run_is_closest_to_is_its_roofline_bound_whatever_its_time(
+    cost: rk.Cost, chip_id: str, time: float
+) -> None:
+    used, r = utilization(cost, time, chip_id), rk.analyze(cost, chip_id)
+    assert used.mfu / used.mbu == pytest.approx(cost.intensity / r.hardware.critical_intensity, rel=1e-9)
+    assert used.mfu * used.peak * time == pytest.approx(cost.flops, rel=1e-12)
+    if not np.isclose(cost.intensity, r.hardware.critical_intensity, rtol=1e-9):
+        assert used.closest == r.bound

@@ -135,6 +135,77 @@ SLIPS: dict[str, Slip] = {
         ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
         _parts("ex5", "hbm_bandwidth"),
     ),
+    # Exercise 6: the three misconceptions it exists for, and one phase of the ring only.
+    "ex6-both-directions": Slip(
+        key.BOTH_DIRECTIONS,
+        ((r"both_ways_gigabytes_per_second \* 1e9 / 2", "both_ways_gigabytes_per_second * 1e9"),),
+        _parts("ex6", "link_bandwidth"),
+    ),
+    "ex6-bits-as-bytes": Slip(
+        key.BITS_AS_BYTES,
+        ((r"gigabits_per_second \* 1e9 / 8", "gigabits_per_second * 1e9"),),
+        _parts("ex6", "nic_bandwidth", "nodes_critical_d"),
+    ),
+    "ex6-no-n-minus-one": Slip(
+        key.NO_N_MINUS_ONE,
+        ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "2 * payload_bytes"),),
+        _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
+    ),
+    "ex6-one-phase": Slip(
+        key.ONE_PHASE,
+        ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "(n_chips - 1) / n_chips * payload_bytes"),),
+        _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
+    ),
+    # Exercise 7: the three misconceptions it exists for, and the weights left out of memory.
+    "ex7-query-heads": Slip(
+        key.QUERY_HEADS,
+        ((r"2 \* n_layers \* kv_heads \* head_dim", "2 * n_layers * n_heads * head_dim"),),
+        _parts("ex7", "kv_bytes_per_token"),
+    ),
+    "ex7-no-weights": Slip(
+        key.NO_WEIGHTS,
+        ((r"free = hbm_bytes - BYTES_PER_WEIGHT \* params", "free = hbm_bytes"),),
+        _parts("ex7", "largest_batch"),
+    ),
+    "ex7-kv-once": Slip(
+        key.KV_ONCE,
+        ((r"attention = batch \* context", "attention = context"),),
+        _parts("ex7", "decode_step"),
+    ),
+    "ex7-token-by-token": Slip(
+        key.TOKEN_BY_TOKEN,
+        (
+            (
+                r"return max\(FLOPS_PER_PARAMETER \* params \* prompt / peak, [^\n]*",
+                "return prompt * BYTES_PER_WEIGHT * params / bandwidth",
+            ),
+        ),
+        _parts("ex7", "ttft"),
+    ),
+    # Exercise 8: the three misconceptions it exists for, and a percentage for a fraction.
+    "ex8-micro-as-milli": Slip(
+        key.MICRO_AS_MILLI,
+        ((r"SECONDS_PER_MICROSECOND = 1e-6", "SECONDS_PER_MICROSECOND = 1e-3"),),
+        _parts("ex8", "achieved_flops", "achieved_bandwidth", "mfu", "mbu"),
+    ),
+    "ex8-sparse-peak": Slip(
+        key.SPARSE_PEAK,
+        ((r"\(datasheet_flops / 2\)", "datasheet_flops"),),
+        _parts("ex8", "mfu", "closest_limit"),
+    ),
+    "ex8-binary-terabytes": Slip(
+        key.BINARY_TERABYTES,
+        ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
+        _parts("ex8", "mbu", "closest_limit"),
+    ),
+    "ex8-percent": Slip(
+        key.PERCENT,
+        (
+            (r"return achieved_flops\(", "return 100 * achieved_flops("),
+            (r"return achieved_bandwidth\(", "return 100 * achieved_bandwidth("),
+        ),
+        _parts("ex8", "mfu", "mbu"),
+    ),
 }
 
 

@@ -50,7 +50,7 @@ OUTPUT_CUT = "[output cut: {} more than {:,} characters]"
 REPORT = "grading.json"
 """What happened while a notebook ran, written beside its run for the worker."""
 RECORD_CHARS = 20_000_000
-"""Characters of answer records kept per notebook (far more than the five exercises need)."""
+"""Characters of answer records kept per notebook (far more than the exercises need)."""
 ERROR_CHARS = 2_000
 """Characters kept of an error's message and of each line of its traceback."""
 NAME_CHARS = 200
