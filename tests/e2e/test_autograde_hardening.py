@@ -899,15 +899,11 @@ def read_gradebook(run: Run) -> None:
 
 
 @pytest.fixture(scope="module")
-def course_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A course with the repository's config and solutions, generated, with a fixed grading secret."""
+def course_template(released_course: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The released course with a fixed grading secret."""
     root = tmp_path_factory.mktemp("hardening") / "template"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    make("exercises", course=root)
+    shutil.copytree(released_course, root)
     (root / ".grading-secret").write_text("0123456789abcdef" * 4 + "\n")
-    subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], check=True)  # font cache, once
     return root
 
 
@@ -941,8 +937,10 @@ def parallel(course_template: Path) -> Run:
 
 @pytest.fixture(scope="module")
 def controls_alone(course_template: Path) -> Run:
-    """The controls without the others, and with one worker."""
-    return grade_class(course_template, "controls", CONTROLS, jobs=1)
+    """The controls without the others, with one worker, in a course folder whose path is longer
+    than a Unix socket's may be (108 bytes; the kernels' sockets must live elsewhere)."""
+    deep = "controls/" + "a-course-deep-in-the-instructors-home-" * 3
+    return grade_class(course_template, deep, CONTROLS, jobs=1)
 
 
 def notebook_of(part: str) -> str:
@@ -1188,11 +1186,12 @@ def test_every_process_of_the_class_is_gone(parallel: Run) -> None:
 # --- Nobody else's grades change, nothing is lost or spoiled ----------------------------------
 
 
-def test_grades_depend_neither_on_the_others_nor_on_the_number_of_workers(
+def test_grades_depend_neither_on_the_others_nor_on_the_workers_nor_on_the_course_folder(
     parallel: Run, controls_alone: Run
 ) -> None:
-    """The controls graded with the whole class by 2 workers, and alone by 1, get the same
-    scores, part by part (random inputs included: they derive from the course's secret)."""
+    """The controls graded with the whole class by 2 workers, and alone by 1 in a deep folder, get
+    the same scores, part by part (random inputs included: they derive from the course's secret)."""
+    assert len(str(controls_alone.course).encode()) > 108
     controls = {c.id for c in CONTROLS}
     with_them = {key: value for key, value in parallel.grades.items() if key[0] in controls}
     assert with_them == controls_alone.grades
