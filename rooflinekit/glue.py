@@ -87,7 +87,7 @@ def glue(name: str, text: str) -> None:
     Outside a notebook (no IPython kernel) myst-nb's glue displays nothing, and ``glued`` still
     holds the text.
     """
-    from myst_nb import glue as myst_glue  # type: ignore[import-untyped]  # myst-nb has no type hints
+    from myst_nb import glue as myst_glue  # untyped (pyproject.toml's mypy overrides)
 
     # myst-nb gets the plain str: its text/plain is the quoted repr, which {glue:text} and the
     # site's role read back as this very string (unquoted, "8.2e11" would be read as a float).

@@ -1,10 +1,13 @@
-"""Fixtures shared by the book's tests: the built site, served on localhost."""
+"""Fixtures shared by the tests: the built site, served on localhost; a released course; Playwright."""
 
 from __future__ import annotations
 
 import functools
 import http.server
 import os
+import shutil
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +18,7 @@ import pytest
 from tests.support import screenshots
 from tests.support.book_build import make_book
 from tests.support.browsers import CHROMIUM
+from tests.support.make_targets import make
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
@@ -93,3 +97,17 @@ def playwright_session() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         yield playwright
+
+
+@pytest.fixture(scope="session")
+def released_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A course with the repository's nbgrader config and solutions, released by `make exercises`,
+    once per run (per worker, in a parallel run). Tests that grade copy it first (shutil.copytree)
+    and never change it."""
+    root = tmp_path_factory.mktemp("released") / "course"
+    root.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    make("exercises", course=root)
+    subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], check=True)  # font cache, once
+    return root

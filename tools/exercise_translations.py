@@ -60,24 +60,26 @@ class MissingTranslations(Exception):
 def code_messages(source: str) -> list[str]:
     """The messages a student reads in a code cell, in order: assertion messages, docstrings and
     string constants given to upper-case names at the top level."""
-    return [node.value for node in _message_nodes(source)]
+    return [text for _, text in _message_nodes(source)]
 
 
-def _message_nodes(source: str) -> Iterator[ast.Constant]:
+def _message_nodes(source: str) -> Iterator[tuple[ast.Constant, str]]:
+    """Each message of :func:`code_messages`, with the string constant that writes it."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return
+    candidates: list[ast.expr | None] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assert) and _is_text(message := _failed(node.msg)):
-            yield message  # type: ignore[misc]
+        if isinstance(node, ast.Assert):
+            candidates.append(_failed(node.msg))
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             first = node.body[0] if node.body else None
-            if isinstance(first, ast.Expr) and _is_text(first.value):
-                yield first.value  # type: ignore[misc]
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and _is_text(node.value) and _upper_names(node.targets):
-            yield node.value  # type: ignore[misc]
+            candidates.append(first.value if isinstance(first, ast.Expr) else None)
+    candidates += [n.value for n in tree.body if isinstance(n, ast.Assign) and _upper_names(n.targets)]
+    for item in candidates:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value.strip():
+            yield item, item.value
 
 
 def _failed(message: ast.expr | None) -> ast.expr | None:
@@ -91,18 +93,14 @@ def _upper_names(targets: list[ast.expr]) -> bool:
     return all(isinstance(t, ast.Name) and t.id.isupper() for t in targets)
 
 
-def _is_text(node: ast.AST | None) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str) and bool(node.value.strip())
-
-
 def translate_code(source: str, tr: Callable[[str], str | None], missing: list[str]) -> str:
     """``source`` with each of its :func:`code_messages` replaced by its translation."""
-    nodes = sorted(_message_nodes(source), key=lambda n: (n.lineno, n.col_offset), reverse=True)
+    found = sorted(_message_nodes(source), key=lambda m: (m[0].lineno, m[0].col_offset), reverse=True)
     lines = source.split("\n")
-    for node in nodes:
-        text = tr(node.value)
+    for node, english in found:
+        text = tr(english)
         if text is None:
-            missing.append(node.value)
+            missing.append(english)
             continue
         assert node.end_lineno is not None and node.end_col_offset is not None
         first, last = node.lineno - 1, node.end_lineno - 1

@@ -8,7 +8,9 @@ code that reaches for the answer key past a scanner (an indented cell, doctest p
 ``string.Formatter``, type hints, ``sys.modules``), objects that pretend to be numbers, forged
 records, reads of the course and the grader's environment, signals, the network, HTML and
 scripts in outputs and Markdown. Beside them, control students (model answers, the untouched
-release, one honest slip) and an honest student whose functions print their own names.
+release, one honest slip) and an honest student whose functions print their own names. The
+class is data: tests/e2e/crafted/class.toml says what each student submits and what must come of
+it, with the longer code in crafted/*.ipy; this module builds the submissions from it.
 
 The class is graded in parallel (JOBS=2) with a made-up secret in the grader's environment, and
 the controls again alone and sequentially (JOBS=1). The tests then check part by part that no
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import functools
 import hashlib
 import json
 import re
@@ -29,9 +32,11 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from string import Template
 from typing import Any
 
 import nbformat
@@ -54,13 +59,13 @@ TOKEN = "canvas-" + hashlib.sha256(b"a made-up token").hexdigest()[:24]
 # --- Building submissions ------------------------------------------------------------------
 
 CRAFTED = Path(__file__).with_name("crafted")
-"""The longer code the crafted students submit, one cell's source a file (IPython: ``*.ipy``)."""
+"""The crafted students as data: class.toml, and the longer code they submit, one cell's source a
+file (IPython: ``*.ipy``)."""
 
 
 def crafted(name: str) -> str:
     """The code in ``crafted/<name>.ipy``, as a student typed it into a cell."""
     return (CRAFTED / f"{name}.ipy").read_text(encoding="utf-8")
-
 
 
 def _read(path: Path) -> nbformat.NotebookNode:
@@ -106,8 +111,7 @@ def file(nb: nbformat.NotebookNode) -> bytes:
     return nbformat.writes(nb).encode()
 
 
-EX1, EX3, EX5 = "ex1_int8_matmul", "ex3_roofline_plot", "ex5_h100_threshold"
-EX5_MODEL = model_answers(EX5)
+EX5 = "ex5_h100_threshold"
 DENSE, HBM, CRITICAL, GLOBAL = "ex5_dense_peak", "ex5_hbm_bandwidth", "ex5_critical_batch", "ex5_global_batch"
 EX5_PARTS = frozenset({DENSE, HBM, CRITICAL, GLOBAL})
 
@@ -121,42 +125,9 @@ def parts(notebook: str) -> frozenset[str]:
 
 
 ALL_PARTS = frozenset().union(*(parts(n) for n in NOTEBOOKS))
-SPARSE_SLIP = {"ex5_peak_answer": "def dense_peak(datasheet_flops):\n    return datasheet_flops  # sparse"}
-PER_REPLICA = (
-    "def global_batch(replicas, datasheet_flops, hbm_bandwidth):\n"
-    "    return critical_batch(datasheet_flops, hbm_bandwidth)"
-)
-CRASH = (
-    "np.lib.stride_tricks.as_strided(np.zeros(1), shape=(2,), strides=(2**44,))[1]  # reads unmapped memory"
-)
 
 
-def ex5(**answers: str) -> Callable[[Path], dict[str, bytes]]:
-    return lambda course: {f"{EX5}.ipynb": file(answered(EX5, **answers))}
-
-
-def ex5_with(
-    change: Callable[[nbformat.NotebookNode, Path], None], **answers: str
-) -> Callable[[Path], dict[str, bytes]]:
-    def build(course: Path) -> dict[str, bytes]:
-        nb = answered(EX5, **answers)
-        change(nb, course)
-        return {f"{EX5}.ipynb": file(nb)}
-
-    return build
-
-
-def ex5_in(course_code: Callable[[Path], dict[str, str]]) -> Callable[[Path], dict[str, bytes]]:
-    """Answers that need the course's path (what a student would try to read)."""
-    return lambda course: ex5(**course_code(course))(course)
-
-
-def appended(grade_id: str, code: str, notebook: str = EX5) -> dict[str, str]:
-    """The model answer of ``grade_id`` followed by ``code``."""
-    return {grade_id: model_answers(notebook)[grade_id] + "\n" + code}
-
-
-# --- What students submit, and what must come of it ----------------------------------------
+# --- What students submit, and what must come of it (crafted/class.toml) -------------------
 
 
 @dataclass(frozen=True)
@@ -166,7 +137,7 @@ class Craft:
     words their report line must contain."""
 
     id: str
-    build: Callable[[Path], dict[str, bytes]]
+    build: Callable[[Path], dict[str, bytes | Path]]
     full: frozenset[str] = frozenset()
     zero: frozenset[str] = frozenset()
     flagged: bool = False
@@ -175,80 +146,50 @@ class Craft:
     control: bool = False
 
 
-def _everything(notebook_files: Callable[[str], nbformat.NotebookNode]) -> Callable[[Path], dict[str, bytes]]:
-    return lambda course: {f"{name}.ipynb": file(notebook_files(name)) for name in NOTEBOOKS}
-
-
-# Numbers the book and the source print, as rooflinekit computes them.
-PRINTED = {
-    "ex1_critical_answer": f"critical_batch = {reference.ex1_critical_batch()!r}",
-    "ex1_limited_answer": f"limited_by = {reference.ex1_roofline(*exercises.EX1_SHAPE).bound!r}",
-    "ex2_peak_answer": f"compute_peak = {exercises.EX2_CHIP.peak('bf16')!r}",
-    "ex2_critical_answer": f"critical_batch = {reference.ex2_critical_batch()!r}",
-    "ex3_crossover_answer": (
-        f"crossover_4096 = {reference.ex3_crossover(4096)!r}\ncrossover_1024 = {reference.ex3_crossover(1024)!r}"
-    ),
-    "ex4_critical_answer": "critical_batch = math.inf",
-    "ex5_peak_answer": f"dense_peak = {reference.ex5_dense_peak()!r}",
-    "ex5_bandwidth_answer": f"hbm_bandwidth = {exercises.EX5_CHIP.hbm_bandwidth!r}",
-    "ex5_critical_answer": f"critical_batch = {reference.ex5_critical_batch()!r}",
-    "ex5_global_answer": f"global_batch = {reference.ex5_global_batch()!r}",
+CLASS = tomllib.loads((CRAFTED / "class.toml").read_text(encoding="utf-8"))
+"""The crafted students, as data: what each submits and what must come of it (its header says how)."""
+NUMBERS = {
+    "ex1_critical_batch": reference.ex1_critical_batch(),
+    "ex1_limited_by": reference.ex1_roofline(*exercises.EX1_SHAPE).bound,
+    "ex2_compute_peak": exercises.EX2_CHIP.peak("bf16"),
+    "ex2_critical_batch": reference.ex2_critical_batch(),
+    "ex3_crossover_4096": reference.ex3_crossover(4096),
+    "ex3_crossover_1024": reference.ex3_crossover(1024),
+    "ex5_dense_peak": reference.ex5_dense_peak(),
+    "ex5_hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
+    "ex5_critical_batch": reference.ex5_critical_batch(),
+    "ex5_global_batch": reference.ex5_global_batch(),
 }
-SCALAR_PARTS = frozenset(
-    {
-        "ex1_critical_batch",
-        "ex1_limited_by",
-        "ex2_compute_peak",
-        "ex2_critical_batch",
-        "ex3_crossover",
-        "ex4_critical_batch",
-        *EX5_PARTS,
-    }
-)
+"""The numbers the book and the source print, which students copy: ``${name}`` in class.toml."""
 
 
-def _book_numbers(notebook: str) -> nbformat.NotebookNode:
-    return answered(
-        notebook, **{k: v for k, v in PRINTED.items() if k.startswith(notebook.split("_")[0] + "_")}
+def text(value: str | list[str], course: Path) -> str:
+    """A text of class.toml for ``course``: its templates filled, its ``@file.ipy`` items read."""
+    pieces = [value] if isinstance(value, str) else value
+    filled = {"course": str(course), **{name: repr(number) for name, number in NUMBERS.items()}}
+    return "".join(
+        crafted(p[1:].removesuffix(".ipy")) if p.startswith("@") else Template(p).substitute(filled)
+        for p in pieces
     )
 
 
-def _numbers_in_functions(notebook: str) -> nbformat.NotebookNode:
-    """Each scalar answer as a function that returns the printed number whatever it is given."""
-    functions = {}
-    for grade_id, assignment in PRINTED.items():
-        if not grade_id.startswith(notebook.split("_")[0] + "_") or grade_id == "ex3_crossover_answer":
-            continue
-        name, value = assignment.split(" = ")
-        functions[grade_id] = f"def {name}(*arguments):\n    return {value}"
-    if notebook == EX3:
-        functions["ex3_crossover_answer"] = (
-            f"def crossover(D):\n    return {{4096: {reference.ex3_crossover(4096)!r}, "
-            f"1024: {reference.ex3_crossover(1024)!r}}}.get(D, 100.0)"
-        )
-    return answered(notebook, **functions)
+def _delete(nb: nbformat.NotebookNode, *grade_ids: str) -> None:
+    nb.cells = [c for c in nb.cells if _grade_id(c) not in grade_ids]
 
 
-def _delete(grade_ids: set[str]) -> Callable[[nbformat.NotebookNode, Path], None]:
-    def change(nb: nbformat.NotebookNode, course: Path) -> None:
-        nb.cells = [c for c in nb.cells if _grade_id(c) not in grade_ids]
-
-    return change
-
-
-def _edit_tests(nb: nbformat.NotebookNode, course: Path) -> None:
+def _edit_tests(nb: nbformat.NotebookNode) -> None:
     for cell in nb.cells:
         if cell.metadata.get("nbgrader", {}).get("grade"):
             cell.source = "assert True  # nothing to check"
 
 
-def _points(nb: nbformat.NotebookNode, course: Path) -> None:
+def _points(nb: nbformat.NotebookNode, points: str) -> None:
     for cell in nb.cells:
         if cell.metadata.get("nbgrader", {}).get("grade"):
-            cell.metadata.nbgrader.points = 100
+            cell.metadata.nbgrader.points = int(points)
 
 
-def _metadata(nb: nbformat.NotebookNode, course: Path) -> None:
+def _metadata(nb: nbformat.NotebookNode) -> None:
     cell_of(nb, DENSE).metadata.nbgrader.update(grade=False, solution=True, locked=False)
     cell_of(nb, DENSE).source = "dense_peak"
     bonus = cell_of(nb, GLOBAL)
@@ -256,603 +197,112 @@ def _metadata(nb: nbformat.NotebookNode, course: Path) -> None:
     bonus.source = "assert True"
 
 
-def _garbled(nb: nbformat.NotebookNode, course: Path) -> None:
+def _garbled(nb: nbformat.NotebookNode) -> None:
     for metadata in ([], {"grade": True, "points": 100}, {"grade_id": 7, "solution": True}):
         nb.cells.append(nbformat.v4.new_code_cell("extra = 1", metadata={"nbgrader": metadata}))
 
 
-def _duplicate(nb: nbformat.NotebookNode, course: Path) -> None:
-    fake = copy.deepcopy(cell_of(nb, GLOBAL))
+def _duplicate(nb: nbformat.NotebookNode, grade_id: str) -> None:
+    fake = copy.deepcopy(cell_of(nb, grade_id))
     fake.id = "fake-test"
     fake.source = "assert True"
-    nb.cells.insert(nb.cells.index(cell_of(nb, GLOBAL)) + 1, fake)
+    nb.cells.insert(nb.cells.index(cell_of(nb, grade_id)) + 1, fake)
 
 
-def _kernelspec(nb: nbformat.NotebookNode, course: Path) -> None:
+def _kernelspec(nb: nbformat.NotebookNode) -> None:
     nb.metadata.kernelspec = {"name": "evil", "display_name": "Evil", "language": "python"}
 
 
-def _html(nb: nbformat.NotebookNode, course: Path) -> None:
+def _script_in_markdown(nb: nbformat.NotebookNode) -> None:
     nb.cells.insert(1, nbformat.v4.new_markdown_cell("My notes <script>alert('MARK-MARKDOWN')</script>"))
 
 
-def _shadow_modules(course: Path) -> dict[str, bytes]:
-    files = ex5(**SPARSE_SLIP)(course)
-    files["numpy.py"] = b"raise SystemExit('a fake numpy')\n"
-    files["roofline_recorder/__init__.py"] = b"def record(*args):\n    pass\n"
+CHANGES: dict[str, Callable[..., None]] = {
+    "delete": _delete,
+    "edit-tests": _edit_tests,
+    "points": _points,
+    "metadata": _metadata,
+    "garbled": _garbled,
+    "duplicate": _duplicate,
+    "kernelspec": _kernelspec,
+    "script-in-markdown": _script_in_markdown,
+}
+"""The edits class.toml's ``changes`` name, each given the notebook and the change's arguments."""
+
+
+def _answers(student: dict[str, Any], notebook: str, course: Path) -> dict[str, str]:
+    """Each answer cell of ``notebook`` the student does not leave as ``start`` has it."""
+    model, found = model_answers(notebook), {}
+    for grade_id, old, new in student.get("replaced", []):
+        if grade_id in model:
+            found[grade_id] = model[grade_id] = model[grade_id].replace(old, new)
+    appended = student.get("appended", {})
+    for grade_id in model:
+        after = appended.get(grade_id, appended.get("*"))
+        if after is not None:
+            found[grade_id] = model[grade_id] + "\n" + text(after, course)
+        if grade_id in student.get("prepended", {}):
+            found[grade_id] = text(student["prepended"][grade_id], course) + model[grade_id]
+        if grade_id in student.get("answers", {}):
+            found[grade_id] = text(student["answers"][grade_id], course)
+    return found
+
+
+def _notebook(student: dict[str, Any], notebook: str, course: Path) -> nbformat.NotebookNode:
+    nb = released(notebook) if student.get("start") == "released" else answered(notebook)
+    for cell in nb.cells:
+        cell.source = _answers(student, notebook, course).get(_grade_id(cell), cell.source)
+    for change in student.get("changes", []):
+        name, *arguments = change.split()
+        CHANGES[name](nb, *arguments)
+    return nb
+
+
+def _submission(student: dict[str, Any], course: Path) -> dict[str, bytes | Path]:
+    """The files ``student`` submits in ``course``, by their path in the submission."""
+    notebooks = student.get("notebooks", [EX5])
+    files: dict[str, bytes | Path] = {
+        f"{name}.ipynb": file(_notebook(student, name, course))
+        for name in (NOTEBOOKS if notebooks == "*" else notebooks)
+    }
+    files |= {path: text(content, course).encode() for path, content in student.get("files", {}).items()}
+    files |= {path: course / target for path, target in student.get("links", {}).items()}
     return files
 
 
-def _function_kinds(course: Path) -> dict[str, bytes]:
-    nb = answered(
-        EX1,
-        ex1_bytes=(
-            "def bytes_read(B, D, F):\n    return str(BYTES_PER_ELEMENT * (B * D + D * F))\n\n\n"
-            "def bytes_written(B, D, F):\n    return None"
-        ),
-        ex1_ops_answer="def ops(B, D, F):\n    return [OPS_PER_MULTIPLY_ADD * B * D * F]",
-        ex1_intensity_answer="def intensity(B, D, F):\n    return float('nan')",
-        ex1_times=(
-            "def t_math(B, D, F):\n    return np.float64(2 * B * D * F / INT8_PEAK)\n\n\n"
-            "def t_comms(B, D, F):\n    return math.inf\n\n\n"
-            "def t_lower(B, D, F):\n    return max(t_math(B, D, F), t_comms(B, D, F))\n\n\n"
-            "def t_upper(B, D, F):\n    return t_math(B, D, F) + t_comms(B, D, F)"
-        ),
+def _parts(listed: list[str]) -> frozenset[str]:
+    """The parts class.toml's ``full`` or ``zero`` names (see its header)."""
+    found: set[str] = set()
+    for item in listed:
+        name = item.removeprefix("-")
+        if name == "*":
+            named = set(ALL_PARTS)
+        elif name == "scalar":
+            named = set(CLASS["scalar"])
+        elif name.endswith(":*"):
+            named = {p for p in ALL_PARTS if p.startswith(name[:-1].replace(":", "_"))}
+        else:
+            named = {name}
+        assert named <= ALL_PARTS, f"class.toml names no part {item!r}"
+        found = found - named if item.startswith("-") else found | named
+    return frozenset(found)
+
+
+def craft(student: dict[str, Any]) -> Craft:
+    """The crafted student of a table of class.toml."""
+    return Craft(
+        student["id"],
+        functools.partial(_submission, student),
+        full=_parts(student.get("full", [])),
+        zero=_parts(student.get("zero", [])),
+        flagged=student.get("flagged", False),
+        says=tuple(student.get("says", ())),
+        never=tuple(student.get("never", ())),
+        control=student.get("control", False),
     )
-    return {f"{EX1}.ipynb": file(nb)}
 
 
-def _name_printer(course: Path) -> dict[str, bytes]:
-    """Honest code that prints its functions' names and docstrings while it works."""
-    answers = {
-        grade_id: source + "\n\nfor function in list(globals().values()):\n"
-        "    if callable(function) and getattr(function, '__module__', '') == '__main__':\n"
-        "        print(function.__name__, function.__qualname__, (function.__doc__ or '')[:20])"
-        for grade_id, source in model_answers(EX1).items()
-    }
-    answers["ex1_bytes"] = answers["ex1_bytes"].replace(
-        "    return BYTES_PER_ELEMENT * B * F",
-        "    print('in', bytes_written.__name__)\n    return BYTES_PER_ELEMENT * B * F",
-    )
-    return {f"{EX1}.ipynb": file(answered(EX1, **answers))}
-
-
-def _slow(course: Path) -> dict[str, bytes]:
-    sleepy = (
-        "import time\n\n\ndef bytes_read(B, D, F):\n    time.sleep(60)\n"
-        "    return BYTES_PER_ELEMENT * (B * D + D * F)\n\n\n"
-        "def bytes_written(B, D, F):\n    time.sleep(60)\n    return BYTES_PER_ELEMENT * B * F"
-    )
-    return {f"{EX1}.ipynb": file(answered(EX1, ex1_bytes=sleepy))}
-
-
-def _warns(course: Path) -> dict[str, bytes]:
-    nb = answered(
-        EX1,
-        ex1_figures=model_answers(EX1)["ex1_figures"]
-        + "\nimport warnings\nwarnings.warn('these are my figures')",
-        ex1_ops_answer=(
-            "import warnings\n\n\ndef ops(B, D, F):\n    warnings.warn('counting operations')\n"
-            "    np.float64(1.0) / np.float64(0.0)  # a RuntimeWarning\n"
-            "    return OPS_PER_MULTIPLY_ADD * B * D * F"
-        ),
-    )
-    return {f"{EX1}.ipynb": file(nb)}
-
-
-def _numpy_patch(course: Path) -> dict[str, bytes]:
-    figures = model_answers(EX1)["ex1_figures"].replace("BYTES_PER_ELEMENT = 1", "BYTES_PER_ELEMENT = 3")
-    nb = answered(EX1, ex1_figures=figures + "\nnp.isclose = lambda *args, **kwargs: np.True_")
-    return {f"{EX1}.ipynb": file(nb)}
-
-
-def _mutate_arguments(course: Path) -> dict[str, bytes]:
-    attainable = (
-        "def attainable(B, D):\n"
-        "    if isinstance(B, np.ndarray):\n"
-        "        B[...] = 10**6  # if the checker's own array came in, its reference would be all peak\n"
-        "    return np.full(np.shape(B), COMPUTE_PEAK)"
-    )
-    return {f"{EX3}.ipynb": file(answered(EX3, ex3_attainable_answer=attainable))}
-
-
-def _snoop(course: Path) -> dict[str, str]:
-    targets = {
-        "gradebook": course / "gradebook.db",
-        "solutions": course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb",
-        "a classmate": course / "submitted" / "model" / ASSIGNMENT / f"{EX5}.ipynb",
-        "the grading secret": course / ".grading-secret",
-    }
-    code = ["import os"]
-    for what, path in targets.items():
-        code.append(
-            f"try:\n    print({what!r}, len(open({str(path)!r}, 'rb').read()))\nexcept OSError as e:\n    print({what!r}, 'denied', type(e).__name__)"
-        )
-    for path in (targets["gradebook"], targets["a classmate"]):
-        code.append(
-            f"try:\n    open({str(path)!r}, 'wb').write(b'overwritten')\nexcept OSError as e:\n    print('write denied', type(e).__name__)"
-        )
-    code.append(
-        f"try:\n    print(os.listdir({str(course)!r}))\nexcept OSError as e:\n    print('list denied', type(e).__name__)"
-    )
-    return appended("ex5_figures", "\n".join(code))
-
-
-PROBE = crafted("probe")
-
-FORGED_RECORDS = crafted("forged-records")
-
-FORK_BOMB = crafted("fork-bomb")
-
-MEMORY_HOG = crafted("memory-hog")
-
-FLOOD_TRICKS = crafted("flood-tricks")
-
-REPORT_INJECTION = crafted("report-injection")
-
-HONEST_TMP = crafted("honest-tmp")
-
-UNINTERRUPTIBLE = crafted("uninterruptible")
-
-CRAFTS = [
-    # Controls: graded alike with and without the others.
-    Craft("model", _everything(answered), full=ALL_PARTS, control=True),
-    Craft("blank", _everything(released), zero=ALL_PARTS, control=True),
-    Craft("partial", ex5(**SPARSE_SLIP), full=frozenset({HBM}), zero=EX5_PARTS - {HBM}, control=True),
-    # An honest student whose code looks at its own functions: nothing to hold, nothing lost.
-    Craft("name-printer", _name_printer, full=parts(EX1)),
-    # Numbers copied from the book earn nothing, whatever form they come in.
-    Craft("book-numbers", _everything(_book_numbers), full=ALL_PARTS - SCALAR_PARTS, zero=SCALAR_PARTS),
-    Craft(
-        "book-numbers-in-functions",
-        _everything(_numbers_in_functions),
-        full=ALL_PARTS - SCALAR_PARTS,
-        zero=SCALAR_PARTS,
-    ),
-    # Reaching for the answer key: it is not in the kernel, whatever the code looks like.
-    Craft(
-        "indented-cell",
-        ex5(
-            ex5_peak_answer=" from roofline_grading.reference import ex5_dense_peak as reference_peak\n"
-            " def dense_peak(datasheet_flops):\n     return reference_peak(datasheet_flops)"
-        ),
-        full=frozenset({HBM}),
-        zero=EX5_PARTS - {HBM},
-        flagged=True,
-        says=(
-            "answer cell 'ex5_peak_answer', line 1: imports roofline_grading.reference (not available when grading)",
-        ),
-    ),
-    Craft(
-        "doctest-prompts",
-        ex5(
-            ex5_critical_answer=">>> from roofline_grading.answer_key import question\n"
-            ">>> def critical_batch(datasheet_flops, hbm_bandwidth):\n"
-            "...     return question('ex5.critical_batch').reference(datasheet_flops, hbm_bandwidth)"
-        ),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-        flagged=True,
-        says=("imports roofline_grading.answer_key (not available when grading)",),
-    ),
-    Craft(
-        "formatter",
-        ex5(
-            ex5_critical_answer="import string\n"
-            "load = string.Formatter().get_field('0.__globals__[__builtins__].__import__', (dense_peak,), {})[0]\n"
-            "reference = load('roofline_grading.reference', fromlist=['ex5_critical_batch'])\n"
-            "critical_batch = reference.ex5_critical_batch"
-        ),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-        flagged=True,
-        says=("imports roofline_grading.reference",),
-    ),
-    Craft(
-        "type-hints",
-        ex5(
-            ex5_critical_answer="import typing\n\n\n"
-            "def critical_batch(datasheet_flops, hbm_bandwidth) -> \"__import__('roofline_grading.reference')\":\n"
-            "    return typing.get_type_hints(critical_batch)['return'].reference.ex5_critical_batch(\n"
-            "        datasheet_flops, hbm_bandwidth\n    )"
-        ),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-        flagged=True,
-        says=("imports roofline_grading.reference",),
-    ),
-    Craft(
-        "sys-modules",
-        ex5(
-            ex5_critical_answer="import sys\n\n\ndef critical_batch(datasheet_flops, hbm_bandwidth):\n"
-            "    key = sys.modules.get('roofline_grading.answer_key') or sys.modules.get('roofline_grading.reference')\n"
-            "    return key.ex5_critical_batch(datasheet_flops, hbm_bandwidth)"
-        ),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-    ),
-    Craft(
-        "make-dataclass",
-        ex5(
-            ex5_peak_answer="import dataclasses\n"
-            "Peak = dataclasses.make_dataclass('Peak', [('v', float)], namespace={'__float__': lambda self: self.v})\n\n\n"
-            f"def dense_peak(datasheet_flops):\n    return Peak({reference.ex5_dense_peak()!r})"
-        ),
-        full=frozenset({HBM}),
-        zero=EX5_PARTS - {HBM},
-    ),
-    Craft(
-        "always-equal",
-        ex5(
-            ex5_critical_answer=(
-                "class Agreeable(float):\n    def __eq__(self, other):\n        return True\n\n"
-                "    __hash__ = float.__hash__\n\n\n"
-                "def critical_batch(datasheet_flops, hbm_bandwidth):\n    return Agreeable(7.0)"
-            )
-        ),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-    ),
-    Craft("forged-records", ex5(**appended("ex5_figures", FORGED_RECORDS)), zero=EX5_PARTS),
-    Craft(
-        "shadow-modules",
-        _shadow_modules,
-        full=frozenset({HBM}),
-        zero=EX5_PARTS - {HBM},
-        says=("ignored numpy.py", "ignored roofline_recorder/__init__.py"),
-    ),
-    # The instructor's data, the course, other processes, the network.
-    Craft(
-        "probe",
-        ex5_in(lambda course: appended("ex5_figures", f"COURSE = {str(course)!r}\n" + PROBE)),
-        full=EX5_PARTS,
-        flagged=True,
-    ),
-    Craft(
-        "snoop",
-        ex5_in(_snoop),
-        full=EX5_PARTS,
-        flagged=True,
-        says=("answer cell 'ex5_figures'", "gradebook.db", "write ", ".grading-secret"),
-    ),
-    Craft(
-        "signals",
-        ex5(
-            **appended(
-                "ex5_global_answer",
-                "import os, signal\nfor target in (os.getppid(), 1, 12345):\n"
-                "    for number in (signal.SIGTERM, signal.SIGKILL):\n        try:\n"
-                "            os.kill(target, number)\n        except OSError:\n            pass",
-            )
-        ),
-        full=frozenset({DENSE, HBM, CRITICAL}),
-        flagged=True,
-        says=("sent signal 15 to process 1",),
-    ),
-    Craft(
-        "importlib",
-        ex5(
-            **appended(
-                "ex5_figures",
-                "import importlib\nfor name in ('rooflinekit', 'roofline_grading.answer_key'):\n"
-                "    try:\n        importlib.import_module(name)\n    except ImportError:\n        pass",
-            )
-        ),
-        full=EX5_PARTS,
-        flagged=True,
-        says=("imports rooflinekit (not available when grading)", "imports roofline_grading (not available"),
-    ),
-    Craft(
-        "threads",
-        ex5(
-            **appended(
-                "ex5_figures",
-                "import _thread, os, threading, time\n"
-                "worker = threading.Thread(target=os.listdir, args=('/proc/1/fd',))\nworker.start()\nworker.join()\n"
-                "_thread.start_new_thread(os.kill, (1, 15))\ntime.sleep(0.5)",
-            )
-        ),
-        full=EX5_PARTS,
-        flagged=True,
-        says=("reads /proc/1/fd, which belongs to another process", "sent signal 15 to process 1"),
-    ),
-    Craft(
-        "channel",
-        ex5(
-            **appended(
-                "ex5_figures",
-                "import os\nfor fd in os.listdir('/proc/self/fd'):\n"
-                "    if os.readlink(f'/proc/self/fd/{fd}').endswith('/events'):\n"
-                "        os.dup2(os.open('/dev/null', os.O_WRONLY), int(fd))\n"
-                "os.kill(1, 15)",
-            )
-        ),
-        full=EX5_PARTS,
-        flagged=True,
-        says=("changed where the grading report's events go", "sent signal 15 to process 1"),
-    ),
-    Craft(
-        "prints-its-arguments",
-        ex5(
-            ex5_peak_answer="import os, sys\nSEEN = []\n\n\ndef dense_peak(datasheet_flops):\n"
-            "    print('ARGUMENT', datasheet_flops)\n    print('ARGUMENT', datasheet_flops, file=sys.__stdout__)\n"
-            "    os.write(1, f'ARGUMENT {datasheet_flops}\\n'.encode())\n    SEEN.append(datasheet_flops)\n"
-            "    with open(f'/tmp/seen-{datasheet_flops}', 'w') as seen:\n        seen.write(str(datasheet_flops))\n"
-            "    return datasheet_flops / 2",
-            ex5_bandwidth_answer="import os\nprint('SEEN', SEEN, sorted(os.listdir('/tmp')))\n\n\n"
-            "def hbm_bandwidth(terabytes_per_second):\n    return terabytes_per_second * 1e12",
-        ),
-        full=EX5_PARTS,
-    ),
-    Craft(
-        "network",
-        ex5(
-            **appended(
-                "ex5_figures",
-                "import socket\nfor address in (('10.1.2.3', 80), ('127.0.0.1', 8888)):\n"
-                "    try:\n        socket.create_connection(address, timeout=1)\n    except OSError:\n        pass",
-            )
-        ),
-        full=EX5_PARTS,
-        flagged=True,
-        says=("socket.connect(('10.1.2.3', 80))",),
-    ),
-    Craft(
-        "children",
-        ex5(
-            **appended(
-                "ex5_figures",
-                "import subprocess\nfor _ in range(50):\n"
-                "    subprocess.Popen(['sleep', '600'], start_new_session=True)",
-            )
-        ),
-        full=EX5_PARTS,
-        flagged=True,
-        says=("subprocess.Popen(sleep)",),
-    ),
-    Craft(  # its own kernel is starved of threads afterwards: only the parts before it count
-        "fork-bomb",
-        ex5(**appended("ex5_global_answer", FORK_BOMB)),
-        full=frozenset({DENSE, HBM, CRITICAL}),
-        flagged=True,
-        says=("os.fork", "process limit hit"),
-    ),
-    Craft(
-        "memory-hog",
-        ex5(**appended("ex5_global_answer", MEMORY_HOG)),
-        full=frozenset({DENSE, HBM, CRITICAL}),
-        flagged=True,
-        says=("memory limit hit",),
-    ),
-    Craft(
-        "flood",
-        ex5(**appended("ex5_figures", "print('x' * 30_000_000)")),
-        full=EX5_PARTS,
-        says=("output cut in 1 cell",),
-    ),
-    Craft(
-        "flood-tricks", ex5(**appended("ex5_figures", FLOOD_TRICKS)), full=EX5_PARTS, says=("output cut in",)
-    ),
-    Craft(
-        "report-injection",
-        ex5(**appended("ex5_figures", REPORT_INJECTION)),
-        full=EX5_PARTS,
-        flagged=True,
-        says=("read /etc/shadow alice: 0/38",),
-        never=("\n", "\x1b"),
-    ),
-    Craft(
-        "fake-kernel-died",
-        ex5(
-            **appended(
-                "ex5_global_answer",
-                "class KernelDied(Exception):\n    pass\n\n\nraise KernelDied('the kernel died')",
-            )
-        ),
-        full=EX5_PARTS,
-        never=("kernel lost",),
-    ),
-    Craft("honest-tmp", ex5(**appended("ex5_figures", HONEST_TMP)), full=EX5_PARTS),
-    Craft(
-        "html",
-        ex5_with(
-            _html,
-            **appended(
-                "ex5_figures",
-                "from IPython.display import HTML, display\n"
-                "display(HTML('<script>document.title = \"MARK-OUTPUT\"</script>'))",
-            ),
-        ),
-        full=EX5_PARTS,
-    ),
-    Craft(
-        "shell", ex5(**appended("ex5_figures", "!true")), full=EX5_PARTS, flagged=True, says=("os.forkpty",)
-    ),
-    # Answers of the wrong kind.
-    Craft(
-        "kinds",
-        ex5(
-            ex5_peak_answer="def dense_peak(datasheet_flops):\n    return str(datasheet_flops / 2)",
-            ex5_bandwidth_answer="def hbm_bandwidth(terabytes_per_second):\n"
-            "    return np.int64(terabytes_per_second * 100) * 10**10",
-            ex5_critical_answer="def critical_batch(datasheet_flops, hbm_bandwidth):\n"
-            "    return np.float32(datasheet_flops / 2 / hbm_bandwidth)",
-            ex5_global_answer="def global_batch(replicas, datasheet_flops, hbm_bandwidth):\n"
-            "    return np.array([replicas * critical_batch(datasheet_flops, hbm_bandwidth)])",
-        ),
-        full=frozenset({HBM, CRITICAL}),
-        zero=frozenset({DENSE, GLOBAL}),
-    ),
-    Craft(
-        "kinds-fn",
-        _function_kinds,
-        full=frozenset({"ex1_t_math", "ex1_critical_batch"}),
-        zero=frozenset(
-            {
-                "ex1_bytes_read",
-                "ex1_bytes_written",
-                "ex1_ops",
-                "ex1_intensity",
-                "ex1_t_comms",
-                "ex1_t_lower",
-                "ex1_t_upper",
-            }
-        ),
-    ),
-    Craft(
-        "mutate-arguments",
-        _mutate_arguments,
-        zero=frozenset({"ex3_attainable"}),
-        full=frozenset({"ex3_axis_labels"}),
-    ),
-    # Code that raises, stalls, warns, exits or takes the kernel down.
-    Craft(
-        "raises",
-        ex5(ex5_critical_answer="raise ValueError('I give up')"),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-    ),
-    Craft(
-        "stalls",
-        ex5(
-            **appended("ex5_peak_answer", "while True:\n    pass  # after the answer"),
-            ex5_bandwidth_answer="import time\ntime.sleep(10**6)\n" + EX5_MODEL["ex5_bandwidth_answer"],
-        ),
-        full=frozenset({DENSE, CRITICAL, GLOBAL}),
-        zero=frozenset({HBM}),
-        says=("ran past the time limit in ex5_peak_answer, ex5_bandwidth_answer",),
-    ),
-    Craft(
-        "uninterruptible",
-        ex5(**appended("ex5_global_answer", UNINTERRUPTIBLE)),
-        full=frozenset({DENSE, HBM, CRITICAL}),
-        zero=frozenset({GLOBAL}),
-        says=("kernel lost in ex5_global_answer", "could not be interrupted"),
-    ),
-    Craft(
-        "slow",
-        _slow,
-        full=frozenset({"ex1_ops", "ex1_critical_batch", "ex1_t_math"}),
-        zero=frozenset({"ex1_bytes_read", "ex1_bytes_written", "ex1_t_upper", "ex1_limited_by"}),
-        says=("ran past the time limit in ex1_bytes_read, ex1_bytes_written", "code cells did not run"),
-    ),
-    Craft(
-        "crash",
-        ex5(ex5_global_answer=CRASH),
-        full=frozenset({DENSE, HBM, CRITICAL}),
-        zero=frozenset({GLOBAL}),
-        says=("kernel lost in ex5_global_answer (the kernel died while running this cell)",),
-    ),
-    Craft("warns", _warns, full=parts(EX1)),
-    Craft(
-        "system-exit",
-        ex5(ex5_critical_answer="raise SystemExit(3)"),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-    ),
-    Craft(
-        "os-exit",
-        ex5(ex5_critical_answer="import os\nos._exit(1)"),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-        says=("kernel lost in ex5_critical_answer",),
-    ),
-    Craft(
-        "patch-numpy",
-        _numpy_patch,
-        full=frozenset({"ex1_ops", "ex1_t_math"}),
-        zero=frozenset(
-            {"ex1_bytes_read", "ex1_bytes_written", "ex1_intensity", "ex1_critical_batch", "ex1_t_comms"}
-        ),
-    ),
-    Craft(
-        "patch-builtins",
-        ex5(
-            ex5_critical_answer="import builtins\nbuiltins.isinstance = lambda *a: True\ncritical_batch = '295'"
-        ),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-    ),
-    Craft(
-        "shadow-helper",
-        ex5(**appended("ex5_figures", "def is_number(value):\n    return True")),
-        full=EX5_PARTS,
-    ),
-    # Files that are not notebooks.
-    Craft("bad-json", lambda course: {f"{EX5}.ipynb": b"{not json"}, zero=EX5_PARTS, says=("invalid JSON",)),
-    Craft("empty-file", lambda course: {f"{EX5}.ipynb": b""}, zero=EX5_PARTS, says=("the file is empty",)),
-    Craft(
-        "not-a-notebook",
-        lambda course: {f"{EX5}.ipynb": json.dumps({"cells": 3}).encode()},
-        zero=EX5_PARTS,
-        says=("JSON without a list of cells",),
-    ),
-    Craft(
-        "nothing",
-        lambda course: {"notes.txt": b"I ran out of time"},
-        zero=EX5_PARTS,
-        says=("not submitted", "ignored notes.txt"),
-    ),
-    Craft(
-        "bad-timestamp",
-        lambda course: {**ex5()(course), "timestamp.txt": b"the day before the deadline"},
-        full=EX5_PARTS,
-        says=("ignored timestamp.txt",),
-    ),
-    Craft(
-        "link-to-solutions",
-        lambda course: {f"{EX5}.ipynb": course / "solutions" / ASSIGNMENT / f"{EX5}.ipynb"},  # type: ignore[dict-item]
-        zero=EX5_PARTS,
-        says=("not read: a symbolic link, not a file",),
-    ),
-    # Edits to what the student may not change.
-    Craft(
-        "deleted-test",
-        ex5_with(_delete({CRITICAL})),
-        full=EX5_PARTS,
-        says=(f"test cell '{CRITICAL}' was deleted (put back)",),
-    ),
-    Craft(
-        "edited-tests",
-        ex5_with(_edit_tests, **SPARSE_SLIP),
-        full=frozenset({HBM}),
-        zero=EX5_PARTS - {HBM},
-        says=(f"test cell '{DENSE}' was edited (restored)",),
-    ),
-    Craft("points", ex5_with(_points), full=EX5_PARTS, says=("had its points changed to 100 (restored)",)),
-    Craft(
-        "metadata",
-        ex5_with(_metadata, **SPARSE_SLIP, ex5_global_answer=PER_REPLICA),
-        full=frozenset({HBM}),
-        zero=EX5_PARTS - {HBM},
-        says=(
-            "had its nbgrader flags changed",
-            "unknown part ('bonus'",
-            f"test cell '{GLOBAL}' was deleted (put back)",
-        ),
-    ),
-    Craft(
-        "deleted-answer",
-        ex5_with(_delete({"ex5_critical_answer", CRITICAL})),
-        full=frozenset({DENSE, HBM}),
-        zero=frozenset({CRITICAL, GLOBAL}),
-        says=("answer cell 'ex5_critical_answer' was deleted (put back, empty)",),
-    ),
-    Craft(
-        "duplicate-test",
-        ex5_with(_duplicate, ex5_global_answer=PER_REPLICA),
-        full=frozenset({DENSE, HBM, CRITICAL}),
-        zero=frozenset({GLOBAL}),
-        says=(f"2 cells carry the id of test cell '{GLOBAL}'",),
-    ),
-    Craft("kernelspec", ex5_with(_kernelspec), full=EX5_PARTS),
-    Craft(
-        "garbled-metadata",
-        ex5_with(_garbled),
-        full=EX5_PARTS,
-        says=("carries nbgrader metadata for an unknown part",),
-    ),
-]
+CRAFTS = [craft(student) for student in CLASS["student"]]
 BY_ID = {c.id: c for c in CRAFTS}
 CONTROLS = [c for c in CRAFTS if c.control]
 
@@ -899,15 +349,11 @@ def read_gradebook(run: Run) -> None:
 
 
 @pytest.fixture(scope="module")
-def course_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A course with the repository's config and solutions, generated, with a fixed grading secret."""
+def course_template(released_course: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The released course with a fixed grading secret."""
     root = tmp_path_factory.mktemp("hardening") / "template"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    make("exercises", course=root)
+    shutil.copytree(released_course, root)
     (root / ".grading-secret").write_text("0123456789abcdef" * 4 + "\n")
-    subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], check=True)  # font cache, once
     return root
 
 
@@ -941,8 +387,10 @@ def parallel(course_template: Path) -> Run:
 
 @pytest.fixture(scope="module")
 def controls_alone(course_template: Path) -> Run:
-    """The controls without the others, and with one worker."""
-    return grade_class(course_template, "controls", CONTROLS, jobs=1)
+    """The controls without the others, with one worker, in a course folder whose path is longer
+    than a Unix socket's may be (108 bytes; the kernels' sockets must live elsewhere)."""
+    deep = "controls/" + "a-course-deep-in-the-instructors-home-" * 3
+    return grade_class(course_template, deep, CONTROLS, jobs=1)
 
 
 def notebook_of(part: str) -> str:
@@ -1188,11 +636,12 @@ def test_every_process_of_the_class_is_gone(parallel: Run) -> None:
 # --- Nobody else's grades change, nothing is lost or spoiled ----------------------------------
 
 
-def test_grades_depend_neither_on_the_others_nor_on_the_number_of_workers(
+def test_grades_depend_neither_on_the_others_nor_on_the_workers_nor_on_the_course_folder(
     parallel: Run, controls_alone: Run
 ) -> None:
-    """The controls graded with the whole class by 2 workers, and alone by 1, get the same
-    scores, part by part (random inputs included: they derive from the course's secret)."""
+    """The controls graded with the whole class by 2 workers, and alone by 1 in a deep folder, get
+    the same scores, part by part (random inputs included: they derive from the course's secret)."""
+    assert len(str(controls_alone.course).encode()) > 108
     controls = {c.id for c in CONTROLS}
     with_them = {key: value for key, value in parallel.grades.items() if key[0] in controls}
     assert with_them == controls_alone.grades
@@ -1219,17 +668,10 @@ def test_the_gradebook_is_intact(parallel: Run) -> None:
             assert submission.max_score == sum(parallel.max_scores.values())  # restored points, not 100s
 
 
-KILL_THE_GRADER = crafted("kill-the-grader")
-
-
 def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_template: Path) -> None:
     """Without the sandbox a student's code can kill the worker grading it: the driver grades the
     others again and reports the culprit."""
-    killer = Craft(
-        "killer",
-        ex5(ex5_peak_answer=KILL_THE_GRADER + EX5_MODEL["ex5_peak_answer"]),
-    )
-    honest = Craft("model", ex5())
+    killer, honest = (craft(student) for student in CLASS["without_sandbox"])
     run = grade_class(course_template, "worker-death", [killer, honest], jobs=2, options="--sandbox off")
     assert all(
         score == run.max_scores[part]

@@ -175,12 +175,10 @@ def lms_zip(path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A course directory with the repository's config and solutions; `make exercises` in it."""
-    root = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    make("exercises", course=root)
+def course(released_course: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the released course (the repository's config and solutions, `make exercises`)."""
+    root = tmp_path_factory.mktemp("course") / "course"
+    shutil.copytree(released_course, root)
     return root
 
 

@@ -54,12 +54,9 @@ def graded_cells(course: Path) -> dict[tuple[str, str, str], tuple[float | None,
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(released_course: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("parity") / "template"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    make("exercises", course=root)
+    shutil.copytree(released_course, root)
     for student, notebooks in CLASS.items():
         folder = root / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)

@@ -8,7 +8,8 @@ beside it (as after a grading round), once for the module. Then, in that edition
   answers' functions (``roofline_grading.reference``) and no line of their code, no grading secret;
 - the student environment is made with the README's one recipe, as a student would, in the
   edition's folder (pip's cache makes it take about a minute): every package it installs is the
-  lock's pin, JupyterLab's extensions are all compatible (jupyterlab-myst, nbgrader's), the Korean
+  lock's pin, every file of rooflinekit is installed (the wheel pip builds holds its data files),
+  JupyterLab's extensions are all compatible (jupyterlab-myst, nbgrader's), the Korean
   language pack and rooflinekit's explorer are there, and the clone is left clean;
 - in it, every released exercise (English and Korean) runs with its visible checks (nbclient):
   the model answers pass them, a known mistake is named; the site builds (``make book``, which
@@ -30,14 +31,12 @@ import json
 import os
 import re
 import secrets
-import shutil
 import subprocess
 import textwrap
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import jupytext
 import nbformat
@@ -46,22 +45,22 @@ import pytest
 from roofline_grading import reference
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
-from tests.e2e.test_jupyterlab import (
+from tests.support.jupyterlab import (
     CHAPTER,
     Browser,
     Lab,
-    _browse,
-    _close_all,
-    _known_mistake_named_then_put_right,
-    _open,
-    _run_all,
-    _serve,
+    close_all,
+    flat,
+    known_mistake_named_then_put_right,
+    lab_with,
+    open_path,
+    run_all,
 )
 from tests.support.make_targets import command
 from tests.support.slips import SLIPS, answered
 
 # Its module-scoped fixtures are built once, on one worker, and that worker is the one of
-# tests/e2e/test_jupyterlab.py, so that two JupyterLab servers never run at once: in a parallel
+# tests/e2e/test_jupyterlab*.py, so that two JupyterLab servers never run at once: in a parallel
 # run, a kernel restart in the student JupyterLab once stayed "Starting" past 300 s (alone, the
 # same test takes under two minutes, environment and server included).
 pytestmark = pytest.mark.xdist_group("jupyterlab")
@@ -348,10 +347,6 @@ def test_the_public_edition_is_the_instructors_less_the_answers(edition: Edition
 # --- The student environment -------------------------------------------------------------
 
 
-def _words(text: str) -> str:
-    return " ".join(text.split())
-
-
 @pytest.mark.lab
 def test_the_student_environment_is_one_pinned_command_everywhere(edition: Edition, student: Path) -> None:
     for page in (
@@ -395,7 +390,7 @@ def test_the_student_environment_is_one_pinned_command_everywhere(edition: Editi
         assert re.search(rf"{re.escape(extension)} v\S+ enabled OK", shown), (extension, shown)
     probe = """
         import json, sys
-        from importlib.metadata import entry_points
+        from importlib.metadata import entry_points, files
         import rooflinekit, rooflinekit.exercises
         from rooflinekit.explorer import explorer
         view = explorer("tpu-v5e", B=256, D=8192)
@@ -411,6 +406,7 @@ def test_the_student_environment_is_one_pinned_command_everywhere(edition: Editi
             "viewers": json.load(open(settings))["@jupyterlab/docmanager-extension:plugin"]["defaultViewers"],
             "grading": grading,
             "reference": hasattr(rooflinekit, "reference") or "reference" in dir(rooflinekit),
+            "installed": sorted(str(f) for f in files("rooflinekit")),
         }))
     """
     found = json.loads(_run([str(student / "python"), "-c", textwrap.dedent(probe)], edition.path).stdout)
@@ -418,6 +414,12 @@ def test_the_student_environment_is_one_pinned_command_everywhere(edition: Editi
     assert found["explorer"] == "Explorer", found
     assert found["viewers"] == {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}, found
     assert found["grading"] is False and found["reference"] is False, found
+    # The wheel pip built (hatchling) held every file of the package: its code, the catalog's data
+    # files, the explorer's assets, py.typed (an installed rooflinekit without them has no chips).
+    package = edition.path / "rooflinekit"
+    shipped = {p.relative_to(edition.path).as_posix() for p in package.rglob("*") if p.is_file()}
+    missing = {p for p in shipped if "__pycache__" not in p} - set(found["installed"])
+    assert not missing, f"not installed from the wheel: {sorted(missing)}"
 
 
 BUNDLED = ("pip==", "setuptools==")
@@ -490,7 +492,7 @@ def test_every_released_exercise_runs_with_its_visible_checks(
         confirmed = translator(language)(SAYS["none"]).split("{name}")[-1].strip()
         assert confirmed in result["printed"], (path.name, result["printed"][-2000:])
     error = results[slipped.name]["error"] or ""
-    assert _words(SLIPS["ex1-two-bytes"].misconception.text("en")) in _words(error), error[-3000:]
+    assert flat(SLIPS["ex1-two-bytes"].misconception.text("en")) in flat(error), error[-3000:]
 
 
 @pytest.mark.lab
@@ -528,8 +530,8 @@ def test_the_public_site_builds_in_the_student_environment(edition: Edition, sit
         assert f"urlpath=lab/tree/{release}/{NOTEBOOKS[0]}.ipynb" in exercise, prefix
         exercises = (site / prefix / "book" / "exercises.html").read_text()
         assert re.search(r'href="[^"]*/roofline-student\.zip"', exercises), prefix
-        assert RECIPE in _words(re.sub(r"<[^>]+>", "", exercises)).replace("&amp;", "&"), prefix
-    english_errata = _words(
+        assert RECIPE in flat(re.sub(r"<[^>]+>", "", exercises)).replace("&amp;", "&"), prefix
+    english_errata = flat(
         re.sub(r"<[^>]+>", "", (site / "book" / "chapters" / "10-errata.html").read_text())
     )
     assert "it accepts an answer within one token of" in english_errata
@@ -599,33 +601,29 @@ def test_the_sites_download_is_the_same_environment(
 
 
 @pytest.fixture(scope="module")
-def student_lab(edition: Edition, student: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """The student environment's JupyterLab on a folder of the edition's released exercises."""
-    base = tmp_path_factory.mktemp("student-lab")
-    root = base / "work"
-    shutil.copytree(edition.path / "exercises" / ASSIGNMENT, root / ASSIGNMENT)
-    shutil.copy(edition.path / "book" / "chapters" / CHAPTER, root)
-    with _serve(base, root, bin_dir=student) as served:
+def lab(edition: Edition, student: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """The student environment's JupyterLab on a folder of the edition's released exercises (its
+    chromium: tests/e2e/conftest.py's ``browser``)."""
+    files = {ASSIGNMENT: edition.path / "exercises" / ASSIGNMENT}
+    files[CHAPTER] = edition.path / "book" / "chapters" / CHAPTER
+    with lab_with(tmp_path_factory, "student-lab", files, bin_dir=student) as served:
         yield served
 
 
-@pytest.fixture(scope="module")
-def student_browser(
-    student_lab: Lab, tmp_path_factory: pytest.TempPathFactory, playwright_session: Any
-) -> Iterator[Browser]:
-    with _browse(student_lab, tmp_path_factory.mktemp("student-chromium"), playwright_session) as seen:
-        seen.page.wait_for_timeout(2000)  # every extension has loaded, or said why not
-        assert not _errors(seen), _errors(seen)  # e.g. one built for another JupyterLab
-        yield seen
+@pytest.mark.lab
+@pytest.mark.browser
+def test_every_extension_of_the_student_jupyterlab_loads(browser: Browser) -> None:
+    browser.page.wait_for_timeout(2000)  # every extension has loaded, or said why not
+    assert not _errors(browser), _errors(browser)  # e.g. one built for another JupyterLab
 
 
 @pytest.mark.lab
 @pytest.mark.browser
 def test_validate_in_the_student_jupyterlab_names_a_known_mistake_then_passes(
-    student_browser: Browser, student_lab: Lab
+    browser: Browser, lab: Lab
 ) -> None:
-    _known_mistake_named_then_put_right(student_browser, student_lab, "en")
-    assert not student_browser.blocked, student_browser.blocked
+    known_mistake_named_then_put_right(browser, lab, "en")
+    assert not browser.blocked, browser.blocked
 
 
 def _errors(browser: Browser) -> list[str]:
@@ -637,22 +635,22 @@ def _errors(browser: Browser) -> list[str]:
 @pytest.mark.lab
 @pytest.mark.browser
 def test_a_chapter_opens_as_a_notebook_and_runs_in_the_student_jupyterlab(
-    student_browser: Browser, student_lab: Lab
+    browser: Browser, lab: Lab
 ) -> None:
     """A double click opens a chapter as a notebook with a Python kernel (jupytext's extension and
     the setting rooflinekit installs), it runs, and jupyterlab-myst shows its computed figures."""
     from rooflinekit.catalog import chip
     from rooflinekit.fmt import si
 
-    page = student_browser.page
-    _open(page, student_lab, CHAPTER)
+    page = browser.page
+    open_path(page, lab, CHAPTER)
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     kernel = notebook.locator(".jp-Toolbar-kernelName")
     page.wait_for_function(
         "k => k.textContent.includes('Python 3')", arg=kernel.element_handle(), timeout=60_000
     )
-    assert not _errors(student_browser), _errors(student_browser)  # before a restart's own noise
-    _run_all(page, student_lab.words)
+    assert not _errors(browser), _errors(browser)  # before a restart's own noise
+    run_all(page, lab.words)
     stderr = notebook.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert stderr.count() == 0, stderr.all_inner_texts()
     peak = si(chip("tpu-v5e").peak("bf16"), "FLOP/s")  # glued in code, shown in the prose
@@ -662,4 +660,4 @@ def test_a_chapter_opens_as_a_notebook_and_runs_in_the_student_jupyterlab(
         timeout=60_000,
     )
     assert notebook.locator(".jp-OutputArea-output img").count() >= 2  # the chapter's plots
-    _close_all(page, student_lab.words)
+    close_all(page, lab.words)

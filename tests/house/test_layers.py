@@ -1,8 +1,9 @@
-"""The package's layers (README, "How rooflinekit is built") are enforced by import-linter.
+"""The packages' layers (README, "How rooflinekit is built") are enforced by import-linter.
 
-The contracts live in pyproject.toml ([tool.importlinter]); `make lint` runs them. These tests
-run `lint-imports` on the package as it is, and on copies with one wrong import added, to show
-that each contract catches what it is for.
+The contracts live in pyproject.toml ([tool.importlinter]); `make lint` runs them on the
+packages as they are. These tests show that each contract catches what it is for: import-linter
+runs on two copies of the packages, one with a wrong-way import for each contract, the other
+with an import cycle in two packages and a module outside every layer (one run each).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # import-linter over the repository and over copies
+pytestmark = pytest.mark.slow  # import-linter over two copies of the packages (a second each)
 
 ROOT = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
@@ -40,92 +41,96 @@ PACKAGES = {
 """Every package the contracts cover, and where it lives in the repository."""
 
 
-def copy_with(tmp_path: Path, module: str, line: str) -> Path:
-    """A copy of the packages and their contracts, with ``line`` appended to ``module`` (a path
-    inside a package; ``rooflinekit``'s when it names no package)."""
+def copy_with(folder: Path, added: list[tuple[str, str]]) -> Path:
+    """A copy of the packages and their contracts in ``folder``, with each (module, line) of
+    ``added`` appended to its module (a path inside a package; ``rooflinekit``'s when it names
+    no package)."""
     skip = shutil.ignore_patterns("__pycache__", "locale")
     for name, source in PACKAGES.items():
-        shutil.copytree(source, tmp_path / name, ignore=skip)
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    package = module.split("/", 1)[0]
-    target = tmp_path / (module if package in PACKAGES else f"rooflinekit/{module}")
-    with target.open("a", encoding="utf-8") as file:
-        file.write(f"\n{line}\n")
-    return tmp_path
+        shutil.copytree(source, folder / name, ignore=skip)
+    shutil.copy(ROOT / "pyproject.toml", folder / "pyproject.toml")
+    for module, line in added:
+        package = module.split("/", 1)[0]
+        target = folder / (module if package in PACKAGES else f"rooflinekit/{module}")
+        with target.open("a", encoding="utf-8") as file:
+            file.write(f"\n{line}\n")
+    return folder
 
 
-def test_the_package_keeps_every_contract() -> None:
-    done = lint_imports(ROOT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "0 broken" in done.stdout
+def caught(folder: Path) -> str:
+    """What import-linter says of the copy in ``folder`` (its lines joined: it wraps them), which
+    must break a contract."""
+    done = lint_imports(folder)
+    assert done.returncode == 1, done.stdout + done.stderr
+    return " ".join(done.stdout.split())
 
 
-@pytest.mark.parametrize(
-    ("module", "line", "caught"),
-    [
-        ("errors.py", "from rooflinekit import cli  # a low layer importing the top",
-         "rooflinekit.errors is not allowed to import rooflinekit.cli"),
-        ("network.py", "from rooflinekit import transformer  # siblings of one layer",
-         "rooflinekit.network is not allowed to import rooflinekit.transformer"),
-        ("measure/timing.py", "from rooflinekit.measure import run  # inside a subpackage",
-         "rooflinekit.measure.timing is not allowed to import rooflinekit.measure.run"),
-        ("analysis.py", "import roofline_grading.answer_key  # the grading machinery",
-         "rooflinekit.analysis -> roofline_grading"),
-        ("words.py", "from rooflinekit import glue  # the words serve every layer above them",
-         "rooflinekit.words is not allowed to import rooflinekit.glue"),
-        ("roofline_grading/questions.py", "from roofline_grading import judge  # the judge is above",
-         "roofline_grading.questions is not allowed to import roofline_grading.judge"),
-        ("roofline_grading/autograde/results.py", "from roofline_grading.autograde import driver",
-         "roofline_grading.autograde.results is not allowed to import roofline_grading.autograde.driver"),
-        ("roofline_recorder/encode.py", "import roofline_grading.answer_key  # the answer key in the kernel",
-         "roofline_recorder.encode -> roofline_grading"),
-        ("roofline_recorder/audit.py", "import nbformat  # not in the grading kernel",
-         "roofline_recorder.audit -> nbformat"),
-        ("roofline_book/translations.py", "from roofline_book import downloads  # the book's extension",
-         "roofline_book.translations is not allowed to import roofline_book.downloads"),
-    ],
-    ids=[
-        "wrong way",
-        "between siblings",
-        "inside measure",
-        "the grading machinery",
-        "the words below every user",
-        "grading: wrong way",
-        "autograde: wrong way",
-        "the recorder knows no grader",
-        "the recorder imports only what the kernel has",
-        "the book's extension: wrong way",
-    ],
-)
-def test_a_wrong_way_import_is_caught(tmp_path: Path, module: str, line: str, caught: str) -> None:
-    done = lint_imports(copy_with(tmp_path, module, line))
-    assert done.returncode == 1
-    assert caught in " ".join(done.stdout.split())  # import-linter wraps its lines
+WRONG_WAYS = {
+    "wrong way": ("errors.py", "from rooflinekit import cli  # a low layer importing the top",
+                  "rooflinekit.errors is not allowed to import rooflinekit.cli"),
+    "between siblings": ("network.py", "from rooflinekit import transformer  # siblings of one layer",
+                         "rooflinekit.network is not allowed to import rooflinekit.transformer"),
+    "inside measure": ("measure/timing.py", "from rooflinekit.measure import run  # inside a subpackage",
+                       "rooflinekit.measure.timing is not allowed to import rooflinekit.measure.run"),
+    "the grading machinery": ("analysis.py", "import roofline_grading.answer_key  # the grading machinery",
+                              "rooflinekit.analysis -> roofline_grading"),
+    "the words below every user": (
+        "words.py", "from rooflinekit import glue  # the words serve every layer above them",
+        "rooflinekit.words is not allowed to import rooflinekit.glue"),
+    "grading: wrong way": (
+        "roofline_grading/questions.py", "from roofline_grading import judge  # the judge is above",
+        "roofline_grading.questions is not allowed to import roofline_grading.judge"),
+    "autograde: wrong way": (
+        "roofline_grading/autograde/results.py", "from roofline_grading.autograde import driver",
+        "roofline_grading.autograde.results is not allowed to import roofline_grading.autograde.driver"),
+    "the recorder knows no grader": (
+        "roofline_recorder/encode.py", "import roofline_grading.answer_key  # the answer key in the kernel",
+        "roofline_recorder.encode -> roofline_grading"),
+    "the recorder imports only what the kernel has": (
+        "roofline_recorder/audit.py", "import nbformat  # not in the grading kernel",
+        "roofline_recorder.audit -> nbformat"),
+    "the book's extension: wrong way": (
+        "roofline_book/translations.py", "from roofline_book import downloads  # the book's extension",
+        "roofline_book.translations is not allowed to import roofline_book.downloads"),
+}
+"""A wrong-way import for each contract: where it is added, the line, and what import-linter says."""
+CYCLES = {
+    "rooflinekit": (
+        "costs.py", "from rooflinekit import analysis  # analysis imports costs",
+        "No cycles are allowed in rooflinekit. It could be made acyclic by removing 1 dependency: "
+        "- .costs -> .analysis"),
+    "roofline_grading.autograde": ("roofline_grading/autograde/pipeline.py",
+                                   "from roofline_grading.autograde import worker",
+                                   "No cycles are allowed in roofline_grading.autograde."),
+}
 
 
-@pytest.mark.parametrize(
-    ("module", "line", "cycle"),
-    [
-        ("costs.py", "from rooflinekit import analysis  # analysis imports costs",
-         "No cycles are allowed in rooflinekit. It could be made acyclic by removing 1 dependency: "
-         "- .costs -> .analysis"),
-        ("roofline_grading/autograde/pipeline.py", "from roofline_grading.autograde import worker",
-         "No cycles are allowed in roofline_grading.autograde."),
-    ],
-    ids=["rooflinekit", "roofline_grading.autograde"],
-)
-def test_an_import_cycle_is_caught(tmp_path: Path, module: str, line: str, cycle: str) -> None:
-    done = lint_imports(copy_with(tmp_path, module, line), "--contract", "acyclic")
-    assert done.returncode == 1
-    assert cycle in " ".join(done.stdout.split())
+@pytest.fixture(scope="module")
+def wrong_ways(tmp_path_factory: pytest.TempPathFactory) -> str:
+    added = [(module, line) for module, line, _ in WRONG_WAYS.values()]
+    return caught(copy_with(tmp_path_factory.mktemp("wrong-ways"), added))
 
 
-def test_a_module_outside_every_layer_is_caught(tmp_path: Path) -> None:
-    copy = copy_with(tmp_path, "__init__.py", "")
+@pytest.fixture(scope="module")
+def cycles_and_a_newcomer(tmp_path_factory: pytest.TempPathFactory) -> str:
+    added = [(module, line) for module, line, _ in CYCLES.values()]
+    copy = copy_with(tmp_path_factory.mktemp("cycles"), added)
     (copy / "rooflinekit" / "newcomer.py").write_text('"""A module nobody placed in a layer."""\n')
-    done = lint_imports(copy, "--contract", "layers")
-    assert done.returncode == 1
-    assert "rooflinekit.newcomer" in done.stdout
+    return caught(copy)
+
+
+@pytest.mark.parametrize("case", WRONG_WAYS)
+def test_a_wrong_way_import_is_caught(wrong_ways: str, case: str) -> None:
+    assert WRONG_WAYS[case][2] in wrong_ways
+
+
+@pytest.mark.parametrize("package", CYCLES)
+def test_an_import_cycle_is_caught(cycles_and_a_newcomer: str, package: str) -> None:
+    assert CYCLES[package][2] in cycles_and_a_newcomer
+
+
+def test_a_module_outside_every_layer_is_caught(cycles_and_a_newcomer: str) -> None:
+    assert "rooflinekit.newcomer" in cycles_and_a_newcomer
 
 
 @pytest.mark.parametrize(

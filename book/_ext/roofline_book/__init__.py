@@ -226,6 +226,9 @@ class GluedText(PasteTextRole):  # type: ignore[misc]  # myst-nb has no type hin
     """``{eval}`glued.<name>` ``: the text glued as ``<name>``; any other expression is a warning
     (the build fails on warnings)."""
 
+    text: str
+    """The role's text (docutils' SphinxRole sets it)."""
+
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         if not self.text.startswith(GLUED) or not self.text[len(GLUED) :].isidentifier():
             warning = create_warning(

@@ -58,7 +58,7 @@ def extract_myst(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: 
     >>> [found[2] for found in extract_myst(io.BytesIO(page), TEMPLATE_MARKS, [], {})]
     [('{n} chips', None)]
     """
-    import jupytext  # type: ignore[import-untyped]  # jupytext has no type hints
+    import jupytext
 
     notebook = jupytext.reads(fileobj.read().decode("utf-8"), fmt="md:myst")
     for cell in notebook.cells:
@@ -104,9 +104,9 @@ class CodeCatalog:
         return root / self.locale / language / "LC_MESSAGES" / f"{self.domain}.po"
 
     def extract(self, root: Path) -> Catalog:
-        """Every text of the code, with where it is written (no line: a catalog does not change
-        when a line moves) and its translators' comments. Directories whose name starts with
-        ``_`` or ``.`` are left out."""
+        """Every text of the code, with where it is written (:func:`sync` writes the file alone: a
+        catalog does not change when a line moves) and its translators' comments. Directories
+        whose name starts with ``_`` or ``.`` are left out."""
         catalog = Catalog(domain=self.domain, project="roofline course", fuzzy=False)
         for pattern, method in self.sources.items():
             for path in sorted(root.glob(pattern)):
@@ -114,10 +114,11 @@ class CodeCatalog:
                     continue
                 found = extract_from_file(method, str(path), keywords=self.marks, comment_tags=COMMENT_TAGS,
                                           strip_comment_tags=True)
-                for _, text, comments, _ in found:
-                    flags = ["python-brace-format"] if _names(text) else []
+                for line, text, comments, _ in found:
+                    singular = text if isinstance(text, str) else text[0]  # (ngettext's: singular, plural)
+                    flags = ["python-brace-format"] if _names(singular) else []
                     # a text written twice is one message, with both places (Babel merges them)
-                    catalog.add(text, locations=[(path.relative_to(root).as_posix(), None)], flags=flags,
+                    catalog.add(text, locations=[(path.relative_to(root).as_posix(), line)], flags=flags,
                                 auto_comments=comments)
         return catalog
 

@@ -173,7 +173,7 @@ class _KeepsNotebook(dict):  # type: ignore[type-arg]
         return value
 
 
-class TranslationParser(NotebookParser):
+class TranslationParser(NotebookParser):  # type: ignore[misc]  # myst-nb has no type hints
     """myst-nb's parser; a translated sentence gets the notebook of the page it belongs to.
 
     myst-nb keeps the executed notebook (``nb_renderer``, with its glue data) on the document

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,7 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         self._kernel.listener.close()
         limits_hit = self._kernel.group.close()
         audit = self._kernel.channel.close()
+        shutil.rmtree(self._kernel.runtime, ignore_errors=True)  # its sockets: outside the run's scratch
         unseen = _unseen(audit, self._nonce)
         audit = [event for event in audit if event.get("what") != "sealed"]
         cut = [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []

@@ -1,7 +1,7 @@
 """The hidden inputs, handed out only after a notebook's last cell: the grader's side.
 
 Each hidden test leaves a copy of the kernel waiting (:mod:`roofline_recorder.snapshot`), which
-connects to a :class:`Listener` on a Unix socket in the kernel's run directory and says which
+connects to a :class:`Listener` on a Unix socket in the kernel's runtime folder and says which
 question and cell it answers. Once the notebook is done (its last cell run, or its kernel lost,
 or its time used up), :meth:`Listener.serve` sends every waiting copy its question's hidden
 inputs, all at once, and collects what each returns before one deadline; nothing the kernel runs

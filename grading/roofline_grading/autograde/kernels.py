@@ -9,7 +9,11 @@ second, most of it Python importing IPython; :func:`take` hands a notebook its k
 the next notebook's at once, so that second overlaps with nbgrader's own work on this one. Each
 kernel is still fresh, sandboxed and used for one notebook only.
 
->>> Kernel.__dataclass_fields__.keys() >= {"name", "km", "group", "channel", "listener"}
+The kernel's Unix sockets (Jupyter's channels and the hidden tests' listener) live in a runtime
+folder of their own with a short path (:func:`runtime_folder`): the path of a Unix socket may not
+exceed 107 bytes, and a course's or a scratch folder's path can be longer than that.
+
+>>> Kernel.__dataclass_fields__.keys() >= {"name", "km", "group", "channel", "listener", "runtime"}
 True
 """
 
@@ -19,6 +23,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +46,10 @@ __all__ = [
     "KERNEL_NAME",
     "GradingKernelManager",
     "Kernel",
+    "NoShortFolder",
     "check_start",
     "discard_waiting",
+    "runtime_folder",
     "startup_failure",
     "take",
     "until_ready",
@@ -52,6 +59,14 @@ KERNEL_NAME = "roofline-grading"
 EXITED = "kernel.exited"
 """The file in a kernel's runtime directory its keeper writes when the kernel ends."""
 HISTORY = "--HistoryManager.hist_file=:memory:"
+SOCKET_PATH_BYTES = 107
+"""The longest path a Unix socket may be bound at (Linux's ``sun_path`` holds 108 bytes, a NUL last)."""
+SOCKET_NAME_BYTES = 24
+"""Room kept for the names of the sockets in a runtime folder (``hidden.sock``, ``kernel-ipc-1``...)."""
+
+
+class NoShortFolder(RuntimeError):
+    """No writable folder has a path short enough for the kernel's Unix sockets."""
 
 
 @dataclass
@@ -64,14 +79,17 @@ class Kernel:
     group: limits.Group
     km: AsyncKernelManager
     listener: Listener
+    runtime: Path
+    """Its sockets, event channel and connection file (:func:`runtime_folder`)."""
 
     def discard(self) -> None:
-        """Stop the kernel and everything it started, and remove its run directory."""
+        """Stop the kernel and everything it started, and remove its run and runtime folders."""
         run_sync(self.km.shutdown_kernel)(now=True)
         self.group.close()
         self.channel.close()
         self.listener.close()
         shutil.rmtree(self.run, ignore_errors=True)
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 class GradingKernelManager(AsyncKernelManager):
@@ -156,7 +174,10 @@ def startup_failure(kernel: Kernel, error: BaseException) -> str:
 
 def check_start(settings: dict[str, Any], notebook: str, run_root: Path, timeout: float = 120) -> str | None:
     """Start one sandboxed kernel as grading would and stop it: None if it answered, else why not."""
-    kernel = prepare(notebook, settings, run_root)
+    try:
+        kernel = prepare(notebook, settings, run_root)
+    except NoShortFolder as error:
+        return f"the grading kernel cannot start: {error}"
     client = kernel.km.client()
     try:
         client.start_channels()
@@ -180,8 +201,17 @@ def prepare(name: str, settings: dict[str, Any], run_root: Path) -> Kernel:
     """Set up and start the sandboxed kernel of notebook ``name`` (see the module's docstring)."""
     run = run_root / name
     shutil.rmtree(run, ignore_errors=True)
-    runtime = run / "runtime"
-    runtime.mkdir(parents=True)
+    run.mkdir(parents=True)
+    runtime = runtime_folder()
+    try:
+        return _start(name, settings, run, runtime)
+    except BaseException:
+        shutil.rmtree(runtime, ignore_errors=True)  # outside the run's scratch: nobody else removes it
+        raise
+
+
+def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Kernel:
+    """Start the kernel of notebook ``name``, its files in ``run`` and its sockets in ``runtime``."""
     listener = Listener(runtime / "hidden.sock")
     channel = EventChannel(runtime / "events")
     memory_limit = limits.Limits(
@@ -223,7 +253,35 @@ def prepare(name: str, settings: dict[str, Any], run_root: Path) -> Kernel:
     process = getattr(getattr(km, "provisioner", None), "process", None)
     if process is not None:
         group.watch(process.pid)
-    return Kernel(name, run, channel, group, km, listener)
+    return Kernel(name, run, channel, group, km, listener, runtime)
+
+
+def runtime_folder(candidates: tuple[str, ...] | None = None) -> Path:
+    """A new private folder (mode 0700) for one kernel's sockets, in the first of ``candidates``
+    (default: ``/dev/shm``, the temp dir, ``/tmp``) that is writable and short enough for every
+    socket in it to fit in :data:`SOCKET_PATH_BYTES`; :class:`NoShortFolder` if none is.
+
+    >>> folder = runtime_folder()
+    >>> len(os.fsencode(folder / "kernel-ipc-1")) <= SOCKET_PATH_BYTES, oct(folder.stat().st_mode)[-3:]
+    (True, '700')
+    >>> folder.rmdir()
+    >>> runtime_folder(("/no/such/folder",))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    roofline_grading.autograde.kernels.NoShortFolder: ...: /no/such/folder is ... such as /tmp
+    """
+    if candidates is None:
+        candidates = ("/dev/shm", tempfile.gettempdir(), "/tmp")
+    longest = SOCKET_PATH_BYTES - SOCKET_NAME_BYTES - len("/rk-12345678/")
+    for root in dict.fromkeys(candidates):
+        if len(os.fsencode(root)) <= longest and os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK):
+            return Path(tempfile.mkdtemp(prefix="rk-", dir=root))
+    raise NoShortFolder(
+        f"no folder to hold the grading kernel's sockets: {', '.join(dict.fromkeys(candidates))} "
+        f"{'is' if len(set(candidates)) == 1 else 'are'} longer than {longest} bytes or not writable "
+        f"(a Unix socket's path takes at most {SOCKET_PATH_BYTES} bytes); set TMPDIR to a short "
+        "writable folder, such as /tmp"
+    )
 
 
 def _command(

@@ -1,0 +1,400 @@
+"""A course's JupyterLab and the chromium that drives it, as a student uses them (Playwright).
+
+:func:`lab_with` serves a scratch folder with ``make lab``'s JupyterLab (or ``make lab-ko``'s, or
+the student environment's), with its own config, settings and runtime folders; :func:`browse`
+opens it in chromium with a fresh profile, every request to another host blocked and kept. The
+rest are the steps a student takes there (open a file with a double click, restart and run all,
+type the answers, press *Validate*), each waiting on what the page shows. Used by
+tests/e2e/test_jupyterlab.py and test_jupyterlab_ko.py (the course's environment) and
+test_public_edition.py (the student environment). Screenshots go to
+``_build/screenshots/jupyterlab-*``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import platform
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from roofline_grading.fingerprints import SAYS
+from roofline_grading.i18n import translator
+from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
+from tests.support.slips import SLIPS, answered
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+CHAPTER = "03-roofline-plots.md"  # a chapter with plots, glued numbers and the live explorer
+TOKEN = "roofline-course-test"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+Words = Callable[..., str]
+"""The interface's word for an English label: ``words("File", "menu")`` (with a gettext context),
+``words("Discard")``."""
+
+
+def interface_words(language: str) -> Words:
+    """JupyterLab's labels as a student sees them in ``language``: English as written, another
+    language from the catalog of its installed language pack (the one the server hands out)."""
+    if language == "en":
+        return lambda message, context=None: message
+    (pack,) = entry_points(group="jupyterlab.languagepack", name=language)
+    locale_dir = Path(str(pack.load().__file__)).parent / "locale"
+    catalog = gettext.translation("jupyterlab", locale_dir, languages=[language])
+    return lambda message, context=None: (
+        catalog.pgettext(context, message) if context else catalog.gettext(message)
+    )
+
+
+@dataclass
+class Lab:
+    url: str
+    root: Path
+    words: Words
+
+
+@contextmanager
+def serve(base: Path, root: Path, language: str = "en", bin_dir: Path = BIN) -> Iterator[Lab]:
+    """``make lab`` (or, for Korean, ``make lab-ko``) on ``root``, with its own config, settings
+    and runtime folders under ``base``; JupyterLab from the environment of ``bin_dir`` (this
+    one's by default; tests/e2e/test_public_edition.py serves the student environment's)."""
+    # Every cell of a notebook stays rendered (not only those on screen), so the test can read them all.
+    tracker = base / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
+    tracker.parent.mkdir(parents=True)
+    tracker.write_text('{"windowingMode": "none"}')
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "JUPYTER_CONFIG_DIR": str(base / "config"),  # nothing from ~/.jupyter
+        "JUPYTERLAB_SETTINGS_DIR": str(base / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+    }
+    if language == "ko":  # what `make lab-ko` adds: the interface's language, as a default setting
+        env["JUPYTER_CONFIG_PATH"] = str(ROOT / "jupyter-config" / "ko")
+    log = (base / "server.log").open("w")
+    server = subprocess.Popen(
+        [
+            str(bin_dir / "jupyter"),
+            "lab",
+            "--allow-root",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--IdentityProvider.token={TOKEN}",
+            f"--ServerApp.root_dir={root}",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        cwd=root,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={TOKEN}", timeout=2).read()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("jupyter lab did not start:\n" + (base / "server.log").read_text()[-4000:])
+                time.sleep(0.5)
+        yield Lab(url, root, interface_words("ko_KR" if language == "ko" else "en"))
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@contextmanager
+def lab_with(
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+    files: Mapping[str, Path],
+    language: str = "en",
+    bin_dir: Path = BIN,
+) -> Iterator[Lab]:
+    """:func:`serve` on a new scratch folder (``name``) holding ``files``: each relative path,
+    copied from its source (a file or a folder)."""
+    base = tmp_path_factory.mktemp(name)
+    root = base / "work"
+    root.mkdir()
+    for relative, source in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, root / relative)
+        else:
+            shutil.copy(source, root / relative)
+    with serve(base, root, language, bin_dir) as served:
+        yield served
+
+
+@dataclass
+class Browser:
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def browse(lab: Lab, profile: Path, playwright_session: Any) -> Iterator[Browser]:
+    """Chromium on ``lab`` with a fresh profile; requests to any other host are blocked and kept."""
+    context = playwright_session.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 1400, "height": 1000},
+    )
+    page = context.new_page()
+    seen = Browser(page)
+
+    def route(handle: Any) -> None:
+        if handle.request.url.startswith(lab.url) or handle.request.url.startswith(("data:", "blob:")):
+            handle.continue_()
+        else:
+            seen.blocked.append(handle.request.url)
+            handle.abort()
+
+    page.route("**/*", route)
+    page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
+    page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
+    page.goto(f"{lab.url}/lab?token={TOKEN}", wait_until="load")
+    page.locator(".jp-DirListing-content").wait_for(timeout=60_000)
+    try:
+        yield seen
+    finally:
+        context.close()
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"jupyterlab-{name}.png"))
+
+
+def open_path(page: Any, lab: Lab, path: str) -> Any:
+    """Open ``path`` from the file browser with a double click, as a student does; return its tab's panel.
+
+    Each file opens in a fresh workspace (``?reset``: the default layout, the file browser open),
+    so what an earlier test left open or closed does not matter."""
+    folder = f"/tree/{path.rsplit('/', 1)[0]}" if "/" in path else ""
+    name = path.rsplit("/", 1)[-1]
+    workspace = re.sub(r"[^A-Za-z0-9]+", "-", name)
+    page.goto(f"{lab.url}/lab/workspaces/{workspace}{folder}?reset&token={TOKEN}")
+    item = page.locator(".jp-DirListing-item").filter(
+        has=page.locator(".jp-DirListing-itemText", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
+    try:
+        item.wait_for(timeout=60_000)
+    except PlaywrightTimeout:
+        screenshot(page, "open-failed")
+        raise
+    item.dblclick()
+    panel = page.locator(".jp-NotebookPanel:visible")
+    panel.wait_for(timeout=60_000)
+    wait_idle(page)
+    return panel
+
+
+def wait_idle(page: Any, timeout: float = 180_000) -> None:
+    """The kernel of the current notebook is connected and idle."""
+    page.wait_for_function(
+        """() => { const s = document.querySelector(
+                       '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+                   return s && s.getAttribute('data-status') === 'idle'; }""",
+        timeout=timeout,
+    )
+
+
+def run_all(page: Any, words: Words) -> None:
+    """*Restart the kernel and run all cells* (the notebook toolbar's button), as the exercises
+    ask; wait until the kernel is done (it goes on past a test cell that fails: they are tagged
+    raises-exception; it stops at any other failing cell). The outputs of an earlier
+    run are cleared first, so that what is read afterwards is this run's."""
+    page.locator(".lm-MenuBar-item", has_text=words("Edit", "menu")).click()
+    page.locator(".lm-Menu-item:visible", has_text=words("Clear Outputs of All Cells")).first.click()
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='notebook:restart-run-all']").click()
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    try:
+        page.wait_for_function(  # the first code cell has run, and none is running or waiting
+            """() => { const prompts = [...document.querySelectorAll(
+                           '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];
+                       return prompts.length && /\\[1\\]/.test(prompts[0].textContent)
+                              && !prompts.some(p => p.textContent.includes('*')); }""",
+            timeout=300_000,
+        )
+    except PlaywrightTimeout:
+        screenshot(page, "run-all-failed")
+        raise
+    wait_idle(page)
+
+
+def type_answers(page: Any, notebook: Any) -> None:
+    """Type each answer cell's source into the open notebook, as a student would."""
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")
+    for index, cell in enumerate(notebook.cells):
+        if not cell.metadata.get("nbgrader", {}).get("solution"):
+            continue
+        editor = cells.nth(index).locator(".cm-content")
+        editor.scroll_into_view_if_needed()
+        editor.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.press("Delete")
+        page.keyboard.insert_text(cell.source)
+        page.keyboard.press("Escape")
+
+
+def validate(page: Any) -> str:
+    """Press Validate; return the dialog's text (and close it)."""
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .validate-button").click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.locator(".validation-success, .validation-failed").wait_for(timeout=300_000)
+    text = str(dialog.inner_text())
+    return text
+
+
+def close_dialog(page: Any) -> None:
+    page.locator(".jp-Dialog .jp-Dialog-button").last.click()
+    page.locator(".jp-Dialog").wait_for(state="detached")
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def outputs(page: Any) -> str:
+    return flat(
+        " ".join(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea").all_inner_texts())
+    )
+
+
+def cell_at(page: Any, index: int) -> Any:
+    """The ``index``-th cell of the open notebook."""
+    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(index)
+
+
+def grade_index(notebook: Any, grade_id: str) -> int:
+    return next(
+        i for i, c in enumerate(notebook.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
+    )
+
+
+def close_all(page: Any, words: Words) -> None:
+    page.locator(".lm-MenuBar-item", has_text=words("File", "menu")).click()
+    page.locator(".lm-Menu-item:visible", has_text=words("Close All Tabs")).first.click()
+    dont_save = page.locator(".jp-Dialog button", has_text=words("Discard"))
+    for _ in range(10):
+        if not dont_save.count():
+            break
+        dont_save.first.click()
+
+
+def known_mistake_named_then_put_right(browser: Browser, lab: Lab, language: str) -> None:
+    """Exercise 1 of the ``language`` release, as a student works it: a known mistake in the bytes
+    read is named under the answer in the notebook's language and *Validate* fails with it; put
+    right, the check finds no known mistake (it never says "right") and *Validate* passes."""
+    page = browser.page
+    says = translator(language)
+    slip = "ex1-two-bytes"
+    misconception = SLIPS[slip].misconception.text(language)
+    named = says(SAYS["mistake"]).format(name="bytes_read", mistake=misconception)
+    prefix = "" if language == "en" else f"{language}-"
+    open_path(page, lab, "roofline/ex1_int8_matmul.ipynb")
+    notebook = answered("ex1_int8_matmul", slip, language)
+    type_answers(page, notebook)
+    run_all(page, lab.words)  # it goes on past each failing check, to the last cell
+    shown = outputs(page)
+    assert flat(named) in shown, shown[-3000:]
+    if language != "en":
+        assert flat(SLIPS[slip].misconception.message) not in shown  # the English words
+    # Under the answer, the check's message comes first, alone: no traceback, no checking code.
+    check = cell_at(page, grade_index(notebook, "ex1_bytes_read"))
+    check.scroll_into_view_if_needed()
+    screenshot(page, f"{prefix}known-mistake")
+    error = flat(check.locator(".jp-OutputArea-output").last.inner_text())
+    where = says(SAYS["where"]).format(line=6, code='assert no_known_mistake("bytes_read", bytes_read)')
+    assert error == flat(f"{named} {where}"), error
+    # The last cell ran and lists every check: intensity's names the mistake it inherits.
+    listing = cell_at(page, len(notebook.cells) - 1)
+    listing.scroll_into_view_if_needed()
+    screenshot(page, f"{prefix}every-check")
+    listed = flat(listing.locator(".jp-OutputArea-output").inner_text())
+    inherited = says(SAYS["inherited"]).format(name="intensity", source="bytes_read", mistake=misconception)
+    assert listed.startswith(flat(says(SAYS["every"]))) and flat(f"✗ intensity: {inherited}") in listed
+    assert "✓ ops" in listed and flat(SLIPS["ex1-no-factor-two"].misconception.text(language)) not in listed
+    result = validate(page)
+    screenshot(page, f"{prefix}validate-known-mistake")
+    assert "Success" not in result and flat(misconception) in flat(result), result[:3000]
+    close_dialog(page)
+
+    type_answers(page, answered("ex1_int8_matmul", language=language))
+    run_all(page, lab.words)
+    shown = outputs(page)
+    assert flat(named.split(misconception)[0]) not in shown  # "bytes_read makes a known mistake."
+    assert flat(says(SAYS["none"]).format(name="bytes_read")) in shown, shown[-3000:]
+    result = validate(page)
+    assert "Success! Your notebook passes all the tests." in result, result[:3000]
+    close_dialog(page)
+    close_all(page, lab.words)
+
+
+def opens_unmodified(browser: Browser, lab: Lab, release: Path) -> None:
+    """Open a copy of the released notebook ``release`` as a student does; once its kernel is up,
+    it has no unsaved changes, and saved as it is, it is the released file, byte for byte.
+
+    JupyterLab writes the kernel's ``language_info`` into the notebook, its Python version
+    included, and the release records the course's (make exercises): on a machine whose Python is
+    another version, JupyterLab would mark the notebook modified for that one field, so there
+    the copy records this machine's version, and nothing else may change."""
+    page = browser.page
+    language = "ko" if "ko" in release.relative_to(ROOT).parts else "en"
+    copy = lab.root / "opened" / language / release.name
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    released = nbformat.read(release, as_version=4)
+    if released.metadata.language_info.version == platform.python_version():
+        shutil.copy(release, copy)
+    else:
+        released.metadata.language_info.version = platform.python_version()
+        nbformat.write(released, copy)
+    before, written = copy.read_bytes(), copy.stat().st_mtime_ns
+    open_path(page, lab, str(copy.relative_to(lab.root)))
+    page.wait_for_timeout(2000)  # what JupyterLab writes once the kernel is up: its info, its spec
+    tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+    name = f"{release.name} ({language})"
+    assert "jp-mod-dirty" not in (tab.get_attribute("class") or ""), f"{name} opens modified"
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='docmanager:save']").click()
+    deadline = time.monotonic() + 30
+    while copy.stat().st_mtime_ns == written and time.monotonic() < deadline:
+        page.wait_for_timeout(200)  # not time.sleep: the page's requests pass through this process
+    assert copy.stat().st_mtime_ns != written, "the notebook was not saved"
+    assert copy.read_bytes() == before, f"{name}: saved as it opened, it differs from the release"
+    close_all(page, lab.words)
