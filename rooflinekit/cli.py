@@ -516,7 +516,8 @@ def _curve_text(curve: LatencyThroughput) -> str:
     rows = [[p.batch, seconds(p.time("none"), 4), seconds(p.time("full"), 4), num(p.per_request(), 4),
              num(p.total(), 4), f"{p.compute_bound_weights:.0%}"] for p in curve.points]
     title = (f"{curve.model.name} on {curve.n_chips} x {curve.chip.name}, decode with a "
-             f"{curve.context}-token cache (tokens/s with no overlap of collectives and the other operations)")
+             f"{curve.context}-token cache (tokens/s with no overlap of collectives and the other "
+             "operations)")
     plateau = ("none before memory runs out" if curve.plateau is None else
                f"batch {curve.plateau}: the compute-bound weight matmuls hold half the weights; past it "
                "a doubling of the batch adds at most a third to the total")

@@ -262,7 +262,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         timeout=30_000,
     )
     assert _table_cell(explorer, 1, 8) == "-"  # the critical batch is HBM's
-    _screenshot(page, "chapter-explorer-smem")
+    screenshot(page, "chapter-explorer-smem")
     _select(levels, "L2 cache")
     page.wait_for_function(
         "e => e.querySelector('.rk-level').textContent.includes('has no bandwidth figure')",
