@@ -44,25 +44,32 @@ def translated_source(root: Path, source: Path, language: str) -> tuple[str, boo
     return f"{tool.chapters_folder(language)}/{relative.name}", False
 
 
-def retarget(buttons: list[dict[str, Any]], english: str, translated: str, *, binder_only: bool) -> None:
-    """Point the launch buttons among ``buttons`` (the theme's header buttons, nested in groups)
-    at ``translated`` instead of the English source ``english`` (both paths in the repository).
+LAUNCH_GROUP = "launch-buttons"
+"""The label of sphinx-book-theme's group of launch buttons among a page's header buttons (the
+download buttons, which :mod:`roofline_book.downloads` handles, are another group)."""
 
-    >>> buttons = [{"type": "group", "buttons": [
+
+def retarget(buttons: list[dict[str, Any]], english: str, translated: str, *, binder_only: bool) -> None:
+    """Point the launch buttons among ``buttons`` (the theme's header buttons) at ``translated``
+    instead of the English source ``english`` (both paths in the repository).
+
+    >>> buttons = [{"type": "group", "label": "download-buttons", "buttons": [
+    ...     {"text": ".ipynb", "url": "../_sources/a/x.md"}]},
+    ...     {"type": "group", "label": LAUNCH_GROUP, "buttons": [
     ...     {"text": "Binder", "url": "https://mybinder.org/v2/gh/o/r/main?urlpath=lab/tree/a/x.md"},
     ...     {"text": "JupyterHub", "url": "https://hub/hub/user-redirect/git-pull?urlpath=lab/tree/r/a/x.md&branch=main"}]}]
     >>> retarget(buttons, "a/x.md", "b/x.md", binder_only=True)
-    >>> [b["url"].split("urlpath=")[1] for b in buttons[0]["buttons"]]
-    ['lab/tree/b/x.md', 'lab/tree/r/a/x.md&branch=main']
+    >>> [b["url"].split("urlpath=")[1] for b in buttons[1]["buttons"]], buttons[0]["buttons"][0]["url"]
+    (['lab/tree/b/x.md', 'lab/tree/r/a/x.md&branch=main'], '../_sources/a/x.md')
     """
-    for button in buttons:
-        if isinstance(button.get("buttons"), list):
-            retarget(button["buttons"], english, translated, binder_only=binder_only)
+    for group in buttons:
+        if group.get("label") != LAUNCH_GROUP or not isinstance(group.get("buttons"), list):
             continue
-        url = button.get("url")
-        if not isinstance(url, str) or (binder_only and button.get("text") != "Binder"):
-            continue
-        button["url"] = url.replace(f"/{english}", f"/{translated}", 1)
+        for button in group["buttons"]:
+            url = button.get("url")
+            if not isinstance(url, str) or (binder_only and button.get("text") != "Binder"):
+                continue
+            button["url"] = url.replace(f"/{english}", f"/{translated}", 1)
 
 
 def _translate_launch(
