@@ -1,4 +1,4 @@
-"""The five graded exercises' problem statements as data: the figures, shapes and chips each gives.
+"""The graded exercises' problem statements as data: the figures, shapes and chips each gives.
 
 Only what a statement gives lives here, once, for the book that cites it and the grader that
 asks its questions at it. No answer: what a student is asked to compute (bytes, intensities,
@@ -54,3 +54,23 @@ EX5_REPLICAS = 8
 """Exercise 5's data-parallel replicas, one H100 each."""
 EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
 """The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
+
+# --- Exercise 9: the memory hierarchy: tiles, their fit on chip, fused attention ------------
+EX9_CHIP: Chip = chip("tpu-v5e")
+"""The TPU v5e with the catalog's bf16 peak, HBM bandwidth and VMEM (capacity, bandwidth)."""
+EX9_OTHER_CHIP: Chip = chip("h100-sxm")
+"""The H100 SXM with the catalog's dense bf16 peak, HBM bandwidth and one SM's shared memory."""
+EX9_SHAPE = (8192, 4096, 16384)
+"""(m, k, n) of the bf16 matmul ``x[m,k] . w[k,n] -> out[m,n]`` exercise 9 tiles."""
+EX9_TILE = (512, 1024)
+"""(bm, bn): the tile of outputs staged in VMEM."""
+EX9_VMEM = next(lv for lv in EX9_CHIP.levels if lv.id == "vmem")
+"""The v5e's VMEM: its capacity (bytes) and bandwidth (B/s) from the catalog."""
+EX9_SMEM = next(lv for lv in EX9_OTHER_CHIP.levels if lv.id == "smem")
+"""The H100's shared memory: one SM's capacity (bytes)."""
+EX9_SEQ = 8192
+"""Tokens of the attention exercise 9 asks about (one head, bf16)."""
+EX9_HEAD_DIM = 128
+"""The head dimension of that attention."""
+EX9_BLOCK = 512
+"""Query rows per block of the fused attention's outer loop."""

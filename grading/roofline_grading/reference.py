@@ -1,4 +1,4 @@
-"""The five graded exercises' model answers, as functions: what the answer key calls right.
+"""The graded exercises' model answers, as functions: what the answer key calls right.
 
 Every answer is computed by ``rooflinekit``'s general functions at the figures the exercise's
 statement gives (``rooflinekit.exercises``), never typed in. Answers that the exercises ask as
@@ -20,6 +20,8 @@ package, which only instructors install: the library every student installs hold
 inf
 >>> round(ex5_critical_batch(), 1)
 295.4
+>>> ex9_smallest_tile(), ex9_smallest_tile(*EX9_H100[:2], vmem_bandwidth=math.inf)
+(481, 591)
 """
 
 from __future__ import annotations
@@ -37,12 +39,18 @@ from rooflinekit.exercises import (
     EX5_CHIP,
     EX5_DATASHEET_BF16,
     EX5_REPLICAS,
+    EX9_CHIP,
+    EX9_OTHER_CHIP,
+    EX9_SMEM,
+    EX9_VMEM,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
 )
+from rooflinekit.hierarchy import attention_cost, smallest_compute_bound_tiles, tile_bytes, tiled_matmul_bytes
 
 __all__ = [
+    "EX9_H100",
     "ex1_cost",
     "ex1_critical_batch",
     "ex1_roofline",
@@ -55,6 +63,14 @@ __all__ = [
     "ex5_critical_batch",
     "ex5_dense_peak",
     "ex5_global_batch",
+    "ex9_fits",
+    "ex9_fused_attention_bytes",
+    "ex9_fusion_ratio",
+    "ex9_held_bytes",
+    "ex9_smallest_tile",
+    "ex9_tiled_bytes",
+    "ex9_tiled_intensity",
+    "ex9_unfused_attention_bytes",
 ]
 
 
@@ -154,3 +170,64 @@ def ex5_global_batch(
 ) -> float:
     """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
     return replicas * ex5_critical_batch(datasheet_flops, hbm_bandwidth)
+
+
+# --- Exercise 9: the memory hierarchy: tiles, their fit on chip, fused attention ---------
+
+
+def ex9_tiled_bytes(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
+    """Bytes out of HBM for a bf16 matmul in tiles of ``bm x bn`` outputs: ``x`` moves
+    ``ceil(n/bn)`` times, ``w`` ``ceil(m/bm)`` times, ``out`` once."""
+    return tiled_matmul_bytes(m, k, n, bm, bn)
+
+
+def ex9_tiled_intensity(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
+    """FLOPs per byte out of HBM of that tiled matmul."""
+    return matmul_cost(m, k, n).flops / ex9_tiled_bytes(m, k, n, bm, bn)
+
+
+def _tiles_on(peak: float, hbm_bandwidth: float) -> Any:
+    """The smallest bf16 square tile compute-bound out of HBM on a chip of these figures."""
+    derived = EX9_CHIP.derive(id="exercise-9", peaks={"bf16": peak}, hbm_bandwidth=hbm_bandwidth)
+    return smallest_compute_bound_tiles(derived)[0]
+
+
+def ex9_smallest_tile(
+    peak: float = EX9_CHIP.peak("bf16"),
+    hbm_bandwidth: float = EX9_CHIP.hbm_bandwidth,
+    vmem_bandwidth: float = float(EX9_VMEM.bandwidth or "nan"),
+) -> int:
+    """The side ``b`` of the smallest square bf16 tile compute-bound streaming out of HBM: the
+    ridge is HBM's (``vmem_bandwidth``, the level the tile is staged in, does not set it)."""
+    return int(_tiles_on(peak, hbm_bandwidth).tile)
+
+
+def ex9_held_bytes(bm: Any, bk: Any, bn: Any) -> Any:
+    """Bytes the three bf16 tiles ``x[bm,bk]``, ``w[bk,bn]``, ``out[bm,bn]`` take on chip."""
+    return tile_bytes(bm, bk, bn)
+
+
+EX9_H100 = (EX9_OTHER_CHIP.peak("bf16"), EX9_OTHER_CHIP.hbm_bandwidth, float(EX9_SMEM.capacity or "nan"))
+"""(peak, HBM bandwidth, one SM's shared memory) of the H100: where its tile does not fit."""
+
+
+def ex9_fits(b: Any, capacity_bytes: float) -> str:
+    """``"yes"`` if the three tiles of a square ``b x b x b`` bf16 tile step fit in ``capacity_bytes``."""
+    return "yes" if tile_bytes(b, b, b) <= capacity_bytes else "no"
+
+
+def ex9_unfused_attention_bytes(seq: Any, head_dim: Any) -> Any:
+    """HBM bytes of one bf16 attention head unfused: the scores go to HBM and back twice."""
+    return attention_cost(seq, head_dim).bytes
+
+
+def ex9_fused_attention_bytes(seq: Any, head_dim: Any, block: Any) -> Any:
+    """HBM bytes fused, with blocks of ``block`` queries: ``Q`` read and ``O`` written once,
+    ``K`` and ``V`` read once per block."""
+    return attention_cost(seq, head_dim, fused=True, block=block).bytes
+
+
+def ex9_fusion_ratio(seq: Any, head_dim: Any, block: Any) -> Any:
+    """The fused attention's intensity over the unfused one's (the same FLOPs)."""
+    fused = attention_cost(seq, head_dim, fused=True, block=block)
+    return fused.intensity / attention_cost(seq, head_dim).intensity

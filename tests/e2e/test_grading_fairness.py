@@ -236,4 +236,10 @@ def test_an_honest_class_is_never_flagged_wherever_the_course_and_its_environmen
     with (course / "autograded" / f"{ASSIGNMENT}-report.csv").open(newline="") as handle:
         rows = {row["student"]: row for row in csv.DictReader(handle)}
     assert {s: r["status"] for s, r in rows.items()} == {"model": "ok", "blank": "ok"}, rows
-    assert float(rows["model"]["score"]) == float(rows["model"]["max_score"]) == 38
+    full = sum(
+        cell.metadata["nbgrader"]["points"]
+        for notebook in NOTEBOOKS
+        for cell in read(ROOT / "solutions" / ASSIGNMENT / f"{notebook}.ipynb").cells
+        if cell.metadata.get("nbgrader", {}).get("grade")
+    )
+    assert float(rows["model"]["score"]) == float(rows["model"]["max_score"]) == full

@@ -62,6 +62,7 @@ STUDENTS = (
             "ex3_roofline_plot": "ex3-approximate-bytes",
             "ex4_batched_matmul": "ex4-shared-weights",
             "ex5_h100_threshold": "ex5-sparse-peak",
+            "ex9_memory_hierarchy": "ex9-untiled",
         },
     ),
     Student(
@@ -73,14 +74,25 @@ STUDENTS = (
             "ex3_roofline_plot": "ex3-int8-peak",
             "ex4_batched_matmul": "ex4-no-factor-two",
             "ex5_h100_threshold": "ex5-per-replica",
+            "ex9_memory_hierarchy": "ex9-scores-once",
         },
     ),
     Student(
         "j.doe-3",
         "j.doe-3_",
-        {"ex1_int8_matmul": "ex1-no-factor-two", "ex5_h100_threshold": "ex5-halved-twice"},
+        {
+            "ex1_int8_matmul": "ex1-no-factor-two",
+            "ex5_h100_threshold": "ex5-halved-twice",
+            "ex9_memory_hierarchy": "ex9-kv-once",
+        },
     ),
-    Student("bytes", "bytes_", {"ex5_h100_threshold": "ex5-binary-terabytes"}),
+    Student(
+        "bytes",
+        "bytes_",
+        {"ex5_h100_threshold": "ex5-binary-terabytes", "ex9_memory_hierarchy": "ex9-elements-not-bytes"},
+    ),
+    Student("tiles", "tiles_", {"ex9_memory_hierarchy": "ex9-inner-bandwidth"}),
+    Student("output", "output_", {"ex9_memory_hierarchy": "ex9-no-output"}),
     # The Korean release: the same answers as "model" and "slip1", graded the same, told in Korean.
     Student("model-ko", "model-ko_", language="ko"),
     Student(
@@ -92,6 +104,7 @@ STUDENTS = (
             "ex3_roofline_plot": "ex3-approximate-bytes",
             "ex4_batched_matmul": "ex4-shared-weights",
             "ex5_h100_threshold": "ex5-sparse-peak",
+            "ex9_memory_hierarchy": "ex9-untiled",
         },
         language="ko",
     ),

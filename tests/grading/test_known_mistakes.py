@@ -252,6 +252,10 @@ def test_when_no_earlier_part_tells_two_mistakes_that_fit_are_named_as_alternati
         ("ex5-sparse-peak", "critical_batch", "dense_peak"),
         ("ex5-sparse-peak", "global_batch", "critical_batch"),
         ("ex5-halved-twice", "global_batch", "critical_batch"),
+        ("ex9-untiled", "tiled_intensity", "tiled_bytes"),
+        ("ex9-no-output", "fusion_ratio", "fused_attention_bytes"),
+        ("ex9-scores-once", "fusion_ratio", "unfused_attention_bytes"),
+        ("ex9-kv-once", "fusion_ratio", "fused_attention_bytes"),
     ],
 )
 def test_a_function_that_calls_an_earlier_mistaken_one_is_told_so(slip: str, part: str, source: str) -> None:
