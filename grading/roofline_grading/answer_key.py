@@ -871,7 +871,7 @@ EX9 = Exercise(
             "(bm, bk, bn)",
             ref.ex9_held_bytes,
             COUNT,
-            cases=((*[ref.ex9_smallest_tile()] * 3,), (128, 64, 256)),
+            cases=((256, 512, 1024), (128, 64, 256)),
             random_case=lambda rng: tuple(int(v) for v in rng.integers(8, 2049, size=3)),
             mistakes=(
                 Mistake(NO_OUTPUT, lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) - BF16_BYTES * bm * bn),

@@ -131,7 +131,6 @@ def printed_figures() -> dict[str, float]:
         "ex9.tiled_bytes": reference.ex9_tiled_bytes(*exercises.EX9_SHAPE, *exercises.EX9_TILE),
         "ex9.tiled_intensity": reference.ex9_tiled_intensity(*exercises.EX9_SHAPE, *exercises.EX9_TILE),
         "ex9.smallest_tile": smallest_compute_bound_tiles(exercises.EX9_CHIP)[0].tile,  # chapter 12's table
-        "ex9.held_bytes": smallest_compute_bound_tiles(exercises.EX9_CHIP)[0].held_bytes,
         "ex9.unfused_attention_bytes": reference.ex9_unfused_attention_bytes(*attention[:2]),
         "ex9.fused_attention_bytes": reference.ex9_fused_attention_bytes(*attention),
         "ex9.fusion_ratio": reference.ex9_fusion_ratio(*attention),
