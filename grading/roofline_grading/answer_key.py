@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +59,7 @@ COUNT = Tolerance(rtol=1e-9, why="whole numbers, exact in float64; room only for
 MODEL = Tolerance(rtol=1e-6, why="a few multiplications of the given figures; any order of operations")
 TOKENS = Tolerance(atol=1.0, why="a batch is a whole number of tokens: round down, up, or keep decimals")
 REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) may be rounded to a token")
+TILE = Tolerance(atol=1.0, why="a tile is a whole number of rows: round up, or keep decimals")
 WORD = Tolerance(why="a word: its first word, in any case, must be the right one")
 
 FLOPS_PER_MULTIPLY_ADD = 2
@@ -1181,7 +1183,221 @@ EX8 = Exercise(
     ),
 )
 
-EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5, EX6, EX7, EX8)}
+# --- Exercise 9: the memory hierarchy: tiles, their fit on chip, fused attention ---------
+
+UNTILED = Misconception(
+    "untiled",
+    N_(
+        "This matches counting each operand once, as if the whole matmul ran in one tile. Tiled, x moves "
+        "out of HBM once per column of tiles, ceil(n / bn) times, and w once per row of tiles, "
+        "ceil(m / bm) times; only the output moves once."
+    ),
+)
+NO_OUTPUT = Misconception(
+    "no-output",
+    N_(
+        "This matches leaving the output out. Each output tile is held on chip while it is computed and "
+        "written to HBM once when it is done: count its bytes too."
+    ),
+)
+ELEMENTS_NOT_BYTES = Misconception(
+    "elements-not-bytes",
+    N_(
+        "This matches counting elements, not bytes. A bf16 element is 2 bytes: a square b x b tile does "
+        "2 b^2 bk FLOPs on 2 b bk elements, 4 b bk bytes, so its intensity is b / 2, not b, and the "
+        "smallest compute-bound tile is twice the ridge."
+    ),
+)
+INNER_BANDWIDTH = Misconception(
+    "inner-bandwidth",
+    N_(
+        "This matches taking the ridge from the on-chip memory's bandwidth. The tile's operands stream out "
+        "of HBM, so HBM's bandwidth sets the ridge the tile must pass; the faster on-chip memory only holds "
+        "the tile."
+    ),
+)
+SCORES_ONCE = Misconception(
+    "scores-once",
+    N_(
+        "This matches one round trip of the scores through HBM. Unfused, they make two: Q K^T writes the "
+        "scores, the softmax reads them and writes the probabilities, and P V reads those: seq x seq "
+        "elements written twice and read twice."
+    ),
+)
+KV_NOT_PER_BLOCK = Misconception(
+    "kv-not-per-block",
+    N_(
+        "This matches reading K and V once. With blocks of queries, each block streams all of K and V past "
+        "its queries: K and V move once per block, ceil(seq / block) times."
+    ),
+)
+
+EX9_SMALLEST = (stated.EX9_CHIP.peak("bf16"), stated.EX9_CHIP.hbm_bandwidth)
+EX9_VMEM_BANDWIDTH = float(stated.EX9_VMEM.bandwidth or "nan")
+EX9_VMEM_CAPACITY = float(stated.EX9_VMEM.capacity or "nan")
+EX9_ATTENTION = (stated.EX9_SEQ, stated.EX9_HEAD_DIM, stated.EX9_BLOCK)
+BF16_BYTES = 2
+
+
+def _random_tiling(rng: np.random.Generator) -> tuple[int, int, int, int, int]:
+    """(m, k, n, bm, bn): sizes from 64 to 16384, tiles from 16 to 2048 (a tile may pass a size)."""
+    m, k, n = (int(v) for v in rng.integers(64, 16385, size=3))
+    bm, bn = (int(v) for v in rng.integers(16, 2049, size=2))
+    return m, k, n, bm, bn
+
+
+def _untiled(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
+    return matmul_cost(m, k, n).bytes
+
+
+def _no_output(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
+    return ref.ex9_tiled_bytes(m, k, n, bm, bn) - matmul_cost(m, k, n).bytes_written
+
+
+def _random_hierarchy(rng: np.random.Generator) -> tuple[float, float, float]:
+    """(peak, HBM bandwidth, on-chip bandwidth 5 to 50 times HBM's)."""
+    peak, bandwidth = _random_chip(rng)
+    return peak, bandwidth, bandwidth * _log_uniform(rng, 5, 50)
+
+
+def _random_fit(rng: np.random.Generator) -> tuple[int, float]:
+    """(b, capacity): the capacity 2 to 10 times the three tiles, or a tenth to 0.4 of them, so that
+    a tile counted in elements or without its output (half or two thirds) fits or not as the right one."""
+    b = int(rng.integers(8, 2049))
+    factor = _log_uniform(rng, 2, 10) if rng.random() < 0.5 else _log_uniform(rng, 0.1, 0.4)
+    return b, float(round(float(ref.ex9_held_bytes(b, b, b)) * factor))
+
+
+def _random_attention(rng: np.random.Generator) -> tuple[int, int, int]:
+    """(seq, head_dim, block): 256 to 65536 tokens, heads of 64 to 256, blocks of 16 to 2048 queries."""
+    seq = int(_log_uniform(rng, 256, 65536))
+    head_dim = int(rng.choice([64, 80, 96, 128, 256]))
+    return seq, head_dim, int(rng.choice([16, 32, 64, 128, 256, 512, 1024, 2048]))
+
+
+def _unfused_scores_once(seq: Any, head_dim: Any) -> Any:
+    return ref.ex9_unfused_attention_bytes(seq, head_dim) - 2 * BF16_BYTES * seq * seq
+
+
+def _fused_kv_once(seq: Any, head_dim: Any, block: Any) -> Any:
+    return ref.ex9_fused_attention_bytes(seq, head_dim, seq)
+
+
+def _fused_no_output(seq: Any, head_dim: Any, block: Any) -> Any:
+    return ref.ex9_fused_attention_bytes(seq, head_dim, block) - BF16_BYTES * seq * head_dim
+
+
+def _ratio(unfused: Callable[..., Any], fused: Callable[..., Any]) -> Callable[..., Any]:
+    return lambda seq, d, block: unfused(seq, d) / fused(seq, d, block)
+
+
+EX9 = Exercise(
+    "ex9_memory_hierarchy",
+    questions=(
+        FunctionQuestion(
+            "ex9.tiled_bytes",
+            "(m, k, n, bm, bn)",
+            ref.ex9_tiled_bytes,
+            COUNT,
+            cases=((*stated.EX9_SHAPE, *stated.EX9_TILE), (4, 8, 4, 2, 4), (1000, 512, 3000, 128, 256)),
+            random_case=_random_tiling,
+            mistakes=(Mistake(UNTILED, _untiled), Mistake(NO_OUTPUT, _no_output)),
+        ),
+        FunctionQuestion(
+            "ex9.tiled_intensity",
+            "(m, k, n, bm, bn)",
+            ref.ex9_tiled_intensity,
+            MODEL,
+            cases=((*stated.EX9_SHAPE, *stated.EX9_TILE), (1000, 512, 3000, 128, 256)),
+            random_case=_random_tiling,
+            mistakes=(
+                Mistake(UNTILED, lambda m, k, n, bm, bn: matmul_cost(m, k, n).intensity),
+                Mistake(NO_OUTPUT, lambda *sizes: matmul_cost(*sizes[:3]).flops / _no_output(*sizes)),
+                Mistake(ELEMENTS_NOT_BYTES, lambda *sizes: BF16_BYTES * ref.ex9_tiled_intensity(*sizes)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex9.smallest_tile",
+            "(peak, hbm_bandwidth, vmem_bandwidth)",
+            ref.ex9_smallest_tile,
+            TILE,
+            cases=((*EX9_SMALLEST, EX9_VMEM_BANDWIDTH), (1e15, 4e12, 4e13)),
+            random_case=_random_hierarchy,
+            mistakes=(
+                Mistake(ELEMENTS_NOT_BYTES, lambda peak, hbm, _: ref.ex9_smallest_tile(peak / 2, hbm)),
+                Mistake(INNER_BANDWIDTH, lambda peak, hbm, vmem: ref.ex9_smallest_tile(peak, vmem)),
+            ),
+        ),
+        FunctionQuestion(
+            "ex9.held_bytes",
+            "(bm, bk, bn)",
+            ref.ex9_held_bytes,
+            COUNT,
+            cases=((256, 512, 1024), (128, 64, 256)),
+            random_case=lambda rng: tuple(int(v) for v in rng.integers(8, 2049, size=3)),
+            mistakes=(
+                Mistake(NO_OUTPUT, lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) - BF16_BYTES * bm * bn),
+                Mistake(ELEMENTS_NOT_BYTES, lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) / BF16_BYTES),
+            ),
+        ),
+        FunctionQuestion(
+            "ex9.fits",
+            "(b, capacity_bytes)",
+            ref.ex9_fits,
+            WORD,
+            cases=(
+                (ref.ex9_smallest_tile(), EX9_VMEM_CAPACITY),
+                (ref.ex9_smallest_tile(*ref.EX9_H100[:2], vmem_bandwidth=math.inf), ref.EX9_H100[2]),
+            ),
+            random_case=_random_fit,
+            returns="word",
+            choices=("yes", "no"),
+        ),
+        FunctionQuestion(
+            "ex9.unfused_attention_bytes",
+            "(seq, head_dim)",
+            ref.ex9_unfused_attention_bytes,
+            COUNT,
+            cases=(EX9_ATTENTION[:2], (1024, 64)),
+            random_case=lambda rng: _random_attention(rng)[:2],
+            mistakes=(Mistake(SCORES_ONCE, _unfused_scores_once),),
+        ),
+        FunctionQuestion(
+            "ex9.fused_attention_bytes",
+            "(seq, head_dim, block)",
+            ref.ex9_fused_attention_bytes,
+            COUNT,
+            cases=(EX9_ATTENTION, (1024, 64, 128), (1000, 64, 128)),
+            random_case=_random_attention,
+            mistakes=(Mistake(KV_NOT_PER_BLOCK, _fused_kv_once), Mistake(NO_OUTPUT, _fused_no_output)),
+        ),
+        FunctionQuestion(
+            "ex9.fusion_ratio",
+            "(seq, head_dim, block)",
+            ref.ex9_fusion_ratio,
+            MODEL,
+            cases=(EX9_ATTENTION, (1024, 64, 128)),
+            random_case=_random_attention,
+            mistakes=(
+                Mistake(SCORES_ONCE, _ratio(_unfused_scores_once, ref.ex9_fused_attention_bytes)),
+                Mistake(KV_NOT_PER_BLOCK, _ratio(ref.ex9_unfused_attention_bytes, _fused_kv_once)),
+                Mistake(NO_OUTPUT, _ratio(ref.ex9_unfused_attention_bytes, _fused_no_output)),
+            ),
+        ),
+    ),
+    misconceptions=(UNTILED, ELEMENTS_NOT_BYTES, INNER_BANDWIDTH, SCORES_ONCE, KV_NOT_PER_BLOCK),
+    given=(
+        *EX9_SMALLEST,
+        EX9_VMEM_BANDWIDTH,
+        EX9_VMEM_CAPACITY,
+        *ref.EX9_H100,
+        *stated.EX9_SHAPE,
+        *stated.EX9_TILE,
+        *EX9_ATTENTION,
+    ),
+)
+
+EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5, EX6, EX7, EX8, EX9)}
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 
 

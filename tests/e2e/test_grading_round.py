@@ -65,6 +65,7 @@ STUDENTS = (
             "ex6_ring_threshold": "ex6-no-n-minus-one",
             "ex7_serving_decisions": "ex7-query-heads",
             "ex8_measured_kernel": "ex8-sparse-peak",
+            "ex9_memory_hierarchy": "ex9-untiled",
         },
     ),
     Student(
@@ -79,6 +80,7 @@ STUDENTS = (
             "ex6_ring_threshold": "ex6-bits-as-bytes",
             "ex7_serving_decisions": "ex7-kv-once",
             "ex8_measured_kernel": "ex8-percent",
+            "ex9_memory_hierarchy": "ex9-scores-once",
         },
     ),
     Student(
@@ -90,6 +92,7 @@ STUDENTS = (
             "ex6_ring_threshold": "ex6-one-phase",
             "ex7_serving_decisions": "ex7-token-by-token",
             "ex8_measured_kernel": "ex8-micro-as-milli",
+            "ex9_memory_hierarchy": "ex9-kv-not-per-block",
         },
     ),
     Student(
@@ -100,8 +103,11 @@ STUDENTS = (
             "ex6_ring_threshold": "ex6-both-directions",
             "ex7_serving_decisions": "ex7-no-weights",
             "ex8_measured_kernel": "ex8-binary-terabytes",
+            "ex9_memory_hierarchy": "ex9-elements-not-bytes",
         },
     ),
+    Student("tiles", "tiles_", {"ex9_memory_hierarchy": "ex9-inner-bandwidth"}),
+    Student("output", "output_", {"ex9_memory_hierarchy": "ex9-no-output"}),
     # The Korean release: the same answers as "model" and "slip1", graded the same, told in Korean.
     Student("model-ko", "model-ko_", language="ko"),
     Student(
@@ -116,6 +122,7 @@ STUDENTS = (
             "ex6_ring_threshold": "ex6-no-n-minus-one",
             "ex7_serving_decisions": "ex7-query-heads",
             "ex8_measured_kernel": "ex8-sparse-peak",
+            "ex9_memory_hierarchy": "ex9-untiled",
         },
         language="ko",
     ),

@@ -258,6 +258,10 @@ def test_when_no_earlier_part_tells_two_mistakes_that_fit_are_named_as_alternati
         ("ex6-bits-as-bytes", "nodes_critical_d", "nic_bandwidth"),
         ("ex8-micro-as-milli", "mfu", "achieved_flops"),
         ("ex8-micro-as-milli", "mbu", "achieved_bandwidth"),
+        ("ex9-untiled", "tiled_intensity", "tiled_bytes"),
+        ("ex9-no-output", "fusion_ratio", "fused_attention_bytes"),
+        ("ex9-scores-once", "fusion_ratio", "unfused_attention_bytes"),
+        ("ex9-kv-not-per-block", "fusion_ratio", "fused_attention_bytes"),
     ],
 )
 def test_a_function_that_calls_an_earlier_mistaken_one_is_told_so(slip: str, part: str, source: str) -> None:

@@ -206,6 +206,43 @@ SLIPS: dict[str, Slip] = {
         ),
         _parts("ex8", "mfu", "mbu"),
     ),
+    # Exercise 9: each misconception it exists for, and the output left out.
+    "ex9-untiled": Slip(
+        key.UNTILED,
+        ((r"math\.ceil\(n / bn\)", "1"), (r"math\.ceil\(m / bm\)", "1")),
+        _parts("ex9", "tiled_bytes", "tiled_intensity"),
+    ),
+    "ex9-no-output": Slip(
+        key.NO_OUTPUT,
+        (
+            (r" \+ m \* n\)", ")"),
+            (r" \+ bm \* bn\)", ")"),
+            (r"q_and_o = 2 \* seq", "q_and_o = seq"),
+        ),
+        _parts(
+            "ex9", "tiled_bytes", "tiled_intensity", "held_bytes", "fused_attention_bytes", "fusion_ratio"
+        ),
+    ),
+    "ex9-elements-not-bytes": Slip(
+        key.ELEMENTS_NOT_BYTES,
+        ((r"math\.floor\(BYTES_PER_ELEMENT \* ridge\)", "math.floor(ridge)"),),
+        _parts("ex9", "smallest_tile"),
+    ),
+    "ex9-inner-bandwidth": Slip(
+        key.INNER_BANDWIDTH,
+        ((r"ridge = peak / hbm_bandwidth", "ridge = peak / vmem_bandwidth"),),
+        _parts("ex9", "smallest_tile"),
+    ),
+    "ex9-scores-once": Slip(
+        key.SCORES_ONCE,
+        ((r"scores = 4 \* seq \* seq", "scores = 2 * seq * seq"),),
+        _parts("ex9", "unfused_attention_bytes", "fusion_ratio"),
+    ),
+    "ex9-kv-not-per-block": Slip(
+        key.KV_NOT_PER_BLOCK,
+        ((r"math\.ceil\(seq / block\)", "1"),),
+        _parts("ex9", "fused_attention_bytes", "fusion_ratio"),
+    ),
 }
 
 
