@@ -224,6 +224,17 @@ def _answers() -> dict[str, str]:
     return pieces
 
 
+def _calls_the_library(body: list[ast.stmt]) -> bool:
+    """Whether a model answer's body only returns a call of one of rooflinekit's functions with the
+    answer's own arguments (``return ring_all_reduce_bytes(payload_bytes, n_chips)``): the same line
+    may well be in the library, which computes every answer."""
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+        return False
+    function = body[0].value.func
+    called = getattr(reference, function.id, None) if isinstance(function, ast.Name) else None
+    return called is not None and getattr(called, "__module__", "").startswith("rooflinekit.")
+
+
 def _model_answers() -> dict[str, str]:
     """The model answers' functions (roofline_grading.reference): each function's name, and its
     body's code as pieces to look for (the same pieces as :func:`_answers`)."""
@@ -238,6 +249,8 @@ def _model_answers() -> dict[str, str]:
         body = [
             n for n in definition.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
         ]
+        if _calls_the_library(body):
+            continue  # the library's general function, public by design: the student's kernel has none
         code = _normalized("\n".join(ast.unparse(n) for n in body))
         found[re.escape(code)] = f"the code of the model answer {name}"
     assert len(found) >= 20

@@ -239,7 +239,11 @@ def run_all(page: Any, words: Words) -> None:
     """*Restart the kernel and run all cells* (the notebook toolbar's button), as the exercises
     ask; wait until the kernel is done (it goes on past a test cell that fails: they are tagged
     raises-exception; it stops at any other failing cell). The outputs of an earlier
-    run are cleared first, so that what is read afterwards is this run's."""
+    run are cleared first, so that what is read afterwards is this run's. It starts once the
+    notebook's first kernel is up and idle, as a student sees it before pressing the button: a
+    restart requested while that kernel is still starting can leave JupyterLab's restart-and-run-all
+    waiting for good on a loaded machine (the status reads Unknown; jupyterlab issue 9008)."""
+    wait_idle(page)
     page.locator(".lm-MenuBar-item", has_text=words("Edit", "menu")).click()
     page.locator(".lm-Menu-item:visible", has_text=words("Clear Outputs of All Cells")).first.click()
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='notebook:restart-run-all']").click()
