@@ -1013,7 +1013,7 @@ def test_the_korean_explorer_reads_korean_and_follows_its_controls_with_roofline
     assert explorer.get_attribute("lang") == "ko"
     labels = explorer.locator(".rk-control label").all_inner_texts()
     assert labels == ["칩", "피크 성능 bf16 FLOP/s", "HBM 대역폭 (B/s)", "배치 B (토큰)", "너비 D = F",
-                      "달성하는 피크 성능 비율"]
+                      "달성하는 피크 성능 비율", "메모리 레벨", "행렬 곱셈 타일"]
     assert explorer.locator("select[data-control=chip] option").last.inner_text() == "사용자 지정 (슬라이더)"
     assert explorer.locator(".rk-ops legend").inner_text() == "연산"
     name = chip(first["state"]["chip"]).name
