@@ -24,6 +24,7 @@ from tests.support.jupyterlab import (
     known_mistake_named_then_put_right,
     lab_with,
     opens_unmodified,
+    page_errors,
     screenshot,
 )
 
@@ -67,5 +68,5 @@ def test_a_korean_student_reads_the_known_mistake_in_korean_and_validate_agrees(
     browser: Browser, lab: Lab
 ) -> None:
     known_mistake_named_then_put_right(browser, lab, "ko")
-    assert not browser.errors, browser.errors
+    assert not page_errors(browser), browser.errors
     assert not browser.blocked, browser.blocked

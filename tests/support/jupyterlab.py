@@ -235,6 +235,16 @@ def wait_idle(page: Any, timeout: float = 180_000) -> None:
     )
 
 
+RESTART_NOISE = re.compile(r"Canceled future for \w+ message before replies were done")
+"""What JupyterLab logs when a kernel restarts with its own requests still unanswered (the debugger's
+and the subshells' at a kernel's start): the console's, never shown to the student."""
+
+
+def page_errors(browser: Any) -> list[str]:
+    """The page's errors, less a restart's own noise (:data:`RESTART_NOISE`)."""
+    return [e for e in browser.errors if not RESTART_NOISE.search(e)]
+
+
 def run_all(page: Any, words: Words) -> None:
     """*Restart the kernel and run all cells* (the notebook toolbar's button), as the exercises
     ask; wait until the kernel is done (it goes on past a test cell that fails: they are tagged
