@@ -267,7 +267,7 @@ def driver_ceiling(course: Path) -> float:
     interpreter by :func:`time_ceiling`)."""
     import io
 
-    from roofline_grading.autograde import driver
+    import roofline_grading.autograde.driver as driver
 
     outcome = driver.run(driver.Options(course, ASSIGNMENT), out=io.StringIO(), executor=InstantExecutor())
     return len(outcome.results) / outcome.seconds

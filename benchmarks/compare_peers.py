@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import rooflinekit as rk
 from rooflinekit.fmt import Table, num, si
@@ -94,7 +94,7 @@ def genz_all_reduce_latency() -> float:
 
     system = get_inference_system(system_name=genz_system(), bits="bf16")
     tiny = 1.0  # one byte: the time is the latency
-    bandwidth_part = tiny * 2 * (N_CHIPS - 1) / N_CHIPS / system.interchip_link_bw
+    bandwidth_part = tiny * 2 * (N_CHIPS - 1) / N_CHIPS / float(system.interchip_link_bw)
     return float(get_AR_time(tiny, N_CHIPS, system)) / 1e3 - bandwidth_part
 
 
@@ -127,7 +127,14 @@ def reason(title: str, ours: Answer, step: rk.TransformerStep, with_latency: Ans
 
 
 MOE_MODEL, MOE_CHIPS, MOE_BATCHES = "mixtral-8x7b", 2, (1, 8, 64)
-TARGETS = {"ttft": 0.5, "tpot": 0.05, "prompt": 2048, "output": 512}
+class Targets(TypedDict):
+    ttft: float
+    tpot: float
+    prompt: int
+    output: int
+
+
+TARGETS = Targets(ttft=0.5, tpot=0.05, prompt=2048, output=512)
 EXPERT_ROWS = ("up+gate", "down")  # GenZ's rows of an MoE layer's experts
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from tests.support import screenshots
 from tests.support.book_build import make_book
-from tests.support.browsers import CHROMIUM
+from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 from tests.support.make_targets import make
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,6 +97,15 @@ def playwright_session() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         yield playwright
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_session: Any) -> Iterator[Any]:
+    """Debian's chromium, headless and kept from reaching out on its own, for the tests that open
+    pages in contexts of their own (JupyterLab's tests launch theirs with a profile: ``browser``)."""
+    launched = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield launched
+    launched.close()
 
 
 @pytest.fixture(scope="session")

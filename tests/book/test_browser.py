@@ -46,7 +46,6 @@ from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
 from tests.support import screenshots
 from tests.support.book_site import ROOT, pages_using, toc_docnames
-from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = pytest.mark.browser
 
@@ -59,13 +58,6 @@ NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_
 TIMES = ("t_math", "t_comms", "t_lower", "t_upper")
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 """axe-core's rules of WCAG 2.0 and 2.1, levels A and AA."""
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_session: Any) -> Iterator[Any]:
-    launched = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield launched
-    launched.close()
 
 
 @pytest.fixture(scope="session")
@@ -120,13 +112,13 @@ def settle(seen: Visit, timeout_ms: float = 90_000) -> None:
 
 
 @pytest.fixture
-def visit(browser: Any, site_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+def visit(chromium: Any, site_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
     contexts, pages = [], []
 
     def open_page(path: str, width: int = 1280, *, touch: bool = False) -> Visit:
         # With touch: a phone's browser (touch events, the page's meta viewport, a dense screen).
         phone = {"has_touch": True, "is_mobile": True, "device_scale_factor": 3} if touch else {}
-        context = browser.new_context(viewport={"width": width, "height": 1000}, **phone)
+        context = chromium.new_context(viewport={"width": width, "height": 1000}, **phone)
         contexts.append(context)
         page = context.new_page()
         seen = Visit(page)
@@ -252,9 +244,9 @@ def test_page_loads_cleanly_offline(
     assert not violations, f"axe-core, WCAG 2.1 A/AA, at {WIDTHS[width]} px:\n" + "\n".join(violations)
 
 
-def test_the_audit_names_what_it_breaks(browser: Any, axe_script: str) -> None:
+def test_the_audit_names_what_it_breaks(chromium: Any, axe_script: str) -> None:
     # The faults the audit of issue 21 found, in a page of their own: the audit must name both.
-    page = browser.new_page()
+    page = chromium.new_page()
     page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>t</h1>'
                      '<button aria-label="Search">Search <kbd>Ctrl</kbd>+<kbd>K</kbd></button>'
                      '<details><summary><i></i></summary><p>more</p></details></main></body></html>')

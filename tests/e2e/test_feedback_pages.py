@@ -27,7 +27,6 @@ import nbformat
 import pytest
 from nbgrader.utils import compute_checksum
 
-from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 from tests.support.make_targets import make
 from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
@@ -112,13 +111,6 @@ def feedback(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return course
 
 
-@pytest.fixture(scope="module")
-def browser(playwright_session: Any) -> Iterator[Any]:
-    launched = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield launched
-    launched.close()
-
-
 @dataclass
 class Opened:
     page: Any
@@ -163,7 +155,7 @@ MATH_IN_CELL = """cell => [...cell.querySelectorAll('math')].map(m => ({
 
 @pytest.mark.parametrize("language", list(STUDENTS))
 def test_a_feedback_page_shows_its_math_offline_and_loads_nothing(
-    feedback: Path, browser: Any, language: str
+    feedback: Path, chromium: Any, language: str
 ) -> None:
     path = feedback / "feedback" / STUDENTS[language] / ASSIGNMENT / f"{NOTEBOOK}.html"
     html = path.read_text()
@@ -171,7 +163,7 @@ def test_a_feedback_page_shows_its_math_offline_and_loads_nothing(
     assert "<script" not in html and "<link" not in html
     assert not re.findall(r"[a-z]+://\S+", re.sub(r"/\*.*?\*/", "", html, flags=re.DOTALL))
 
-    with open_offline(browser, path) as seen:
+    with open_offline(chromium, path) as seen:
         page = seen.page
         cells = page.locator(".text_cell_render", has=page.locator("math"))
         assert cells.count() == 1, "the introduction, and only it, has math"

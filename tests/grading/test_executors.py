@@ -95,8 +95,10 @@ def test_a_worker_with_other_grading_code_refuses_to_grade_naming_what_differs()
     here = grading_code.identity()
     assert [name for name, _ in here][:3] == ["roofline_grading", "roofline_recorder", "rooflinekit"]
     driver = tuple((name, "0" * 16 if name == "rooflinekit" else value) for name, value in here)
+    unused = Path("/nonexistent")  # the preflight refuses before it reads a path
+    settings = Settings(None, unused, "roofline", {}, unused, b"", timeout=1, notebook_budget=1)
     portable = Portable(
-        settings=Settings.__new__(Settings), config_text=None, sandbox_mode="bwrap", memory_bytes=0,
+        settings=settings, config_text=None, sandbox_mode="bwrap", memory_bytes=0,
         processes=0, protected=(), salt="", run_id="other-code", code=driver,
     )
     refused = machine.preflight(portable)
