@@ -384,6 +384,10 @@ def test_the_cache_levels_are_sized_from_the_reported_caches() -> None:
         dict(here.caches), key=lambda name: dict(here.caches)[name])
 
 
+# The three tests that measure this machine are in the slow tier with tests/rooflinekit/test_measure.py
+# (seconds each, and one measurement at a time: their xdist group).
+@pytest.mark.slow
+@pytest.mark.xdist_group("measure")
 def test_measuring_the_cache_levels_gives_a_bandwidth_for_each() -> None:
     from rooflinekit import measure
 
@@ -397,13 +401,28 @@ def test_measuring_the_cache_levels_gives_a_bandwidth_for_each() -> None:
     assert all(lv.level in text for lv in levels)
 
 
-def test_measure_levels_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture(scope="module")
+def measured_levels() -> dict[str, Any]:
+    """``rooflinekit measure --quick --levels --json`` on this machine, once for the tests below
+    (each level measured for 2 s at the most)."""
+    import contextlib
+    import io
     import json
 
-    from rooflinekit.cli import main
+    from rooflinekit import cli
 
-    assert main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(printed):
+        patch.setattr(cli, "LEVELS_BUDGET", 2.0)
+        assert cli.main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress", "--json"]) == 0
+    data: dict[str, Any] = json.loads(printed.getvalue())
+    return data
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("measure")
+def test_measure_levels_on_the_command_line(measured_levels: dict[str, Any]) -> None:
+    data = measured_levels
     assert data["cache_levels"][-1]["level"] == "DRAM"
     assert {"level", "cache_bytes", "working_set_bytes", "bandwidth"} <= set(data["cache_levels"][0])
     from rooflinekit.measure.report import format_report, level_of
@@ -423,16 +442,12 @@ def smallest_holding(nbytes: float, cache_levels: list[dict[str, Any]]) -> str:
     return str(holding[0][1]) if holding else "DRAM"
 
 
-def test_measure_levels_places_each_kernel_on_its_levels_roof(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import json
+@pytest.mark.slow
+@pytest.mark.xdist_group("measure")
+def test_measure_levels_places_each_kernel_on_its_levels_roof(measured_levels: dict[str, Any]) -> None:
+    from rooflinekit.measure.report import format_report
 
-    from rooflinekit import cli
-
-    monkeypatch.setattr(cli, "LEVELS_BUDGET", 2.0)
-    assert cli.main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = measured_levels
     placed, caches = data["kernel_levels"], data["cache_levels"]
     assert [k["name"] for k in placed] == [k["name"] for k in data["kernels"]]
     bandwidth = {lv["level"]: lv["bandwidth"] for lv in caches[:-1]} | {"DRAM": data["bandwidth"]}
@@ -450,12 +465,11 @@ def test_measure_levels_places_each_kernel_on_its_levels_roof(
         assert k["bound"] == ("compute" if roof == data["peaks"][k["compute"]] else "memory")
     assert "DRAM" in levels_seen  # the kernels over the measurement's large arrays live in DRAM
 
-    assert cli.main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress"]) == 0
-    out = capsys.readouterr().out
+    out = format_report(data)  # what the command prints without --json
     assert "kernels on this machine's hierarchical roofline: each against the roof of the level its" in out
     table = out.split("kernels on this machine's hierarchical roofline")[1].splitlines()[2:]
     assert table[0].split()[:4] == ["kernel", "working", "set", "level"]
-    rows = {k["name"]: k for k in placed}  # the same plan, hence the same kernels and working sets
+    rows = {k["name"]: k for k in placed}
     for name, k in rows.items():
         (line,) = [row for row in table if row.startswith(f"  {name} ")]
         assert line[len(name) + 2:].split()[2] == k["level"]
