@@ -127,7 +127,11 @@ def reason(title: str, ours: Answer, step: rk.TransformerStep, with_latency: Ans
 
 
 MOE_MODEL, MOE_CHIPS, MOE_BATCHES = "mixtral-8x7b", 2, (1, 8, 64)
+
+
 class Targets(TypedDict):
+    """The latency targets and request sizes the search is given (seconds; tokens)."""
+
     ttft: float
     tpot: float
     prompt: int
