@@ -16,6 +16,7 @@ alone while the model answers pass.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -409,22 +410,30 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
+VALIDATING = re.compile(r"^\[ValidateApp \| INFO\] Validating '.*/([^/]+)\.ipynb'$", re.MULTILINE)
+
+
 @pytest.fixture(scope="module")
 def validated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """``nbgrader validate``'s output for the model answers of each notebook and each slip."""
+    """``nbgrader validate``'s output for the model answers of each notebook and each slip.
+
+    One ``nbgrader validate`` for them all, as it takes many notebooks (a kernel each, one
+    process's start): its log names each notebook before what it prints of it, and unbuffered,
+    on one pipe, the two stay in order."""
     folder = tmp_path_factory.mktemp("validate")
     names = {f"model-{n}": (n, None) for n in NOTEBOOKS}
     for slip in SLIPS:
         names[slip] = (next(n for n in NOTEBOOKS if n.startswith(slip.split("-")[0] + "_")), slip)
-    outputs = {}
     for label, (notebook, slip) in names.items():
-        path = folder / f"{label}.ipynb"
-        nbformat.write(answered(notebook, slip), path)
-        done = subprocess.run(
-            [str(Path(sys.executable).parent / "nbgrader"), "validate", str(path)],
-            capture_output=True, text=True, timeout=600, check=False, cwd=folder,
-        )
-        outputs[label] = done.stdout + done.stderr
+        nbformat.write(answered(notebook, slip), folder / f"{label}.ipynb")
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "nbgrader"), "validate", *(f"{label}.ipynb" for label in names)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800, check=False, cwd=folder,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    pieces = VALIDATING.split(done.stdout)  # [before, label, its output, label, its output, ...]
+    outputs = dict(zip(pieces[1::2], pieces[2::2], strict=True))
+    assert sorted(outputs) == sorted(names), done.stdout[-6000:]
     return outputs
 
 
