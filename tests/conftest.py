@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
 import os
@@ -111,12 +112,22 @@ def chromium(playwright_session: Any) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A course with the repository's nbgrader config and solutions, released by `make exercises`,
-    once per run (per worker, in a parallel run). Tests that grade copy it first (shutil.copytree)
-    and never change it."""
-    root = tmp_path_factory.mktemp("released") / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    shutil.copytree(ROOT / "solutions", root / "solutions")
-    make("exercises", course=root)
-    subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], check=True)  # font cache, once
+    once per run: in a parallel run the first worker to ask releases it in the run's shared
+    temporary folder and the others, waiting on a file lock, find it there (pytest-xdist's recipe
+    for a session fixture run once). Tests that grade copy it first (shutil.copytree) and never
+    change it."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    root, done = shared / "released" / "course", shared / "released.done"
+    with (shared / "released.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(root.parent, ignore_errors=True)
+            root.mkdir(parents=True)
+            shutil.copy(ROOT / "nbgrader_config.py", root)
+            shutil.copytree(ROOT / "solutions", root / "solutions")
+            make("exercises", course=root)
+            subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], check=True)  # font cache
+            done.touch()
     return root
