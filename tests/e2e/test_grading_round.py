@@ -50,24 +50,23 @@ class Student:
     """The release the student works in (``ko``: the Korean notebooks of exercises/ko/)."""
 
 
+SLIP1 = {
+    "ex1_int8_matmul": "ex1-two-bytes",
+    "ex2_int8_weights": "ex2-int8-peak",
+    "ex3_roofline_plot": "ex3-approximate-bytes",
+    "ex4_batched_matmul": "ex4-shared-weights",
+    "ex5_h100_threshold": "ex5-sparse-peak",
+    "ex6_ring_threshold": "ex6-no-n-minus-one",
+    "ex7_serving_decisions": "ex7-query-heads",
+    "ex8_measured_kernel": "ex8-sparse-peak",
+    "ex9_memory_hierarchy": "ex9-untiled",
+}
+"""A slip in every notebook: the student "slip1" makes them in English, "slip1-ko" in Korean."""
+
 STUDENTS = (
     Student("model", "model_"),
     Student("blank", "blank_123_456_", blank=True),
-    Student(
-        "slip1",
-        "slip1_late_123456_7890123_",
-        {
-            "ex1_int8_matmul": "ex1-two-bytes",
-            "ex2_int8_weights": "ex2-int8-peak",
-            "ex3_roofline_plot": "ex3-approximate-bytes",
-            "ex4_batched_matmul": "ex4-shared-weights",
-            "ex5_h100_threshold": "ex5-sparse-peak",
-            "ex6_ring_threshold": "ex6-no-n-minus-one",
-            "ex7_serving_decisions": "ex7-query-heads",
-            "ex8_measured_kernel": "ex8-sparse-peak",
-            "ex9_memory_hierarchy": "ex9-untiled",
-        },
-    ),
+    Student("slip1", "slip1_late_123456_7890123_", SLIP1),
     Student(
         "slip2",
         "slip2_654321_",
@@ -110,22 +109,7 @@ STUDENTS = (
     Student("output", "output_", {"ex9_memory_hierarchy": "ex9-no-output"}),
     # The Korean release: the same answers as "model" and "slip1", graded the same, told in Korean.
     Student("model-ko", "model-ko_", language="ko"),
-    Student(
-        "slip1-ko",
-        "slip1-ko_",
-        {
-            "ex1_int8_matmul": "ex1-two-bytes",
-            "ex2_int8_weights": "ex2-int8-peak",
-            "ex3_roofline_plot": "ex3-approximate-bytes",
-            "ex4_batched_matmul": "ex4-shared-weights",
-            "ex5_h100_threshold": "ex5-sparse-peak",
-            "ex6_ring_threshold": "ex6-no-n-minus-one",
-            "ex7_serving_decisions": "ex7-query-heads",
-            "ex8_measured_kernel": "ex8-sparse-peak",
-            "ex9_memory_hierarchy": "ex9-untiled",
-        },
-        language="ko",
-    ),
+    Student("slip1-ko", "slip1-ko_", SLIP1, language="ko"),
 )
 TWINS = (("model-ko", "model"), ("slip1-ko", "slip1"))
 """A Korean student and the English one who submitted the same answers."""
