@@ -6,6 +6,11 @@ hits both alike: `make test` (every test, the book built from scratch by the sui
 `make test-fast` (the unit tier). It prints each median side by side with the ratio after/before
 (aims, issue 23: the full suite at most 0.5 x, the unit tier under 60 s).
 
+Each `make test` also writes a JUnit report, and the last lines add up its test times (the work
+the workers shared) by test module: in the modules both revisions have, like for like, and in the
+modules only the after revision has. On a machine whose cores the suite keeps busy, the wall time
+is that work divided by the cores.
+
     python benchmarks/bench_suite.py [--before REV] [--after REV] [--repeat 1] [--fast-only]
 
 Both revisions must run on this machine as CI runs them (bubblewrap, chromium: `bash .ci/run`
@@ -15,12 +20,14 @@ installs them as root). A revision whose suite fails is reported, with its time,
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import shutil
 import statistics
 import subprocess
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,15 +45,64 @@ def clone(revision: str, where: Path) -> Path:
     return target
 
 
+def junit_report(checkout: Path) -> Path:
+    """Where a `make test` of ``checkout`` writes its JUnit report (beside the checkout)."""
+    return checkout.parent / f"{checkout.name}-junit.xml"
+
+
 def timed(checkout: Path, target: str) -> tuple[float, bool]:
     """Seconds ``make target`` takes in ``checkout`` (from a clean build), and whether it passed."""
     shutil.rmtree(checkout / "_build", ignore_errors=True)
+    environment = dict(os.environ)
+    if target == "test":
+        environment["PYTEST_ADDOPTS"] = f"--junitxml={junit_report(checkout)}"
     start = time.perf_counter()
-    done = subprocess.run(["make", target], cwd=checkout, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["make", target], cwd=checkout, capture_output=True, text=True, check=False, env=environment
+    )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         print(f"    {checkout.name}: make {target} failed:\n{done.stdout[-1500:]}", flush=True)
     return seconds, done.returncode == 0
+
+
+def module_of(classname: str) -> str:
+    """A JUnit test's module, named the same wherever the revision keeps its tests.
+
+    >>> module_of("tests.e2e.test_grading_round"), module_of("tests.test_grading_round")
+    ('test_grading_round', 'test_grading_round')
+    >>> module_of("rooflinekit.explorer.transformer_static")  # a docstring's examples
+    'rooflinekit.explorer.transformer_static'
+    """
+    return next((part for part in classname.split(".") if part.startswith("test_")), classname)
+
+
+def work_by_module(report: Path) -> dict[str, float]:
+    """Seconds of test time (setup, call and teardown) in each module of a JUnit report."""
+    work: collections.defaultdict[str, float] = collections.defaultdict(float)
+    for case in ElementTree.parse(report).iter("testcase"):
+        work[module_of(case.get("classname", ""))] += float(case.get("time", "0"))
+    return dict(work)
+
+
+def print_work(before: Path, after: Path) -> None:
+    """The test time of the last `make test` of each revision: all of it, like for like, and new."""
+    if not (before.is_file() and after.is_file()):
+        print("  (no JUnit report from one of the runs: no breakdown of the work)")
+        return
+    old, new = work_by_module(before), work_by_module(after)
+    shared = old.keys() & new.keys()
+    both = [sum(work[m] for m in shared) for work in (old, new)]
+    print("\ntest time (the work the workers shared), last run of each:")
+    print(f"  all of it        before {sum(old.values()):7.0f} s   after {sum(new.values()):7.0f} s")
+    print(
+        f"  modules in both  before {both[0]:7.0f} s   after {both[1]:7.0f} s   "
+        f"ratio {both[1] / both[0]:.2f}"
+    )
+    only = sorted(((new[m], m) for m in new.keys() - shared), reverse=True)
+    print(f"  modules only after has: {sum(w for w, _ in only):.0f} s")
+    for seconds, module in only[:12]:
+        print(f"    {seconds:7.0f} s  {module}")
 
 
 def main() -> None:
@@ -71,6 +127,19 @@ def main() -> None:
                     samples.setdefault((name, target), []).append(seconds)
                     passed[(name, target)] = passed.get((name, target), True) and ok
                     print(f"  round {round_ + 1}: {name} make {target}: {seconds:.0f} s", flush=True)
+        reports = [junit_report(checkouts[name]) for name in ("before", "after")]
+        _print_times(args, targets, samples, passed)
+        if "test" in targets:
+            print_work(*reports)
+
+
+def _print_times(
+    args: argparse.Namespace,
+    targets: list[str],
+    samples: dict[tuple[str, str], list[float]],
+    passed: dict[tuple[str, str], bool],
+) -> None:
+    """Each target's median before and after, side by side, with their ratio and the aim."""
     print(
         f"\nmake test, {os.cpu_count()} cores, median of {args.repeat} "
         f"(before {args.before}, after {args.after}):"
