@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import http.server
 import os
@@ -19,6 +18,7 @@ import pytest
 from tests.support import screenshots
 from tests.support.book_build import make_book
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
+from tests.support.locks import exclusive
 from tests.support.make_targets import make
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,8 +120,7 @@ def released_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # the run's folder, above each worker's own
     root, done = shared / "released" / "course", shared / "released.done"
-    with (shared / "released.lock").open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with exclusive(shared / "released.lock"):
         if not done.exists():
             shutil.rmtree(root.parent, ignore_errors=True)
             root.mkdir(parents=True)
