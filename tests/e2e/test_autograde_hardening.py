@@ -641,19 +641,23 @@ def _ancestors(pid: int) -> list[int]:
     return chain
 
 
-def test_every_process_of_the_class_is_gone(parallel: Run) -> None:
-    """No grading kernel outlives the class. One still running under this test run (the other
-    worker of a parallel run grading another module's class) is that run's; a kernel left by this
-    class has lost every process it was started from, so none of its ancestors is this run's."""
+def stray_kernels() -> list[str]:
+    """This checkout's grading kernels that outlived what started them (pgrep's lines). A kernel still
+    running under this test run (the other worker of a parallel run grading another module's class)
+    is that run's; a kernel left behind has lost every process it was started from, so none of its
+    ancestors is this run's."""
     ours = str(Path(sys.executable).parent)  # this checkout's kernels (other checkouts may be grading too)
     run = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()  # pytest's first process
     left = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
-    stray = [
+    return [
         line
         for line in left.stdout.splitlines()
         if ours in line and run not in _ancestors(int(line.split(maxsplit=1)[0]))
     ]
-    assert stray == []
+
+
+def test_every_process_of_the_class_is_gone(parallel: Run) -> None:
+    assert stray_kernels() == []
 
 
 # --- Nobody else's grades change, nothing is lost or spoiled ----------------------------------
@@ -705,6 +709,4 @@ def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_
     assert "the grading process died while grading this submission" in run.report["killer"]["details"]
     assert all(score == 0 for (s, _, _), (score, _) in run.grades.items() if s == "killer")
     assert run.after == run.before
-    left = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
-    ours = str(Path(sys.executable).parent)
-    assert [line for line in left.stdout.splitlines() if ours in line] == [], "kernels outlived their worker"
+    assert stray_kernels() == [], "kernels outlived their worker"
