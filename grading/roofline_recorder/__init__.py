@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -56,15 +57,19 @@ MAX_TEXT = 200
 
 
 class Session:
-    """The questions of the notebook being graded and the public inputs of each; where the copies
-    that answer the hidden inputs wait (``hidden``: the grader's socket); the file descriptors such a
-    copy keeps open (``keep``: the audit channel)."""
+    """The questions of the notebook being graded and the public inputs of each; the descriptors the
+    copies that answer the hidden inputs talk to the grader on (``hidden``: question -> descriptor,
+    each taken by the first copy of its question); the file descriptors such a copy keeps open
+    (``keep``: the audit channel)."""
 
     def __init__(
-        self, questions: dict[str, dict[str, Any]], hidden: str | None = None, keep: tuple[int, ...] = ()
+        self,
+        questions: dict[str, dict[str, Any]],
+        hidden: dict[str, int] | None = None,
+        keep: tuple[int, ...] = (),
     ) -> None:
         self.questions = questions
-        self.hidden = hidden
+        self.hidden = dict(hidden or {})
         self.keep = keep
 
     @classmethod
@@ -72,10 +77,14 @@ class Session:
         data = json.loads(Path(path).read_text())
         hidden = data.get("hidden")
         questions = {str(k): dict(v) for k, v in data["questions"].items()}
-        return cls(questions, str(hidden) if hidden else None, keep)
+        channels = {str(k): int(v) for k, v in hidden.items()} if isinstance(hidden, dict) else {}
+        return cls(questions, channels, keep)
 
 
 _SESSION: Session | None = None
+SEAL: Callable[[str], None] | None = None
+"""The kernel's monitor's seal, which the grader calls after the last cell (set by
+:mod:`roofline_recorder.kernel`, whose own modules a notebook cannot import by name)."""
 
 
 def start_session(path: str | Path, keep: tuple[int, ...] = ()) -> None:
@@ -95,13 +104,16 @@ def record(question: str, answer: Any) -> None:
         raise KeyError(f"{question} is not a question of this notebook")
     payload = {"question": question, **collect(spec, answer)}
     _emit(payload)
-    if spec["kind"] == "function" and callable(answer) and _SESSION.hidden:
+    channel = _SESSION.hidden.pop(question, None) if spec["kind"] == "function" else None
+    if channel is not None and not callable(answer):
+        os.close(channel)
+    elif channel is not None:
         returns = str(spec.get("returns", "number"))
 
         def answer_cases(function: Callable[..., Any], cases: list[Any]) -> list[Any]:
             return [encode(_call(function, decode(case), returns)) for case in cases]
 
-        snapshot.leave(question, answer, _SESSION.hidden, _cell(), answer_cases, _SESSION.keep)
+        snapshot.leave(question, answer, channel, _cell(), answer_cases, _SESSION.keep)
 
 
 _CELLS: list[dict[str, int]] = [{}]

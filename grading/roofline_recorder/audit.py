@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import _thread
 import contextlib
-import hashlib
 import json
 import os
 import sys
@@ -46,12 +45,12 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["HIDDEN_PACKAGES", "MONITOR", "Monitor", "install", "seal"]
+from roofline_recorder.places import Places, directory, hashed, other_process
+
+__all__ = ["HIDDEN_PACKAGES", "Monitor", "hashed", "install"]
 
 HIDDEN_PACKAGES = frozenset({"rooflinekit", "roofline_grading"})
 """The course's packages, which a grading kernel does not have."""
-MONITOR: Monitor | None = None
-"""The kernel's monitor, once installed (the grader calls its :meth:`Monitor.seal`)."""
 MAX_EVENTS = 200
 """Distinct events reported per notebook; more are counted, not described."""
 
@@ -112,29 +111,31 @@ class Monitor:
         exposed: tuple[str, ...] = (),
     ) -> None:
         self.report = report
-        self.exposed = tuple(_directory(p) for p in exposed)
-        self.protected, self.salt = protected, salt
+        self.places = Places(
+            readable=readable, writable=writable, protected=protected, salt=salt, exposed=exposed
+        )
         self.trusted = frozenset(os.path.abspath(p) for p in trusted)
-        self.library = tuple(_directory(p) for p in library)
-        self.readable = tuple(_directory(p) for p in (*readable, *writable))
-        self.writable = tuple(_directory(p) for p in writable)
+        self.library = tuple(directory(p) for p in library)
         self.own_pid = own_pid
         self.active = False
         self.cell: int | None = None
         self.filenames: dict[str, int] = {}
         self.seen: set[tuple[Any, ...]] = set()
         self.dropped = 0
-        self._busy = threading.local()
+        self._busy: set[int] = set()
+        """The threads running the hook now (it reports nothing it causes itself)."""
         self.thread_origins: weakref.WeakKeyDictionary[threading.Thread, tuple[int | None, int | None]] = (
             weakref.WeakKeyDictionary()
         )
         self.raw_origins: dict[int, tuple[int | None, int | None]] = {}
         self.installed_report: Callable[[dict[str, Any]], None] = report
+        self.installed: tuple[Any, ...] | None = None
 
     def attach(self, shell: Any) -> None:
         """Follow the IPython shell's cells: from the first one on, events are reported with
         the execution count of the cell they come from (the grader knows which cell that is)."""
         self.filenames = getattr(shell.compile, "_filename_map", {})
+        self.installed = self.settings()
 
         def pre_run_cell(info: Any) -> None:
             self.active = True
@@ -144,9 +145,10 @@ class Monitor:
 
     def hook(self, event: str, args: tuple[Any, ...]) -> None:
         """The audit hook: never raises, never blocks the operation."""
-        if not self.active or getattr(self._busy, "on", False):
+        thread = _thread.get_ident()
+        if not self.active or thread in self._busy:
             return
-        self._busy.on = True
+        self._busy.add(thread)
         try:
             found = self._classify(event, args)
             if found is not None:
@@ -154,7 +156,7 @@ class Monitor:
         except BaseException:  # a hook that raised would break the student's operation
             pass
         finally:
-            self._busy.on = False
+            self._busy.discard(thread)
 
     def _classify(self, event: str, args: tuple[Any, ...]) -> tuple[str, str] | None:
         if event == "open":
@@ -189,43 +191,18 @@ class Monitor:
             return "limits", f"changes its resource limit {args[0]}"
         if event == "sys.addaudithook":
             return "audit", "adds an audit hook"
-        if event == "import" and str(args[0]).split(".")[0] in HIDDEN_PACKAGES:
-            return "import", f"imports {args[0]} (not available when grading)"
+        if event == "import":
+            return _imported(str(args[0]))
         return None
 
     def _file(self, path: Any, write: bool) -> tuple[str, str] | None:
         if isinstance(path, int):
             return None
-        name = os.fsdecode(os.fspath(path))
-        full = os.path.abspath(name)
-        proc = _other_process(full, self.own_pid)
-        if proc:
+        full = os.path.abspath(os.fsdecode(os.fspath(path)))
+        if other_process(full, self.own_pid) is not None:
             return "process-info", f"reads {full}, which belongs to another process"
-        under = full + "/"
-        if write and not under.startswith(self.writable):
-            return "file", f"write {full}"
-        if not write and not under.startswith(self.readable) and not _own_proc(full):
-            return "file", f"read {full}"
-        # /tmp is the kernel's own, but a course kept in the grader's /tmp has paths there too: the
-        # grader's places are known here only by salted hashes, so the kernel learns no path.
-        exposed = bool(self.exposed) and under.startswith(self.exposed)  # the environment, mounted as it is
-        if (
-            self.protected
-            and under.startswith(self.writable)
-            and not exposed
-            and self._inside_protected(full)
-        ):
-            return "file", f"{'write' if write else 'read'} {full}"
-        return None
-
-    def _inside_protected(self, path: str) -> bool:
-        while True:
-            if hashed(self.salt, path) in self.protected:
-                return True
-            parent = os.path.dirname(path)
-            if parent == path:
-                return False
-            path = parent
+        found = self.places.outside(full, write=write)
+        return None if found is None else ("file", found)
 
     def _send(self, what: str, detail: str) -> None:
         cell, line, ours = self._where()
@@ -312,20 +289,33 @@ class Monitor:
         self.finder = _CoursePackages(self)
         sys.meta_path.insert(0, self.finder)
 
+    def settings(self) -> tuple[Any, ...]:
+        """What decides what the monitor reports: compared at the seal with what it was installed with."""
+        return (self.report, self.places, self.library, self.trusted, self.own_pid, id(self.filenames))
+
     def seal(self, nonce: str) -> None:
         """Report that the notebook is done, with ``nonce`` (given by the grader) and whether the
-        monitor could see everything until now: which of its watches were removed, if any."""
+        monitor could see everything until now: which of its parts were removed or changed, if any."""
         missing = []
         if not sys.meta_path or sys.meta_path[0] is not getattr(self, "finder", None):
             missing.append("the import watch was removed")
         watched = getattr(self, "watched", (None, None))
         if threading.Thread.start is not watched[0] or _thread.start_new_thread is not watched[1]:
             missing.append("the thread watch was removed")
-        if self.report is not getattr(self, "installed_report", self.report):
-            missing.append("the monitor's report was replaced")
-        for name in ("hook", "_send", "_where", "_classify", "_file", "_thread_origin", "started_from"):
-            if name in vars(self):
-                missing.append(f"the monitor's {name} was replaced")
+        if self.settings() != getattr(self, "installed", None):
+            missing.append("the monitor's settings were changed")
+        if type(self) is not _MONITOR or type(getattr(self, "finder", None)) is not _FINDER:
+            missing.append("the monitor's class was changed")
+        replaced = sorted(
+            name
+            for kind, methods in ((_MONITOR, _MONITOR_METHODS), (_FINDER, _FINDER_METHODS))
+            for name, method in methods.items()
+            if vars(kind).get(name) is not method or name in vars(self)
+        )
+        if replaced:
+            missing.append(f"the monitor's {', '.join(replaced)} was replaced")
+        if type(self._busy) is not set or self._busy - {_thread.get_ident()}:
+            missing.append("the monitor's guard was set")
         if not self.active:
             missing.append("the monitor was switched off")
         self.report({"what": "sealed", "nonce": nonce, "missing": missing, "cell": None, "line": None})
@@ -338,17 +328,14 @@ class _CoursePackages:
         self.monitor = monitor
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
-        if self.monitor.active and name.split(".")[0] in HIDDEN_PACKAGES:
+        if self.monitor.active and _imported(name) is not None:
             self.monitor.hook("import", (name, None, None, None, None))
 
 
-def hashed(salt: str, path: str) -> str:
-    """How the grader names one of its directories to the kernel: a salted hash, not the path.
-
-    >>> hashed("s", "/course") == hashed("s", "/course") != hashed("t", "/course")
-    True
-    """
-    return hashlib.sha256(f"{salt}\0{os.path.normpath(path)}".encode()).hexdigest()
+_MONITOR, _FINDER = Monitor, _CoursePackages
+_MONITOR_METHODS = {name: value for name, value in vars(Monitor).items() if callable(value)}
+_FINDER_METHODS = {name: value for name, value in vars(_CoursePackages).items() if callable(value)}
+"""The monitor's code as loaded: the seal finds out whether any of it was replaced since."""
 
 
 def install(
@@ -381,7 +368,24 @@ def install(
     sys.addaudithook(monitor.hook)
     monitor.watch_imports()
     monitor.watch_threads()
+    monitor.installed = monitor.settings()
     return monitor
+
+
+def _imported(name: str) -> tuple[str, str] | None:
+    """What importing ``name`` is, if the report names it: a course package, or the recorder's own
+    code (no hidden test imports more of it than the package and its copies and records).
+
+    >>> _imported("rooflinekit.bounds")
+    ('import', 'imports rooflinekit.bounds (not available when grading)')
+    >>> _imported("roofline_recorder.audit"), _imported("numpy")
+    (('import', "imports roofline_recorder.audit, the grader's own code"), None)
+    """
+    if name.split(".")[0] in HIDDEN_PACKAGES:
+        return "import", f"imports {name} (not available when grading)"
+    if name.startswith("roofline_recorder.") and name.split(".")[1] not in ("snapshot", "encode"):
+        return "import", f"imports {name}, the grader's own code"
+    return None
 
 
 def _channel_writer(channel: int, path: str | None) -> Callable[[dict[str, Any]], None]:
@@ -426,29 +430,6 @@ def _writes(mode: Any, flags: Any) -> bool:
     return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
 
 
-def _directory(path: str) -> str:
-    path = os.path.abspath(path)
-    return path if path.endswith("/") else path + "/"
-
-
-def _own_proc(path: str) -> bool:
-    return path.startswith(("/proc/self/", "/proc/thread-self/")) or path in (
-        "/proc/self",
-        "/proc/thread-self",
-    )
-
-
-def _other_process(path: str, own_pid: int) -> bool:
-    parts = path.split("/")
-    return len(parts) > 2 and parts[1] == "proc" and parts[2].isdigit() and int(parts[2]) != own_pid
-
-
 def _short(value: Any) -> str:
     text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
-
-
-def seal(nonce: str) -> None:
-    """What the grader runs in the kernel after the last cell: :meth:`Monitor.seal`, if installed."""
-    if MONITOR is not None:
-        MONITOR.seal(nonce)

@@ -2,23 +2,27 @@
 
 ``python -P -m roofline_recorder.kernel SESSION -f CONNECTION_FILE`` (the grading driver
 writes ``SESSION``, a JSON file: the notebook's questions and their public inputs, where the
-kernel may read and write, the event channel, the socket where the hidden tests' copies wait,
-and the file that tells the driver the kernel has ended). The process first splits in two:
+kernel may read and write, the event channels, the hidden tests' descriptors, and the file that
+tells the driver the kernel has ended). It imports what every kernel needs, then splits in two:
 
-- the *keeper* starts nothing and runs no student code: it waits for the kernel, writes its
-  exit status into the session's ``exited`` file when it ends, and stays (collecting orphans,
-  as their subreaper) until the driver stops it. So the copies a hidden test left behind
+- the *keeper*, the sandbox's first process, runs no student code and cannot be signalled or read
+  from inside the sandbox. It watches the kernel's system calls from outside its interpreter and
+  tells the grader what they try, on a pipe only it holds (:mod:`roofline_recorder.watch`); writes
+  the kernel's exit status into the session's ``exited`` file when it ends; and stays (collecting
+  orphans, as their subreaper) until the driver stops it. So the copies a hidden test left behind
   (:mod:`roofline_recorder.snapshot`) outlive a kernel that dies, and still answer the hidden
   inputs of the parts graded before; and the sandbox, which ends with its first process, ends
   only when the driver says so;
 - the *kernel*, which, before any student code runs,
 
-  - adds the audit hook that reports what the code tries (:mod:`roofline_recorder.audit`);
+  - loads the watch's system-call filter and hands it to the keeper (or tells it why it cannot);
+  - adds the audit hook that reports what the code tries, with the cell and line
+    (:mod:`roofline_recorder.audit`);
   - loads the session, so that ``record`` knows each question's public inputs;
   - keeps its working directory off ``sys.path`` (a ``numpy.py`` the code writes shadows
     nothing) and ignores warnings (they would reach stderr and cost a right answer its points);
 
-  then runs an ordinary IPython kernel.
+  then tells the keeper it starts, and runs an ordinary IPython kernel.
 """
 
 from __future__ import annotations
@@ -28,12 +32,15 @@ import ctypes
 import json
 import os
 import signal
+import socket
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import roofline_recorder
-from roofline_recorder import audit, snapshot
+from roofline_recorder import audit, seccomp, snapshot, watch
+from roofline_recorder.places import Places, directory
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -43,8 +50,8 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     session_path, kernel_arguments = argv[0], argv[1:]
     session = json.loads(Path(session_path).read_text())
-    if session.get("exited"):
-        _split(str(session["exited"]))
+    _preload()
+    control = _split(session) if session.get("exited") else None
     channel = os.open(session["events"], os.O_WRONLY | os.O_CLOEXEC) if session.get("events") else -1
     monitor = audit.install(
         channel,
@@ -57,10 +64,9 @@ def main(argv: list[str] | None = None) -> None:
         trusted=(roofline_recorder.__file__, snapshot.__file__),
         path=session.get("events"),
     )
-    audit.MONITOR = monitor  # for the grader's seal after the last cell
+    roofline_recorder.SEAL = monitor.seal  # for the grader's seal after the last cell
     roofline_recorder.start_session(session_path, keep=(channel,) if channel >= 0 else ())
 
-    import numpy  # noqa: F401  (loaded before any student code, as students load it first anyway)
     from ipykernel.kernelapp import IPKernelApp
 
     app = IPKernelApp.instance()
@@ -70,31 +76,89 @@ def main(argv: list[str] | None = None) -> None:
     cwd = Path.cwd().resolve()
     sys.path[:] = [p for p in sys.path if p not in ("", ".") and Path(p).resolve() != cwd]
     warnings.simplefilter("ignore")
+    _forget_internals()
+    if control is not None:  # from here on, what the kernel asks of the system is the notebook's
+        control.send(b"start")
+        control.close()
     app.start()
 
 
-def _split(exited: str) -> None:
-    """Fork: the child returns and becomes the kernel; this process becomes the keeper (see the
-    module's docstring) and never returns."""
+INTERNALS = ("audit", "watch", "seccomp", "places", "kernel")
+"""The recorder's own modules that no hidden test needs."""
+
+
+def _forget_internals() -> None:
+    """Forget the recorder's own modules by name (a hidden test needs only the package, its
+    copies and its record format): a notebook that imports one loads it afresh from its file,
+    which the keeper sees and reports, and gets a module that watches nothing."""
+    for name in INTERNALS:
+        sys.modules.pop(f"roofline_recorder.{name}", None)
+        vars(roofline_recorder).pop(name, None)
+
+
+def _preload() -> None:
+    """Import what every kernel imports before the process splits (so the kernel starts without
+    the keeper looking at each file of it), and keep the recorder's source in memory: a traceback
+    through the recorder then opens none of its files, which only a notebook's code would."""
+    import linecache
+
+    import numpy  # noqa: F401  (students load it first anyway)
+    from ipykernel import kernelapp  # noqa: F401
+    from IPython import display  # noqa: F401  (what recording an answer shows it with)
+
+    for source in Path(roofline_recorder.__file__).parent.glob("*.py"):
+        linecache.getlines(str(source))
+
+
+def _split(session: dict[str, Any]) -> socket.socket:
+    """Fork: the child returns, the kernel, watched from outside (:mod:`roofline_recorder.watch`),
+    with the socket on which it tells its keeper that it starts; this process becomes the keeper
+    (see the module's docstring) and never returns."""
+    report = session.get("watch")
+    keeper_end, kernel_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     kernel = os.fork()
     if kernel == 0:  # the kernel ends with its keeper, sandboxed or not (a fork does not inherit this)
+        keeper_end.close()
+        if isinstance(report, int):
+            with contextlib.suppress(OSError):
+                os.close(report)
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        return
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, signal.SIG_IGN)
-    while True:
+        _watch_me(kernel_end)
+        return kernel_end
+    kernel_end.close()
+    for channel in dict(session.get("hidden", {})).values():  # the kernel's and its copies' alone
+        with contextlib.suppress(OSError):
+            os.close(int(channel))
+    places = Places(
+        readable=tuple(session["readable"]),
+        writable=tuple(session["writable"]),
+        protected=frozenset(session.get("protected", ())),
+        salt=str(session.get("salt", "")),
+        exposed=tuple(session.get("exposed", ())),
+    )
+    if not isinstance(report, int):
+        report = os.open(os.devnull, os.O_WRONLY)
+    own = {directory(str(path)): str(words) for path, words in dict(session.get("own", {})).items()}
+    watch.keep(kernel, str(session["exited"]), keeper_end, watch.Watched(places, own, report))
+
+
+def _watch_me(keeper: socket.socket) -> None:
+    """In the kernel, still with one thread: load the watch's filter and hand its listener to the
+    keeper, or tell the keeper why it cannot be watched."""
+    why = seccomp.available()
+    if why is None:
         try:
-            pid, status = os.wait()
-        except ChildProcessError:  # nothing left to wait for: the kernel and every copy are gone
-            os._exit(0)
-        except InterruptedError:
-            continue
-        if pid == kernel:
-            with contextlib.suppress(OSError):
-                Path(exited).write_text(str(os.waitstatus_to_exitcode(status)))
+            listener = watch.install()
+        except OSError as error:
+            why = f"the system-call filter could not be loaded ({error})"
+        else:
+            socket.send_fds(keeper, [b"listener"], [listener])
+            os.close(listener)
+            return
+    keeper.send(f"unavailable: {why}".encode()[:500])
 
 
 if __name__ == "__main__":

@@ -2,15 +2,19 @@
 
 A hidden test calls :func:`roofline_recorder.record`, which calls the student's function at the
 question's public cases in the kernel itself, then :func:`leave`: the kernel forks, and the copy
-keeps the function exactly as it is at that moment (the notebook's state included). The copy
-connects to the grader's socket, says which question and cell it holds, and waits. Only when every
-cell of the notebook has run does the grader send it the hidden inputs; it calls the function at
-them, sends the plain results back and ends. So the hidden inputs never reach a process that runs
-another cell: nothing the function prints, stores or writes while it answers them can reach the
+keeps the function exactly as it is at that moment (the notebook's state included). The grader
+opened one socket for each question before the kernel started and handed the kernel its end as
+an inherited descriptor (nothing in the sandbox can be connected to by a path); the copy takes
+the question's descriptor, says which question and cell it holds, and waits, and the kernel
+closes its own copy of it, so a question is answered once. Only when every cell of the notebook
+has run does the grader send the copy the hidden inputs; it calls the function at them, sends
+the plain results back and ends. So the hidden inputs never reach a process that runs another
+cell: nothing the function prints, stores or writes while it answers them can reach the
 notebook, and the kernel itself never holds them.
 
 The copy writes nowhere a cell could read from: its standard streams go to ``/dev/null``, every
-file descriptor it inherited is closed but the audit channel, and IPython's display is cut off.
+file descriptor it inherited is closed but its socket and the audit channel, and IPython's display
+is cut off.
 
 Frames on the socket are a 4-byte big-endian length, then that many bytes of JSON:
 
@@ -35,8 +39,9 @@ from typing import Any
 
 __all__ = ["MAX_FRAME", "frame", "leave", "read_frame"]
 
-MAX_FRAME = 64 * 2**20
-"""Bytes one frame may hold (the results of one question at every hidden input fit easily)."""
+MAX_FRAME = 4 * 2**20
+"""Bytes one frame may hold: far more than the results of one question at its hidden inputs take
+(a few numbers or short arrays; the grader refuses a longer frame before reading it)."""
 READY_SECONDS = 30
 """How long the kernel waits for a copy to be in place (it takes milliseconds)."""
 _LENGTH = struct.Struct(">I")
@@ -71,26 +76,27 @@ def _read_exactly(connection: socket.socket, count: int) -> bytes:
 def leave(
     question: str,
     answer: Callable[..., Any],
-    address: str,
+    channel: int,
     cell: int | None,
     answer_cases: Callable[[Callable[..., Any], list[Any]], list[Any]],
     keep: tuple[int, ...] = (),
 ) -> bool:
-    """Fork a copy of this process that waits at ``address`` for the hidden inputs of ``question``
-    and answers them with ``answer_cases(answer, cases)`` (see the module's docstring). ``keep``:
-    file descriptors the copy keeps open (the audit channel). Returns once the copy is waiting
-    (connected to the grader's socket, so that the grader, which serves the copies already there
-    when the notebook ends, cannot miss it however loaded the machine is); False if no copy could
-    be made."""
+    """Fork a copy of this process that answers the hidden inputs of ``question`` on ``channel``
+    (the descriptor the grader opened for this question alone) with ``answer_cases(answer,
+    cases)`` (see the module's docstring); this process closes ``channel``. ``keep``: file
+    descriptors the copy keeps open (the audit channel). Returns once the copy has said which
+    question it holds (so the grader, which serves the copies that have when the notebook ends,
+    cannot miss it however loaded the machine is); False if no copy could be made."""
     ready, told = os.pipe()
     try:
         pid = os.fork()
     except OSError:
-        os.close(ready)
-        os.close(told)
+        for fd in (ready, told, channel):
+            os.close(fd)
         return False
     if pid:
         os.close(told)
+        os.close(channel)
         try:
             waiting = select.select([ready], [], [], READY_SECONDS)[0] and os.read(ready, 1) == b"1"
         finally:
@@ -99,8 +105,8 @@ def leave(
     status = 1
     try:
         os.close(ready)
-        _cut_off((*keep, told))
-        _wait_and_answer(question, answer, address, cell, answer_cases, told)
+        _cut_off((*keep, told, channel))
+        _answer(question, answer, channel, cell, answer_cases, told)
         status = 0
     finally:
         os._exit(status)
@@ -134,16 +140,15 @@ def _max_fd() -> int:
         return 1024
 
 
-def _wait_and_answer(
+def _answer(
     question: str,
     answer: Callable[..., Any],
-    address: str,
+    channel: int,
     cell: int | None,
     answer_cases: Callable[[Callable[..., Any], list[Any]], list[Any]],
     told: int,
 ) -> None:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-        connection.connect(address)
+    with socket.socket(fileno=channel) as connection:
         connection.sendall(frame({"question": question, "cell": cell}))
         os.write(told, b"1")  # waiting: the kernel may go on
         os.close(told)

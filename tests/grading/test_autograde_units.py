@@ -302,7 +302,7 @@ def test_the_hidden_tests_name_the_questions_they_record() -> None:
 
 
 def test_an_event_channel_reads_what_the_kernel_writes_and_keeps_at_most_its_share(tmp_path: Path) -> None:
-    channel = EventChannel(tmp_path / "events")
+    channel = EventChannel.fifo(tmp_path / "events")
     writer = os.open(tmp_path / "events", os.O_WRONLY)
     line = json.dumps({"what": "file", "detail": "read /course/gradebook.db", "cell": 3, "line": 1})
     os.write(writer, (line + "\n").encode() + b"not json\n" + b"x" * 2_000_000)

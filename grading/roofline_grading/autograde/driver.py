@@ -364,7 +364,7 @@ def _held(released: Path, notebook: NotebookResult) -> bytes:
     for cell in held.cells:
         if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution"):
             cell.source = stand_in
-    held.cells.insert(0, notes_cell([note], notebook.language))
+    held.cells.insert(0, notes_cell([note, *notebook.notes], notebook.language))
     text: str = nbformat.writes(held)
     return text.encode()
 

@@ -37,7 +37,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Dict, Integer, List, Unicode
 
 from roofline_grading.autograde import inputs, kernels
-from roofline_grading.autograde.events import clauses, describe_cells
+from roofline_grading.autograde.events import HIDDEN_PHASE, UNSEEN, Timeline, attempts
 from roofline_grading.session import Issued, issue
 from roofline_recorder import MIMETYPE
 
@@ -109,6 +109,8 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         self._died: list[tuple[int, str]] = []
         self._not_run = 0
         self._started = False
+        self._timeline = Timeline()
+        self._limits_before: list[str] | None = None
         failure = None
         try:
             try:
@@ -129,24 +131,31 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             "timed_out": [_cell_label(nb, i) for i in self._timed_out],
             "died": [_cell_label(nb, i) for i, _ in self._died],
             "not_run": self._not_run,
-            "limits": ran["limits"],
+            "limits": ran["student_limits"],
             "cut": bool(self._cut),
-            "tried": bool(ran["attempts"]),
+            "tried": ran["tried"],
         }
         return nb, resources
 
     def _report(self, nb: Any, failure: str | None) -> dict[str, Any]:
-        """Write what happened while the notebook ran (see :data:`REPORT`), however it ended."""
-        self._kernel.listener.close()
+        """Write what happened while the notebook ran (see :data:`REPORT`), however it ended. What
+        happened once the hidden inputs were handed out is said apart, and never told the student."""
+        self._kernel.copies.close()
         limits_hit = self._kernel.group.close()
-        audit = self._kernel.channel.close()
+        before = limits_hit if self._limits_before is None else self._limits_before
+        later = [f"{hit} ({HIDDEN_PHASE})" for hit in limits_hit if _kind(hit) not in map(_kind, before)]
+        inside, outside = self._kernel.channel.close(), self._kernel.watch.close()
         shutil.rmtree(self._kernel.runtime, ignore_errors=True)  # its sockets: outside the run's scratch
-        unseen = _unseen(audit, self._nonce)
-        audit = [event for event in audit if event.get("what") != "sealed"]
+        unseen = _unseen(inside, self._nonce)
+        found = attempts(inside, outside, nb.cells, self._timeline)
         cut = [f"output cut in {len(self._cut)} cell{'s' if len(self._cut) > 1 else ''}"] if self._cut else []
+        happened = self._what_happened(nb)
         report = {
-            "limits": [*self._what_happened(nb), *limits_hit, *cut],
-            "attempts": [*clauses(audit, describe_cells(nb.cells)), *unseen],
+            "limits": [*happened, *before, *later, *cut],
+            "student_limits": [*happened, *before, *cut],
+            "attempts": [*found.notebook, *unseen, *found.hidden, *_bad_copies(self._answered)],
+            "tried": bool(found.notebook or unseen),
+            "watch": _watch_state(outside),
             "failure": failure,
             "sandbox": self.sandbox.get("mode", "bwrap"),
             "group": self._kernel.group.kind,
@@ -202,7 +211,10 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         if self._started and self._answered is None:
             if not self._died:  # a lost or stuck kernel cannot answer the seal
                 await self._seal()
-            self._answered = self._kernel.listener.serve(self._issued, float(self.timeout or 30))
+            self._limits_before = self._kernel.group.hits()
+            self._kernel.channel.mark()
+            self._timeline.served = time.monotonic_ns()
+            self._answered = self._kernel.copies.serve(self._issued, float(self.timeout or 30))
         process = getattr(getattr(self.km, "provisioner", None), "process", None)
         if process is not None and process.poll() is None:
             process.kill()
@@ -217,7 +229,7 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         if self.kc is None or self.km is None or not await ensure_async(self.km.is_alive()):
             return
         nonce = secrets.token_hex(16)
-        code = f"__import__('roofline_recorder.audit').audit.seal({nonce!r})"
+        code = f"__import__('roofline_recorder').SEAL({nonce!r})"
         try:
             await self.kc.execute_interactive(
                 code, silent=True, store_history=False, timeout=SEAL_SECONDS, output_hook=lambda message: None
@@ -231,6 +243,8 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     def preprocess_cell(self, cell: Any, resources: Any, index: int) -> tuple[Any, Any]:
         self._started = True
         self._running = index
+        if cell.cell_type == "code":
+            self._timeline.cells.append((time.monotonic_ns(), index))
         if self._deadline is not None and time.monotonic() > self._deadline:
             if cell.cell_type == "code":
                 self._not_run += 1
@@ -308,17 +322,41 @@ def _unseen(events: list[dict[str, Any]], nonce: str | None) -> list[str]:
     still alive; nothing to say if it was not asked): a report clause each."""
     if nonce is None:
         return []
-    seals = [e for e in events if e.get("what") == "sealed" and e.get("nonce") == nonce]
+    seals = [e for e in events if e.get("what") == "sealed" and e.get("nonce") == nonce and not e.get("late")]
     if not seals:
         return [
-            "the grading report could not see everything this notebook's code did: the kernel's "
-            "monitor did not answer at the end (its channel or the monitor itself was changed)"
+            UNSEEN + "the kernel's monitor did not answer at the end (its channel or the monitor itself "
+            "was changed)"
         ]
     missing = seals[-1].get("missing")
     if isinstance(missing, list) and missing:
-        said = "; ".join(str(m)[:120] for m in missing[:5])
-        return [f"the grading report could not see everything this notebook's code did: {said}"]
+        return [UNSEEN + "; ".join(str(m)[:120] for m in missing[:5])]
     return []
+
+
+def _bad_copies(answered: dict[str, Any] | None) -> list[str]:
+    """What the copies that sent something other than an answer sent, for the instructor."""
+    return [
+        f"{HIDDEN_PHASE}: the copy answering {qid} sent {str(entry['bad'])[:200]}"
+        for qid, entries in sorted((answered or {}).items())
+        for entry in entries
+        if isinstance(entry, dict) and "bad" in entry
+    ]
+
+
+def _kind(limit: str) -> str:
+    """``memory limit``, ``process limit``...: what a limit hit is about."""
+    return limit.split(":", 1)[0].replace(" reached", " hit")
+
+
+def _watch_state(outside: list[dict[str, Any]]) -> str:
+    """Whether the keeper watched the kernel from outside, or why not."""
+    for event in outside:
+        if event.get("what") == "watching":
+            return "outside the kernel"
+        if event.get("what") == "unwatched":
+            return f"inside the kernel only: {str(event.get('detail', ''))[:200]}"
+    return "inside the kernel only: its keeper said nothing"
 
 
 def _cell_label(nb: Any, index: int) -> str:

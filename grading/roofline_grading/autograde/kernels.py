@@ -2,18 +2,20 @@
 
 :func:`prepare` sets up everything one notebook's kernel needs, outside and inside the sandbox:
 its run directory, the session file (the notebook's questions and their public inputs, never an
-answer nor a hidden input), the process-tree group, the event channel, the socket where the
-hidden tests' copies wait for their inputs (:mod:`roofline_grading.autograde.hidden`), the
-launcher's settings and a kernelspec, and starts the kernel. Starting a kernel takes about a
-second, most of it Python importing IPython; :func:`take` hands a notebook its kernel and starts
+answer nor a hidden input), the process-tree group, the two event channels (the audit hook's,
+from inside the kernel, and its keeper's, from outside), the channel of each question's copy
+(:mod:`roofline_grading.autograde.hidden`), the launcher's settings and a kernelspec, and starts
+the kernel, handing it the descriptors of its keeper's channel and of the copies' channels.
+Starting a kernel takes about a second, most of it Python importing IPython; :func:`take` hands
+a notebook its kernel and starts
 the next notebook's at once, so that second overlaps with nbgrader's own work on this one. Each
 kernel is still fresh, sandboxed and used for one notebook only.
 
-The kernel's Unix sockets (Jupyter's channels and the hidden tests' listener) live in a runtime
+The kernel's Unix sockets (Jupyter's channels) and its audit channel live in a runtime
 folder of their own with a short path (:func:`runtime_folder`): the path of a Unix socket may not
 exceed 107 bytes, and a course's or a scratch folder's path can be longer than that.
 
->>> Kernel.__dataclass_fields__.keys() >= {"name", "km", "group", "channel", "listener", "runtime"}
+>>> Kernel.__dataclass_fields__.keys() >= {"name", "km", "group", "channel", "watch", "copies", "runtime"}
 True
 """
 
@@ -36,7 +38,8 @@ from jupyter_core.utils import run_sync
 from traitlets import Unicode
 
 from roofline_grading.autograde.events import EventChannel
-from roofline_grading.autograde.hidden import Listener
+from roofline_grading.autograde.hidden import Copies
+from roofline_grading.questions import FunctionQuestion
 from roofline_grading.sandbox import bwrap, launch, limits
 from roofline_grading.session import issue, spec
 from roofline_recorder import audit
@@ -76,9 +79,12 @@ class Kernel:
     name: str
     run: Path
     channel: EventChannel
+    """The audit hook's events, from inside the kernel."""
+    watch: EventChannel
+    """The keeper's events, seen from outside the kernel."""
     group: limits.Group
     km: AsyncKernelManager
-    listener: Listener
+    copies: Copies
     runtime: Path
     """Its sockets, event channel and connection file (:func:`runtime_folder`)."""
 
@@ -87,7 +93,8 @@ class Kernel:
         run_sync(self.km.shutdown_kernel)(now=True)
         self.group.close()
         self.channel.close()
-        self.listener.close()
+        self.watch.close()
+        self.copies.close()
         shutil.rmtree(self.run, ignore_errors=True)
         shutil.rmtree(self.runtime, ignore_errors=True)
 
@@ -212,8 +219,12 @@ def prepare(name: str, settings: dict[str, Any], run_root: Path) -> Kernel:
 
 def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Kernel:
     """Start the kernel of notebook ``name``, its files in ``run`` and its sockets in ``runtime``."""
-    listener = Listener(runtime / "hidden.sock")
-    channel = EventChannel(runtime / "events")
+    functions = [
+        qid for qid, item in issue(name, None).items() if isinstance(item.question, FunctionQuestion)
+    ]
+    copies = Copies(functions)
+    channel = EventChannel.fifo(runtime / "events")
+    watch, watch_end = EventChannel.pipe()
     memory_limit = limits.Limits(
         memory_bytes=int(settings.get("memory_bytes", limits.Limits.memory_bytes)),
         processes=int(settings.get("processes", limits.Limits.processes)),
@@ -222,7 +233,7 @@ def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Ker
         f"{settings.get('tag', 'run')}-{name}", memory_limit, settings.get("group", "auto")
     )
     mode = settings.get("mode", "bwrap")
-    command, environment = _command(settings, name, run, runtime)
+    command, environment = _command(settings, name, run, runtime, watch_end, copies.descriptors())
     launcher = {
         "cgroup_procs": group.procs_files(),
         "parent": os.getpid(),
@@ -249,11 +260,18 @@ def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Ker
         connection_file=str(runtime / "kernel.json"),
         exited_file=str(runtime / EXITED),
     )
-    run_sync(km.start_kernel)(cwd=str(runtime if mode == "bwrap" else run), extra_arguments=[HISTORY])
+    handed = (watch_end, *copies.descriptors().values())
+    try:
+        run_sync(km.start_kernel)(
+            cwd=str(runtime if mode == "bwrap" else run), extra_arguments=[HISTORY], pass_fds=handed
+        )
+    finally:
+        os.close(watch_end)  # the keeper holds the only other end
+        copies.handed_over()
     process = getattr(getattr(km, "provisioner", None), "process", None)
     if process is not None:
         group.watch(process.pid)
-    return Kernel(name, run, channel, group, km, listener, runtime)
+    return Kernel(name, run, channel, watch, group, km, copies, runtime)
 
 
 def runtime_folder(candidates: tuple[str, ...] | None = None) -> Path:
@@ -285,24 +303,30 @@ def runtime_folder(candidates: tuple[str, ...] | None = None) -> Path:
 
 
 def _command(
-    settings: dict[str, Any], name: str, run: Path, runtime: Path
+    settings: dict[str, Any], name: str, run: Path, runtime: Path, watch: int, hidden: dict[str, int]
 ) -> tuple[list[str], dict[str, str]]:
-    """The session file, and the command (and its environment) the launcher starts."""
+    """The session file, and the command (and its environment) the launcher starts; ``watch``: the
+    file descriptor the keeper writes what it sees to; ``hidden``: each function question's
+    channel to its copy."""
     session_file = run / "session.json"
+    sandboxed = settings.get("mode", "bwrap") == "bwrap"
     layout = bwrap.Layout(
-        python=bwrap.python_executable() if settings.get("mode", "bwrap") == "bwrap" else sys.executable,
+        python=bwrap.python_executable() if sandboxed else sys.executable,
         prefixes=tuple(settings.get("prefixes", bwrap.python_prefixes())),
         runtime=str(runtime),
         recorder=str(settings["recorder"]),
         session=str(session_file),
         masks=tuple((str(stub), str(path)) for stub, path in settings.get("masks", ())),
         fontlist=settings.get("fontlist"),
+        stub=settings.get("stub"),
     )
     session = {
         "questions": {qid: spec(item) for qid, item in issue(name, None).items()},  # public cases only
-        "hidden": str(runtime / "hidden.sock"),
+        "hidden": hidden,
         "exited": str(runtime / EXITED),
         "events": str(runtime / "events"),
+        "watch": watch,
+        "own": bwrap.own_code(layout) if sandboxed else {},
         "readable": list(bwrap.readable(layout)),
         "writable": list(bwrap.writable(layout)),
         "library": list(bwrap.library(layout)),
@@ -311,7 +335,7 @@ def _command(
         "salt": settings.get("salt", ""),
     }
     session_file.write_text(json.dumps(session))
-    if settings.get("mode", "bwrap") == "bwrap":
+    if sandboxed:
         return bwrap.command(layout), {"PATH": os.defpath}
     # no sandbox: the kernel runs as the grader, with the recorder on its path
     kernel = [

@@ -62,6 +62,7 @@ def sandbox_settings(
         "prefixes": list(prefixes),
         "masks": [list(m) for m in bwrap.masks(prefixes, str(stub))],
         "fontlist": _fontlist(),
+        "stub": str(stub),
         "memory_bytes": memory_bytes,
         "processes": processes,
         "tag": run_dir.name,

@@ -72,6 +72,9 @@ class NotebookResult:
     inputs: dict[str, Any] = field(default_factory=dict)
     """The hidden inputs it was asked: ``seed`` and ``hidden`` (question id -> cases), for the
     instructor's record (never for the student)."""
+    notes: list[str] = field(default_factory=list)
+    """What its run tells the student, for a notebook that could not be graded (a graded one
+    carries these notes in its first cell): limits hit and attempts, before the hidden inputs."""
     autograded: bytes | None = None
 
     @property

@@ -30,7 +30,7 @@ from typing import Any
 
 from roofline_grading.autograde import kernels
 from roofline_grading.autograde.execute import REPORT
-from roofline_grading.autograde.notes import language_of_file
+from roofline_grading.autograde.notes import language_of_file, notes
 from roofline_grading.autograde.pipeline import Run, autograde, scores
 from roofline_grading.autograde.precheck import read_submission
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
@@ -174,15 +174,19 @@ def _finish(run: Run, notebook: NotebookResult) -> None:
     """Note what happened while the notebook ran, from the run's own report (what limits it hit,
     which cells ran past their time, lost the kernel or did not run, what its code tried), never
     from the notebook's outputs, which its code could have written; and the misconceptions the
-    judge named."""
+    judge named. A notebook that could not be graded keeps all of it too, and the notes its
+    student reads."""
     verdicts = run.verdicts_dir / f"{notebook.notebook}.json"
     if notebook.autograded is not None and verdicts.is_file():
         found = json.loads(verdicts.read_text())
         notebook.misconceptions = {str(q): [str(m) for m in ms] for q, ms in found.items()}
     report = run.run_root / notebook.notebook / REPORT
-    if notebook.autograded is None or not report.is_file():
+    if not report.is_file():
         return
     ran = json.loads(report.read_text())
     notebook.events += [str(e) for e in ran.get("limits", [])]
     notebook.attempts += [str(a) for a in ran.get("attempts", [])]
     notebook.inputs = {"seed": ran.get("seed"), "hidden": ran.get("hidden", {})}
+    if notebook.autograded is None:
+        told = {"limits": ran.get("student_limits", []), "tried": bool(ran.get("tried"))}
+        notebook.notes = notes(None, told, notebook.language)

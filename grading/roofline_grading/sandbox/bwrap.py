@@ -45,6 +45,7 @@ __all__ = [
     "available",
     "command",
     "exposed",
+    "own_code",
     "python_executable",
     "python_prefixes",
 ]
@@ -83,6 +84,10 @@ class Layout:
     """(stub, path): a course package installed under a prefix, and what it is replaced with."""
     fontlist: str | None = None
     """matplotlib's font cache, copied in so no kernel spends a second rebuilding it."""
+    stub: str | None = None
+    """A package whose import fails (:func:`write_stub`), put on the kernel's path under the name of
+    each course package: an import of one, however it is asked for, opens it, which the kernel's
+    keeper sees (:func:`own_code`)."""
     home_bytes: int = 256 * 2**20
     tmp_bytes: int = 256 * 2**20
     environment: dict[str, str] = field(default_factory=dict)
@@ -200,6 +205,22 @@ def command(layout: Layout, run: list[str] | None = None) -> list[str]:
         "/usr",
         "/usr",
     ]
+    argv += _system(layout)
+    if layout.fontlist:
+        argv += ["--ro-bind", layout.fontlist, f"{HOME}/.matplotlib/{os.path.basename(layout.fontlist)}"]
+    argv += ["--ro-bind", layout.recorder, f"{GRADING}/roofline_recorder"]
+    argv += ["--ro-bind", layout.session, f"{GRADING}/session.json"]
+    argv += ["--bind", layout.runtime, layout.runtime, "--chdir", HOME, "--clearenv"]
+    for name, value in {**environment(layout), **layout.environment}.items():
+        argv += ["--setenv", name, value]
+    kernel = [layout.python, "-P", "-m", "roofline_recorder.kernel", f"{GRADING}/session.json"]
+    return [*argv, "--", *(run or [*kernel, "-f", "{connection_file}"])]
+
+
+def _system(layout: Layout) -> list[str]:
+    """The mounts of the system, of the Python environment (its course packages masked) and of the
+    stubs that stand for the course packages on the kernel's path."""
+    argv = []
     for path in SYSTEM_DIRECTORIES:
         if os.path.islink(path):
             argv += ["--symlink", os.readlink(path), path]
@@ -212,15 +233,25 @@ def command(layout: Layout, run: list[str] | None = None) -> list[str]:
             argv += ["--ro-bind", prefix, prefix]
     for stub, path in layout.masks:
         argv += ["--ro-bind", stub, path]
-    if layout.fontlist:
-        argv += ["--ro-bind", layout.fontlist, f"{HOME}/.matplotlib/{os.path.basename(layout.fontlist)}"]
-    argv += ["--ro-bind", layout.recorder, f"{GRADING}/roofline_recorder"]
-    argv += ["--ro-bind", layout.session, f"{GRADING}/session.json"]
-    argv += ["--bind", layout.runtime, layout.runtime, "--chdir", HOME, "--clearenv"]
-    for name, value in {**environment(layout), **layout.environment}.items():
-        argv += ["--setenv", name, value]
-    kernel = [layout.python, "-P", "-m", "roofline_recorder.kernel", f"{GRADING}/session.json"]
-    return [*argv, "--", *(run or [*kernel, "-f", "{connection_file}"])]
+    if layout.stub:
+        for name in sorted(HIDDEN_PACKAGES):
+            argv += ["--ro-bind", layout.stub, f"{GRADING}/{name}"]
+    return argv
+
+
+def own_code(layout: Layout) -> dict[str, str]:
+    """Where, inside the sandbox, a file opened is a course package's, and what the report says of
+    it: where a package is masked, and where its stub stands on the kernel's path. Only an import
+    of the package opens those files. (The recorder's own files are opened by tracebacks too: an
+    import of one of its modules is the audit hook's to report, which knows imports from reads.)
+
+    >>> own_code(Layout("/usr/bin/python3", ("/usr",), "/run/r", "/src/roofline_recorder", "/run/r/s.json",
+    ...                 stub="/run/stub"))["/grading/rooflinekit"]
+    'imports rooflinekit (not available when grading)'
+    """
+    masked = [path for stub, path in layout.masks if stub != "/dev/null"]
+    names = [*(f"{GRADING}/{name}" for name in HIDDEN_PACKAGES), *masked] if layout.stub else masked
+    return {path: f"imports {os.path.basename(path)} (not available when grading)" for path in names}
 
 
 def environment(layout: Layout) -> dict[str, str]:

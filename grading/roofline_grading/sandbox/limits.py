@@ -70,6 +70,10 @@ class Group(Protocol):
         """Start watching the tree under ``pid`` (the launched process)."""
         ...
 
+    def hits(self) -> list[str]:
+        """Which limits were hit so far (the group goes on)."""
+        ...
+
     def close(self) -> list[str]:
         """Kill what is left, remove the group, and say which limits were hit."""
         ...
@@ -190,6 +194,9 @@ class CgroupV2:
     def watch(self, pid: int) -> None:
         pass
 
+    def hits(self) -> list[str]:
+        return _events_v2(self.directory)
+
     def close(self) -> list[str]:
         events = _events_v2(self.directory)
         with contextlib.suppress(OSError):
@@ -236,7 +243,7 @@ class CgroupV1:
     def watch(self, pid: int) -> None:
         pass
 
-    def close(self) -> list[str]:
+    def hits(self) -> list[str]:
         events = []
         oom = _field(self.memory / "memory.oom_control", "oom_kill")
         if oom:
@@ -246,6 +253,10 @@ class CgroupV1:
         refused = _field(self.pids / "pids.events", "max")
         if refused:
             events.append(f"process limit hit: {refused} new process{'es' if refused > 1 else ''} refused")
+        return events
+
+    def close(self) -> list[str]:
+        events = self.hits()
         _kill_all(self.pids / "cgroup.procs")
         _kill_all(self.memory / "cgroup.procs")
         for directory in (self.memory, self.pids):
@@ -328,6 +339,9 @@ class Watchdog:
         for pid in reversed(tree):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+
+    def hits(self) -> list[str]:
+        return list(dict.fromkeys(self.hit))
 
     def close(self) -> list[str]:
         self._stop.set()
