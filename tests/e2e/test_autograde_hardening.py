@@ -487,7 +487,7 @@ def probe(run: Run) -> dict[str, Any]:
 def test_the_kernel_cannot_import_rooflinekit_or_the_answer_key(parallel: Run) -> None:
     found = probe(parallel)
     for name in ("rooflinekit", "roofline_grading.reference", "roofline_grading.answer_key"):
-        assert found[name] == "ModuleNotFoundError", name
+        assert found[name] == "ImportError", name  # the stub that says the course is not there
 
 
 def test_the_kernel_cannot_read_the_course_directory(parallel: Run) -> None:
@@ -556,6 +556,26 @@ def test_graded_notebooks_and_feedback_stay_small_and_say_where_output_was_cut(p
     assert "\x1b" not in report and lines[2] == "" and lines[3 + len(CRAFTS)] == ""  # header, summary, blank
     assert all(len(line) <= 160 for line in lines[3 : 3 + len(CRAFTS)])  # a line per student, short
     assert "[output cut: this cell printed more than 100,000 characters]" in printed(parallel, "flood")
+
+
+def notes_of(run: Run, student: str, notebook: str = EX5) -> str:
+    """The grading notes that head a student's graded notebook (empty if it has none)."""
+    first = graded(run, student, notebook).cells[0]
+    return str(first.source) if first.metadata.get("roofline", {}).get("grading_notes") else ""
+
+
+def test_the_student_is_told_what_the_notebook_tried_and_nothing_its_copies_did_at_the_hidden_inputs(
+    parallel: Run,
+) -> None:
+    """A copy that answers the hidden inputs can pick what it does from them: what it did is in the
+    instructor's report, and never in the student's notes, which are settled before the hidden
+    inputs are handed out. What the notebook's cells tried is in both, seen from outside the
+    kernel even where its monitor was silenced."""
+    tried = "Your code tried something the grading sandbox does not allow"
+    assert parallel.report["hidden-phase"]["status"] == "flagged"
+    assert tried not in notes_of(parallel, "hidden-phase")
+    for student in ("mute-guard", "mute-class", "ctypes-kill", "refused"):
+        assert tried in notes_of(parallel, student), student
 
 
 def _written(value: Any) -> set[str]:
