@@ -82,6 +82,7 @@ GRADES ?= grades.csv
 # Every step is the grading package's command, roofline-grading (grading/roofline_grading/cli.py).
 GRADING = $(abspath $(BIN))/roofline-grading
 .PHONY: fingerprints exercises roster collect autograde feedback grades grading-round formgrader
+.PHONY: cluster-certs cluster-scheduler cluster-worker
 
 # Each exercise's locked "known mistakes" cell: fingerprints of the answer key's known mistakes, so
 # the checks under each answer name a mistake before submission (roofline_grading/fingerprints.py).
@@ -107,12 +108,29 @@ collect: $(STAMP)  ## Collect submissions from LMS zips into submitted/: make co
 	@test -n "$(ZIP)" || { echo "collect: name the downloaded submissions, e.g. make collect ZIP=submissions.zip" >&2; exit 2; }
 	$(GRADING) collect $(ASSIGNMENT) --course '$(COURSE)' $(if $(filter-out 0,$(VERBOSE)),--verbose) -- $(ZIP)
 
-# JOBS: students graded at once (default: one per core). SCHEDULER: the address of a Dask
-# scheduler whose workers grade instead, on any number of machines (tcp://host:8786; the guide's
-# "Grading a large class"). AUTOGRADE_OPTIONS: more options of python -m roofline_grading.autograde
-# (--timeout S, --notebook-budget S, --memory-gb G, --processes N, --student ID, --sandbox off).
+# JOBS: students graded at once (default: one per core). SCHEDULER: the address of the grading
+# cluster's scheduler, whose workers grade instead, on any number of machines (tls://host:8786,
+# reached with the certificates in CERTS; the guide's "Grading a large class").
+# AUTOGRADE_OPTIONS: more options of python -m roofline_grading.autograde (--timeout S,
+# --notebook-budget S, --memory-gb G, --processes N, --student ID, --sandbox off).
 autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
-	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(if $(SCHEDULER),--scheduler '$(SCHEDULER)') $(AUTOGRADE_OPTIONS)
+	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(if $(SCHEDULER),--scheduler '$(SCHEDULER)' --certs '$(CERTS)') $(AUTOGRADE_OPTIONS)
+
+# The grading cluster (the guide's "Grading a large class"; roofline_grading/autograde/cluster.py):
+# a Dask scheduler and workers that let in only the course's certificates (CERTS, made once by
+# cluster-certs and copied to every grading machine), each listening on the address HOST names.
+# CLUSTER_OPTIONS: more options (--port N for the scheduler; --name NAME for the workers).
+CERTS ?= .grading-cluster
+cluster-certs: $(STAMP)  ## Make the grading cluster's certificates into CERTS (default .grading-cluster)
+	$(GRADING) cluster certs --certs '$(CERTS)'
+
+cluster-scheduler: $(STAMP)  ## Start the grading cluster's scheduler here: make cluster-scheduler HOST=this machine's address
+	@test -n "$(HOST)" || { echo "cluster-scheduler: name this machine's address on the grading machines' network, e.g. make cluster-scheduler HOST=10.0.0.1" >&2; exit 2; }
+	$(GRADING) cluster scheduler --host '$(HOST)' --certs '$(CERTS)' $(CLUSTER_OPTIONS)
+
+cluster-worker: $(STAMP)  ## Start this machine's grading workers: make cluster-worker SCHEDULER=tls://10.0.0.1:8786 HOST=this machine's address (NWORKERS=n)
+	@test -n "$(SCHEDULER)" -a -n "$(HOST)" || { echo "cluster-worker: name the scheduler and this machine's address, e.g. make cluster-worker SCHEDULER=tls://10.0.0.1:8786 HOST=10.0.0.2" >&2; exit 2; }
+	$(GRADING) cluster worker '$(SCHEDULER)' --host '$(HOST)' --certs '$(CERTS)' $(if $(NWORKERS),--nworkers $(NWORKERS)) $(CLUSTER_OPTIONS)
 
 feedback: $(STAMP)  ## Write each student's HTML feedback to feedback/<student>/roofline/
 	$(GRADING) feedback $(ASSIGNMENT) --course '$(COURSE)'

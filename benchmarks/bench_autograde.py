@@ -12,9 +12,10 @@ alike), it times in fresh copies of the course:
 - driver, 1 worker: ``python -m roofline_grading.autograde --jobs 1`` (``make autograde JOBS=1``),
   each notebook in the bubblewrap sandbox, every answer judged outside the kernel;
 - driver, N workers: the same with ``--jobs N`` (default 2);
-- driver, Dask, N workers: the same through a Dask scheduler and N one-thread ``dask worker``
-  processes on this machine (``--scheduler``; started once before the rounds, as they would be
-  on grading machines): on the same cores, the engine's overhead per student.
+- driver, Dask, N workers: the same through the course's grading cluster, a Dask scheduler and N
+  one-thread workers on this machine, TLS with the course's certificates (``--scheduler``;
+  started once before the rounds, as they would be on grading machines): on the same cores, the
+  engine's overhead per student.
 
 It prints the median of each with the cores it kept busy on average (from ``/proc/stat``: the
 whole machine, so run it on an otherwise idle one), the ratios (aims: the driver with 1 worker
@@ -36,6 +37,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -182,38 +184,40 @@ def time_driver(jobs: int) -> Callable[[Path], float]:
 
 
 class Cluster:
-    """A Dask scheduler and ``workers`` one-thread workers on this machine, for the whole benchmark."""
+    """The course's grading cluster on this machine (a scheduler and ``workers`` one-process
+    workers, as ``make cluster-scheduler`` and ``make cluster-worker`` start them: TLS with the
+    course's certificates), for the whole benchmark."""
 
     def __init__(self, workers: int, directory: Path) -> None:
         from distributed import Client
 
-        address_file = directory / "scheduler.json"
-        dask = str(BIN / "dask")
-        quiet = {
-            "stdout": subprocess.DEVNULL,
-            "stderr": subprocess.DEVNULL,
-            "env": ENV,
-            "start_new_session": True,
-        }
-        scheduler = [
-            dask,
-            "scheduler",
-            "--scheduler-file",
-            str(address_file),
-            "--port",
-            "0",
-            "--dashboard-address",
-            ":0",
-        ]
-        self.processes = [subprocess.Popen(scheduler, **quiet)]  # type: ignore[call-overload]
-        worker = [dask, "worker", "--scheduler-file", str(address_file), "--nthreads", "1", "--no-dashboard"]
-        self.processes += [subprocess.Popen(worker, **quiet) for _ in range(workers)]  # type: ignore[call-overload]
-        while not address_file.is_file():
-            time.sleep(0.2)
-        time.sleep(0.5)
-        with Client(scheduler_file=str(address_file), timeout="60s") as client:
-            client.wait_for_workers(workers, timeout=120)
-            self.address = str(client.scheduler.address)
+        from roofline_grading.autograde import certificates, cluster, credentials
+
+        self.certs = directory / "certs"
+        certificates.make(self.certs)
+        with socket.socket() as probe:  # a free port, for the scheduler to take at once
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.address = f"tls://127.0.0.1:{port}"
+        commands = [cluster.scheduler_command("127.0.0.1", port, self.certs)]
+        commands += [cluster.worker_command(self.address, "127.0.0.1", self.certs, 1, None)] * workers
+        self.processes = [
+            subprocess.Popen(
+                command, env={**ENV, **environment}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            for command, environment in commands
+        ]  # fmt: skip
+        deadline = time.monotonic() + 120
+        security = credentials.security(self.certs, "driver")
+        while True:
+            try:
+                with Client(self.address, security=security, timeout="5s") as client:
+                    client.wait_for_workers(workers, timeout=120)
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the grading cluster did not start"
+                time.sleep(0.5)
 
     def stop(self) -> None:
         for process in self.processes:
@@ -226,7 +230,7 @@ def time_dask(cluster: Cluster) -> Callable[[Path], float]:
     def timed(course: Path) -> float:
         start = time.perf_counter()
         command = [sys.executable, "-m", "roofline_grading.autograde", ASSIGNMENT, "--course", str(course)]
-        run([*command, "--scheduler", cluster.address], cwd=ROOT)
+        run([*command, "--scheduler", cluster.address, "--certs", str(cluster.certs)], cwd=ROOT)
         return time.perf_counter() - start
 
     return timed

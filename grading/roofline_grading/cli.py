@@ -6,6 +6,7 @@
     roofline-grading autograde ASSIGNMENT   grade every submission, sandboxed (see autograde.cli)
     roofline-grading feedback ASSIGNMENT    each student's feedback pages
     roofline-grading grades [--to FILE]     the gradebook exported to CSV, a row per student
+    roofline-grading cluster certs|scheduler|worker   the grading cluster (see autograde.cluster)
 
 Every step takes ``--course DIR`` (the nbgrader course directory, default ``.``). A mistake in
 the command (a missing file, a class list without an ``id`` column, a folder that is not a
@@ -53,6 +54,7 @@ def parser() -> argparse.ArgumentParser:
     for name, words in (
         ("collect", "collect submissions from LMS zips (roofline_grading.autograde.collect)"),
         ("autograde", "grade every collected submission (roofline_grading.autograde)"),
+        ("cluster", "the grading cluster: its certificates, scheduler, workers (autograde.cluster)"),
     ):
         passed = steps.add_parser(name, help=words, description=words, add_help=False)
         passed.add_argument("arguments", nargs=argparse.REMAINDER)
@@ -83,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "roster": _roster,
         "collect": _collect,
         "autograde": _autograde,
+        "cluster": _cluster,
         "feedback": lambda a: _nbgrader(a.course, "generate_feedback", a.assignment, "--force"),
         "grades": _grades,
     }
@@ -135,6 +138,12 @@ def _autograde(args: argparse.Namespace) -> int:
     from roofline_grading.autograde import cli
 
     return cli.main(list(args.arguments))
+
+
+def _cluster(args: argparse.Namespace) -> int:
+    from roofline_grading.autograde import cluster
+
+    return cluster.main(list(args.arguments))
 
 
 def _grades(args: argparse.Namespace) -> int:

@@ -1,16 +1,22 @@
 """Grading across machines: a real Dask scheduler and two workers, as separate processes.
 
-The scheduler and its workers are started here as an instructor starts them on other machines
-(``dask scheduler``, ``dask worker ADDRESS --nthreads 1``; book/instructor-guide.md, "Grading a
-large class"), and ``make autograde SCHEDULER=...`` grades a small class through them. The class
-gets the same points, graded notebooks, feedback and report as with the local workers
-(``make autograde JOBS=2``). Then a worker is killed, with all it started, while it grades: every
-student is still graded, and saved, exactly once, and the report names who was graded again;
-with the scheduler allowing no failure, the student it was grading is named as not graded.
+The scheduler and its workers are started here as the instructor's guide starts them on other
+machines (book/instructor-guide.md, "Grading a large class": ``make cluster-certs``, ``make
+cluster-scheduler HOST=...``, ``make cluster-worker SCHEDULER=... HOST=...``), told to listen on
+127.0.0.2, a loopback address that is not 127.0.0.1, and ``make autograde SCHEDULER=...`` grades a
+small class through them. The class gets the same points, graded notebooks, feedback and report
+as with the local workers (``make autograde JOBS=2``). The cluster lets in no one without the
+course's certificates, and listens nowhere but on the address it was given (its HTTP servers on
+127.0.0.1, answering ``/health`` only). Then a worker is killed, with all it started, while it
+grades: every student is still graded, and saved, exactly once, the report names who was
+graded again, and the killed worker's run folders are gone once a worker starts again on the
+machine; with the scheduler allowing no failure, the student it was grading is named as not
+graded. A run that a worker with other grading code refuses leaves no run folder on the others.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import os
 import re
@@ -19,15 +25,20 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
 
+from roofline_grading.autograde import credentials
 from tests.support.make_targets import command, make
+from tests.support.processes import descendants, held_folders, listening, session
 from tests.support.slips import ASSIGNMENT, ROOT, answered, read, release_dir
 
 pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("distributed")]
@@ -39,27 +50,62 @@ CLASS = {
     "sparse": lambda course: answered(NOTEBOOK, "ex5-sparse-peak", root=course),
     "replica": lambda course: answered(NOTEBOOK, "ex5-per-replica", root=course),
 }
-BIN = Path(sys.executable).parent
+HOST = "127.0.0.2"
+"""The address the cluster is told to listen on: loopback, and not 127.0.0.1, where its HTTP
+servers listen, nor 0.0.0.0 (every interface), Dask's default."""
 
 
 @dataclass
 class Cluster:
-    """A Dask scheduler and its workers, each ``dask`` command in a session of its own."""
+    """A scheduler and its workers started with the course's make targets, each in a session of
+    its own, and the course's certificates (``certs``) they take."""
 
-    address: str
-    scheduler: subprocess.Popen[bytes]
-    workers: dict[str, subprocess.Popen[bytes]]
+    directory: Path
+    certs: Path
+    address: str = ""
+    scheduler: subprocess.Popen[bytes] | None = None
+    workers: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    def security(self) -> Any:
+        """The driver's credentials: what a client of the course connects with."""
+        return credentials.security(self.certs, "driver")
+
+    def start_worker(self, name: str, environment: dict[str, str] | None = None) -> None:
+        """``make cluster-worker`` on this machine, one worker process named ``name``."""
+        started = command(
+            "cluster-worker", SCHEDULER=self.address, HOST=HOST, CERTS=str(self.certs),
+            CLUSTER_OPTIONS=f"--nworkers 1 --name {name}",
+        )  # fmt: skip
+        with (self.directory / f"{name}.log").open("ab") as log:  # the process writes to its own copy
+            self.workers[name] = subprocess.Popen(
+                started,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+                env={**os.environ, **(environment or {})},
+            )
+
+    def pids(self, *names: str) -> set[int]:
+        """The processes of the workers ``names`` (default: of the scheduler and every worker)."""
+        chosen = [self.workers[n] for n in names] if names else [self.scheduler, *self.workers.values()]
+        return set().union(*(session(p.pid) for p in chosen if p is not None))
 
     def kill(self, name: str) -> None:
         """Kill worker ``name`` and everything it started at once, as when its machine disappears."""
         os.killpg(self.workers[name].pid, signal.SIGKILL)
         self.workers[name].wait()
 
+    def wait_for(self, workers: int) -> None:
+        from distributed import Client
+
+        with Client(self.address, security=self.security(), timeout="60s") as client:
+            client.wait_for_workers(workers, timeout=120)
+
     def stop(self) -> None:
-        for process in [*self.workers.values(), self.scheduler]:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in [*self.workers.values(), self.scheduler]:
+        running = [p for p in [*self.workers.values(), self.scheduler] if p is not None and p.poll() is None]
+        for process in running:
+            os.killpg(process.pid, signal.SIGTERM)
+        for process in running:
             try:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -67,41 +113,42 @@ class Cluster:
                 process.wait()
 
 
-def start_cluster(directory: Path, allowed_failures: int = 3) -> Cluster:
-    """A scheduler (on a free port, with ``allowed_failures``) and two one-thread workers."""
+def start_cluster(
+    directory: Path, certs: Path, allowed_failures: int = 3, foreign: dict[str, str] | None = None
+) -> Cluster:
+    """A scheduler (on a free port, with ``allowed_failures``) and two one-process workers, w1 and
+    w2, as the guide starts them; ``foreign``: w2's environment, when it runs other grading code."""
     directory.mkdir(parents=True, exist_ok=True)
-    address_file = directory / "scheduler.json"
+    cluster = Cluster(directory, certs)
     environment = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": str(allowed_failures)}
-    with (directory / "scheduler.log").open("wb") as log:  # the process writes to its own copy
-        scheduler = subprocess.Popen(
-            [str(BIN / "dask"), "scheduler", "--scheduler-file", str(address_file), "--port", "0",
-             "--dashboard-address", ":0"],
-            stdout=log, stderr=log, env=environment, start_new_session=True,
-        )  # fmt: skip
-    workers = {}
-    for name in ("w1", "w2"):
-        with (directory / f"{name}.log").open("wb") as log:
-            workers[name] = subprocess.Popen(
-                [str(BIN / "dask"), "worker", "--scheduler-file", str(address_file), "--nthreads", "1",
-                 "--name", name, "--no-dashboard"],
-                stdout=log, stderr=log, start_new_session=True,
-            )  # fmt: skip
-    cluster = Cluster("", scheduler, workers)
+    log_file = directory / "scheduler.log"
+    started = command("cluster-scheduler", HOST=HOST, CERTS=str(certs), CLUSTER_OPTIONS="--port 0")
+    with log_file.open("wb") as log:
+        cluster.scheduler = subprocess.Popen(
+            started, stdout=log, stderr=log, env=environment, start_new_session=True
+        )
     try:
-        from distributed import Client
-
         deadline = time.monotonic() + 120
-        while not address_file.is_file():
-            assert scheduler.poll() is None and time.monotonic() < deadline, "dask scheduler did not start"
+        while not (found := re.search(r"Scheduler at:\s+(tls://\S+)", log_file.read_text())):
+            assert cluster.scheduler.poll() is None, log_file.read_text()
+            assert time.monotonic() < deadline, "the scheduler did not start"
             time.sleep(0.2)
-        time.sleep(0.5)  # the file is written, then the scheduler listens
-        with Client(scheduler_file=str(address_file), timeout="60s") as client:
-            client.wait_for_workers(2, timeout=120)
-            cluster.address = client.scheduler.address
+        cluster.address = found[1]
+        cluster.start_worker("w1")
+        cluster.start_worker("w2", foreign)
+        cluster.wait_for(2)
     except BaseException:
         cluster.stop()
         raise
     return cluster
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The course's certificates, made as the guide makes them."""
+    folder = tmp_path_factory.mktemp("certs") / "cluster"
+    make("cluster-certs", course=folder.parent, CERTS=str(folder))
+    return folder
 
 
 @pytest.fixture(scope="module")
@@ -172,8 +219,8 @@ def local(course_template: Path) -> Run:
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    started = start_cluster(tmp_path_factory.mktemp("cluster"))
+def cluster(tmp_path_factory: pytest.TempPathFactory, certs: Path) -> Iterator[Cluster]:
+    started = start_cluster(tmp_path_factory.mktemp("cluster"), certs)
     yield started
     started.stop()
 
@@ -190,8 +237,10 @@ def feedback(course: Path, student: str) -> str:
 def test_a_class_graded_by_two_dask_workers_gets_what_the_local_workers_give(
     local: Run, cluster: Cluster, course_template: Path
 ) -> None:
-    distributed = grade(course_template, "dask", SCHEDULER=cluster.address)
-    assert f"with the Dask scheduler at {cluster.address} (2 workers" in distributed.output.splitlines()[0]
+    distributed = grade(course_template, "dask", SCHEDULER=cluster.address, CERTS=str(cluster.certs))
+    first = distributed.output.splitlines()[0]
+    assert f"with the Dask scheduler at {cluster.address} (2 workers" in first
+    assert "dashboard" not in distributed.output  # none is served: none is advertised
     assert sorted(shown(distributed)) == sorted(CLASS) == sorted(shown(local))
     assert distributed.grades == local.grades
     assert local.rows["model"]["score"] == local.rows["model"]["max_score"] != local.rows["blank"]["score"]
@@ -201,17 +250,110 @@ def test_a_class_graded_by_two_dask_workers_gets_what_the_local_workers_give(
         graded = Path("autograded") / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
         assert (distributed.course / graded).read_bytes() == (local.course / graded).read_bytes(), student
         assert feedback(distributed.course, student) == feedback(local.course, student), student
+    assert not held_folders(cluster.pids()), "the workers kept the run's folders after it"
 
 
-def grade_killing_a_worker(cluster: Cluster, course: Path) -> str:
-    """``make autograde`` through ``cluster``, killing the first worker seen grading, 2 s after."""
+async def knock(address: str, security: Any) -> str:
+    """Connect to ``address`` with ``security`` (None: none, plain TCP) and ask who is there."""
+    from distributed.comm import connect
+
+    if security is None:
+        comm = await connect(address.replace("tls://", "tcp://"), timeout=10)
+    else:
+        comm = await connect(address, timeout=10, **security.get_connection_args("client"))
+    try:
+        await comm.write({"op": "identity"})
+        answer: dict[str, Any] = await comm.read()
+    finally:
+        await comm.close()
+    return str(answer["type"])
+
+
+def test_the_cluster_lets_in_no_one_without_the_courses_certificates(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    from distributed import Client
+
+    make("cluster-certs", course=tmp_path, CERTS=str(tmp_path / "another"))  # another authority's
+    another = credentials.security(tmp_path / "another", "driver")
+    with Client(cluster.address, security=cluster.security(), timeout="30s") as client:
+        workers = client.scheduler_info()["workers"]
+    doors = [cluster.address, *workers, *(w["nanny"] for w in workers.values())]
+    assert len(doors) == 5
+    for door in doors:
+        for stranger in (None, another):
+            with pytest.raises(OSError):  # distributed's CommClosedError: refused at the handshake
+                asyncio.run(knock(door, stranger))
+        assert asyncio.run(knock(door, cluster.security())) in ("Scheduler", "Worker", "Nanny")
+    for stranger in (None, another):
+        with pytest.raises(OSError):
+            plain = cluster.address.replace("tls://", "tcp://")
+            Client(cluster.address if stranger else plain, security=stranger, timeout="10s")
+
+
+def test_no_port_of_the_cluster_listens_beyond_the_address_it_was_given(cluster: Cluster) -> None:
+    from distributed import Client
+
+    with Client(cluster.address, security=cluster.security(), timeout="30s") as client:
+        workers = client.scheduler_info()["workers"]
+    grading = {cluster.address, *workers, *(w["nanny"] for w in workers.values())}
+    ports = listening(cluster.pids())
+    assert {f"tls://{host}:{port}" for host, port in ports if host == HOST} == grading
+    http = {port for host, port in ports if host != HOST}
+    assert {host for host, _ in ports} - {HOST} == {"127.0.0.1"}, ports  # nothing on 0.0.0.0 nor ::
+    assert len(http) == 3  # the scheduler's and each worker's HTTP server
+    for port in http:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10) as answer:
+            assert answer.read() == b"ok"
+        for page in ("/status", "/info/main/workers.html", "/json/identity.json", "/metrics"):
+            with pytest.raises(urllib.error.HTTPError, match="404"):
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{page}", timeout=10)
+
+
+def test_a_run_a_worker_refuses_as_foreign_leaves_no_run_folder_on_any_worker(
+    course_template: Path, certs: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """w2 grades with other code (an uncommitted file in the grading package): it refuses the run
+    after w1 has made its run folder and started a kernel there; the run stops, and w1's folders go."""
+    foreign = tmp_path_factory.mktemp("foreign")
+    package = ROOT / "grading" / "roofline_grading"
+    shutil.copytree(package, foreign / "roofline_grading", ignore=shutil.ignore_patterns("__pycache__"))
+    (foreign / "roofline_grading" / "uncommitted.txt").write_text("an edit not on the driver's machine\n")
+    cluster = start_cluster(tmp_path_factory.mktemp("refused"), certs, foreign={"PYTHONPATH": str(foreign)})
+    try:
+        course = copy_course(course_template, "refused")
+        process = subprocess.Popen(
+            command("autograde", course=course, SCHEDULER=cluster.address, CERTS=str(certs)),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        seen: set[Path] = set()
+        while process.poll() is None:
+            seen |= held_folders(cluster.pids("w1") | descendants(process.pid))
+            time.sleep(0.1)
+        output, _ = process.communicate()
+        left = {folder for folder in seen if folder.exists()}
+        still = held_folders(cluster.pids())
+    finally:
+        cluster.stop()
+    assert process.returncode == 2, output
+    assert re.search(
+        r"a worker cannot grade: \S+: its grading code is not the driver's \(roofline_grading ", output
+    ), output
+    assert any(f.name.startswith("roofline-worker-") for f in seen), seen  # w1 had made its run folder
+    assert not left and not still, (left, still)
+
+
+def grade_killing_a_worker(cluster: Cluster, course: Path) -> tuple[str, str, set[Path]]:
+    """``make autograde`` through ``cluster``, killing the first worker seen grading, 2 s after:
+    the run's output, the worker killed and the folders it held."""
     from distributed import Client
 
     process = subprocess.Popen(
-        command("autograde", course=course, SCHEDULER=cluster.address, AUTOGRADE_OPTIONS="--timeout 30"),
+        command("autograde", course=course, SCHEDULER=cluster.address, CERTS=str(cluster.certs),
+                AUTOGRADE_OPTIONS="--timeout 30"),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
-    with Client(cluster.address, timeout="30s") as client:
+    with Client(cluster.address, security=cluster.security(), timeout="30s") as client:
         victim = None
         while victim is None and process.poll() is None:
             busy = client.run(lambda dask_worker: bool(dask_worker.state.executing))
@@ -220,19 +362,23 @@ def grade_killing_a_worker(cluster: Cluster, course: Path) -> str:
             time.sleep(0.2)
     assert victim is not None, "the run ended before any worker was seen grading"
     time.sleep(2)  # its kernel is running
+    held = held_folders(cluster.pids(victim))
     cluster.kill(victim)
     output, _ = process.communicate(timeout=900)
     assert process.returncode == 0, output
-    return output
+    return output, victim, held
 
 
 def test_a_worker_killed_mid_run_loses_no_one_and_its_students_are_graded_once_and_named(
-    local: Run, course_template: Path, tmp_path_factory: pytest.TempPathFactory
+    local: Run, course_template: Path, certs: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    cluster = start_cluster(tmp_path_factory.mktemp("killed"))
+    cluster = start_cluster(tmp_path_factory.mktemp("killed"), certs)
     try:
         course = copy_course(course_template, "killed")
-        run = finish(course, grade_killing_a_worker(cluster, course))
+        output, victim, held = grade_killing_a_worker(cluster, course)
+        run = finish(course, output)
+        cluster.start_worker(victim)  # the next start on that machine
+        cluster.wait_for(2)
     finally:
         cluster.stop()
     assert sorted(shown(run)) == sorted(CLASS), run.output
@@ -242,19 +388,21 @@ def test_a_worker_killed_mid_run_loses_no_one_and_its_students_are_graded_once_a
     assert again, run.report
     for line in again:
         assert re.fullmatch(
-            r"Graded again: [\w.-]+ \(the worker it was sent to was lost \(1 time\); graded again on tcp://\S+\)",
+            r"Graded again: [\w.-]+ \(the worker it was sent to was lost \(1 time\); graded again on tls://\S+\)",
             line,
         ), line
     assert "retried so far" in run.output
+    assert any(f.name.startswith("roofline-worker-") for f in held), held  # its run folder, at least
+    assert not [folder for folder in held if folder.exists()]  # SIGKILL ran nothing: the next start did
 
 
 def test_a_student_whose_workers_all_died_is_named_as_not_graded_and_the_rest_are_graded(
-    local: Run, course_template: Path, tmp_path_factory: pytest.TempPathFactory
+    local: Run, course_template: Path, certs: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    cluster = start_cluster(tmp_path_factory.mktemp("no-failure-allowed"), allowed_failures=0)
+    cluster = start_cluster(tmp_path_factory.mktemp("no-failure-allowed"), certs, allowed_failures=0)
     try:
         course = copy_course(course_template, "not-graded")
-        run = finish(course, grade_killing_a_worker(cluster, course))
+        run = finish(course, grade_killing_a_worker(cluster, course)[0])
     finally:
         cluster.stop()
     assert sorted(shown(run)) == sorted(CLASS)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from roofline_grading.autograde import cli
+from roofline_grading.autograde import certificates, cli
 from roofline_grading.autograde.dask_pool import DaskExecutor
 from roofline_grading.autograde.gradebook import CourseError
 from roofline_grading.autograde.jobs import read_job
@@ -51,23 +51,23 @@ def test_a_scheduler_address_that_is_not_one_is_refused_by_the_command_line(
     with pytest.raises(SystemExit):
         cli.parser().parse_args(["roofline", "--scheduler", "grader1"])
     assert (
-        "should be a Dask scheduler's address, e.g. tcp://grader1:8786, not 'grader1'"
+        "should be a Dask scheduler's address, e.g. tls://grader1:8786, not 'grader1'"
         in capsys.readouterr().err
     )
-    assert (
-        cli.parser().parse_args(["roofline", "--scheduler", "tcp://10.0.0.2:8786"]).scheduler
-        == "tcp://10.0.0.2:8786"
-    )
 
 
-def test_no_scheduler_at_the_address_is_said_in_a_sentence() -> None:
+def test_no_scheduler_at_the_address_is_said_in_a_sentence(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # nothing listens on it once closed
+    with pytest.raises(CourseError, match=r"no certificates of the grading cluster in .*make cluster-certs"):
+        DaskExecutor(f"tls://127.0.0.1:{port}", tmp_path / "none")
+    certificates.make(tmp_path / "certs")
     with pytest.raises(
-        CourseError, match=rf"no Dask scheduler answered at tcp://127.0.0.1:{port} .*dask scheduler"
+        CourseError,
+        match=rf"no Dask scheduler of the course answered at tls://127.0.0.1:{port} .*make cluster-scheduler",
     ):
-        DaskExecutor(f"tcp://127.0.0.1:{port}")
+        DaskExecutor(f"tls://127.0.0.1:{port}", tmp_path / "certs")
 
 
 def test_without_a_terminal_each_student_gets_a_line_with_the_time_left() -> None:

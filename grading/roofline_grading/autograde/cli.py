@@ -2,11 +2,12 @@
 
     python -m roofline_grading.autograde roofline [--course DIR] [--jobs N] [--student ID ...]
         [--timeout S] [--notebook-budget S] [--sandbox on|off] [--memory-gb G] [--processes N]
-        [--scheduler tcp://HOST:8786]
+        [--scheduler tls://HOST:8786 [--certs DIR]]
 
 Exit status: 0 when every submission was handled (graded, or reported as not gradable), 1 when
 grades could not be saved or a submitted file changed, 2 when the course is not ready (the
-message says what to do).
+message says what to do). SIGTERM stops a run as Ctrl-C does: the students graded so far are
+saved, and the run's folders removed, on this machine and on every worker.
 
 >>> parser().parse_args(["roofline", "--jobs", "2"]).jobs
 2
@@ -15,11 +16,14 @@ message says what to do).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
+from roofline_grading.autograde import credentials
 from roofline_grading.autograde.dask_pool import ADDRESS
 from roofline_grading.autograde.driver import Options, run
 from roofline_grading.autograde.gradebook import CourseError
@@ -69,8 +73,15 @@ def parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         type=_address,
         help="grade on the workers of this Dask scheduler, on any number of machines (e.g. "
-        "tcp://grader1:8786; book/instructor-guide.md, 'Grading a large class'); default: worker "
+        "tls://grader1:8786; book/instructor-guide.md, 'Grading a large class'); default: worker "
         "processes on this machine (--jobs)",
+    )
+    p.add_argument(
+        "--certs",
+        type=Path,
+        default=credentials.FOLDER,
+        help="with --scheduler: the folder of the grading cluster's certificates "
+        f"(default {credentials.FOLDER})",
     )
     return p
 
@@ -91,10 +102,16 @@ def _number(convert: Callable[[str], float], what: str, low: float, high: float)
 
 
 def _address(text: str) -> str:
-    """A Dask scheduler's address, as ``dask scheduler`` prints it."""
+    """A Dask scheduler's address, as ``dask scheduler`` prints it; TLS only (the course's cluster)."""
     if ADDRESS.fullmatch(text) is None:
         raise argparse.ArgumentTypeError(
-            f"should be a Dask scheduler's address, e.g. tcp://grader1:8786, not {text!r}"
+            f"should be a Dask scheduler's address, e.g. tls://grader1:8786, not {text!r}"
+        )
+    if not text.startswith("tls://"):
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a TLS address: grading takes a cluster that lets in only the course's "
+            "certificates, started with `make cluster-scheduler HOST=...` (tls://HOST:8786; "
+            "book/instructor-guide.md, 'Grading a large class')"
         )
     return text
 
@@ -118,9 +135,20 @@ def main(argv: list[str] | None = None) -> int:
         memory_gb=args.memory_gb,
         processes=args.processes,
         scheduler=args.scheduler,
+        certs=args.certs,
     )
+    signal.signal(signal.SIGTERM, _stop)
     try:
         return run(options).exit_code
     except CourseError as error:
         print(f"autograde: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("autograde: stopped; the students graded so far are saved in the gradebook", file=sys.stderr)
+        return 130
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM: leave the run as Ctrl-C does, through its cleanup."""
+    signal.signal(signum, signal.SIG_DFL)  # a second one ends it at once
+    raise KeyboardInterrupt

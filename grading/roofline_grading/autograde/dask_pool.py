@@ -1,11 +1,14 @@
 """The distributed executor: students graded by the workers of a Dask scheduler, on any machines.
 
 Dask distributed (https://distributed.dask.org) runs a scheduler and workers as ordinary
-processes (``dask scheduler``, ``dask worker ADDRESS``) on any number of machines; a worker needs
-only the course's environment and bubblewrap (book/instructor-guide.md, "Grading a large class").
-Each student is one task (:func:`roofline_grading.autograde.machine.grade_remote`) carrying the
-submission's bytes and the run's settings; its result comes back to the driver, which alone
-writes the gradebook.
+processes on any number of machines, which the course starts closed to whoever lacks its
+certificates (:mod:`roofline_grading.autograde.cluster`); a worker needs only the course's
+environment, its certificates and bubblewrap (book/instructor-guide.md, "Grading a large class").
+The driver connects with the course's ``driver`` certificate, over TLS only: a ``tcp://``
+scheduler, which anyone who reaches it could run code through, is refused, and so is a worker
+that does not speak TLS. Each student is one task
+(:func:`roofline_grading.autograde.machine.grade_remote`) carrying the submission's bytes and
+the run's settings; its result comes back to the driver, which alone writes the gradebook.
 
 Faults are the scheduler's to handle: when a worker dies or its machine disappears, the scheduler
 gives the tasks it held to other workers, and a task whose workers died ``allowed-failures`` times
@@ -13,7 +16,8 @@ gives the tasks it held to other workers, and a task whose workers died ``allowe
 that student is then reported as not graded. A retried student's result says how many times the
 worker it was sent to was lost (the scheduler's count) and where it was graded in the end. If no
 worker is left for ``patience`` seconds, the students not yet graded are named as not graded and
-the run ends.
+the run ends. When the run ends, however it ends, every worker forgets it: its kernels stopped,
+its folder removed (:func:`roofline_grading.autograde.machine.finish`).
 
 >>> ADDRESS.fullmatch("tcp://grader1:8786")["port"], ADDRESS.fullmatch("grader1") is None
 ('8786', True)
@@ -21,15 +25,17 @@ the run ends.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import time
 import uuid
 from collections import deque
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from roofline_grading.autograde import grading_code, machine
+from roofline_grading.autograde import credentials, grading_code, machine
 from roofline_grading.autograde.executor import Done, JobOf
 from roofline_grading.autograde.gradebook import CourseError
 from roofline_grading.autograde.jobs import Graded, Portable, not_graded
@@ -55,9 +61,10 @@ def _probe(address: str) -> None:
 
 
 class DaskExecutor:
-    """The workers of the Dask scheduler at ``address`` (see the module's docstring)."""
+    """The workers of the Dask scheduler at ``address`` (see the module's docstring), reached with
+    the course's certificates in ``certs``."""
 
-    def __init__(self, address: str, patience: float = PATIENCE) -> None:
+    def __init__(self, address: str, certs: Path, patience: float = PATIENCE) -> None:
         try:
             from distributed import Client
         except ImportError:
@@ -66,26 +73,36 @@ class DaskExecutor:
                 "or make venv: the course's lock has it)"
             ) from None
         try:
+            security = credentials.security(certs, "driver")
+        except credentials.CredentialsError as error:
+            raise CourseError(f"--scheduler {address}: {error}") from None
+        try:
             _probe(address)  # a Client that cannot connect spends a minute closing itself
-            self.client: Any = Client(address, timeout="30s", set_as_default=False)
+            self.client: Any = Client(address, security=security, timeout="30s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
             raise CourseError(
-                f"no Dask scheduler answered at {address} ({error}); start one with `dask scheduler` "
-                "and give its address, e.g. --scheduler tcp://grader1:8786"
+                f"no Dask scheduler of the course answered at {address} ({error}); start one with "
+                "`make cluster-scheduler HOST=...` and give the address its first line says; it must "
+                f"have the certificates of {certs}"
             ) from None
         self.address, self.patience = address, patience
+        self._run_id: str | None = None
 
     def describe(self) -> str:
         workers = self.client.scheduler_info()["workers"].values()
         threads = sum(int(w["nthreads"]) for w in workers)
-        return (
-            f"the Dask scheduler at {self.address} ({len(workers)} workers, {threads} threads now; "
-            f"dashboard {self.client.dashboard_link})"
-        )
+        return f"the Dask scheduler at {self.address} ({len(workers)} workers, {threads} threads now; TLS)"
 
     def preflight(self, portable: Portable) -> None:
+        self._run_id = portable.run_id
         if not self.client.scheduler_info()["workers"]:
             self.client.wait_for_workers(1, timeout=self.patience)
+        plain = [a for a in self.client.scheduler_info()["workers"] if not str(a).startswith("tls://")]
+        if plain:
+            raise CourseError(
+                f"a worker listens without TLS ({', '.join(plain)}): start workers with "
+                "`make cluster-worker`. Nothing was graded."
+            )
         refused = [why for why in self.client.run(machine.preflight, portable).values() if why]
         if refused:
             raise CourseError("a worker cannot grade: " + "; ".join(refused) + ". Nothing was graded.")
@@ -180,4 +197,7 @@ class DaskExecutor:
             done(Graded(not_graded(portable.settings, student, why)))
 
     def close(self) -> None:
+        if self._run_id is not None:  # every worker forgets the run: its kernels, its folders
+            with contextlib.suppress(Exception):  # one it cannot reach does so when it stops
+                self.client.run(machine.finish, self._run_id, on_error="return")
         self.client.close()

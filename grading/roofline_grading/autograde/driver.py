@@ -29,14 +29,21 @@ import secrets
 import shutil
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from roofline_grading.autograde import gradebook, grading_code, machine, misconceptions, worker
+from roofline_grading.autograde import (
+    credentials,
+    gradebook,
+    grading_code,
+    machine,
+    misconceptions,
+    scratch,
+    worker,
+)
 from roofline_grading.autograde.executor import Executor
 from roofline_grading.autograde.jobs import Graded, Job, Portable, read_job
 from roofline_grading.autograde.progress import Progress
@@ -78,6 +85,8 @@ class Options:
     """Processes one kernel may have running at once, itself included."""
     scheduler: str | None = None
     """The address of a Dask scheduler whose workers grade (None: worker processes on this machine)."""
+    certs: Path = credentials.FOLDER
+    """With ``scheduler``: the folder of the grading cluster's certificates (the driver's)."""
 
 
 @dataclass
@@ -120,7 +129,8 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
         return outcome
     before = {s: _hashes(plan.course.submitted_dir(s, options.assignment)) for s in plan.students}
     executor = executor or executor_for(options, plan.jobs)  # local workers load nbgrader meanwhile
-    run_dir = Path(tempfile.mkdtemp(prefix="roofline-autograde-", dir=machine.scratch_root()))
+    scratch.sweep()  # what a killed run left on this machine
+    run_dir = scratch.folder("roofline-autograde-", machine.scratch_root(), machine.stop_kernels)
     try:
         plan = replace(plan, header=plan.header.replace("{workers}", executor.describe()))
         print(plan.header, file=out, flush=True)
@@ -132,8 +142,7 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
             executor.grade(portable, plan.students, _reader(plan), saver.done)
     finally:
         executor.close()
-        limits.sweep(run_dir.name)  # what a worker that died left running
-        shutil.rmtree(run_dir, ignore_errors=True)
+        scratch.remove(run_dir)  # and what a worker that died left running in it
     _check_unchanged(plan, before, outcome)
     _check_all_graded(plan, outcome)
     outcome.seconds = time.monotonic() - started
@@ -147,7 +156,7 @@ def executor_for(options: Options, jobs: int) -> Executor:
     if options.scheduler:
         from roofline_grading.autograde.dask_pool import DaskExecutor
 
-        return DaskExecutor(options.scheduler)
+        return DaskExecutor(options.scheduler, options.certs)
     from roofline_grading.autograde.local_pool import LocalExecutor
 
     return LocalExecutor(jobs)

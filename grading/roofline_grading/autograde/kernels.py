@@ -37,6 +37,7 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 from traitlets import Unicode
 
+from roofline_grading.autograde import scratch
 from roofline_grading.autograde.events import EventChannel
 from roofline_grading.autograde.hidden import Copies
 from roofline_grading.questions import FunctionQuestion
@@ -293,7 +294,7 @@ def runtime_folder(candidates: tuple[str, ...] | None = None) -> Path:
     longest = SOCKET_PATH_BYTES - SOCKET_NAME_BYTES - len("/rk-12345678/")
     for root in dict.fromkeys(candidates):
         if len(os.fsencode(root)) <= longest and os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK):
-            return Path(tempfile.mkdtemp(prefix="rk-", dir=root))
+            return scratch.folder("rk-", root)  # removed when its process stops, however it stops
     raise NoShortFolder(
         f"no folder to hold the grading kernel's sockets: {', '.join(dict.fromkeys(candidates))} "
         f"{'is' if len(set(candidates)) == 1 else 'are'} longer than {longest} bytes or not writable "

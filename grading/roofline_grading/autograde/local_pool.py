@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from roofline_grading.autograde import kernels, machine, worker
+from roofline_grading.autograde import kernels, machine, scratch, worker
 from roofline_grading.autograde.executor import Done, JobOf
 from roofline_grading.autograde.gradebook import CourseError
 from roofline_grading.autograde.jobs import Graded, Portable, not_graded
@@ -114,10 +114,17 @@ def _round(
 def _start_pool(jobs: int) -> ProcessPoolExecutor:
     """``jobs`` worker processes, started now (each loads the grading steps once)."""
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=worker.start_worker)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start)
     for _ in range(jobs):  # the pool starts a process for each task it cannot hand to an idle one
         pool.submit(worker.ready)
     return pool
+
+
+def _start() -> None:
+    """A worker process starts: a signal that stops it (Ctrl-C, SIGTERM) first removes its
+    folders (its kernels' runtime folders); it loads the grading steps."""
+    scratch.on_termination()
+    worker.start_worker()
 
 
 def _end_workers() -> None:

@@ -11,13 +11,18 @@ A process grades one student at a time: the kernels started ahead for a student'
 are the process's own (:mod:`roofline_grading.autograde.kernels`), so a Dask worker with several
 threads still grades one student at a time.
 
+A run's folder on this machine is a scratch folder of this process
+(:mod:`roofline_grading.autograde.scratch`): :func:`finish` removes it, and every kernel still
+running for the run, when the driver ends the run, however it ends (the driver asks every
+worker); :func:`finish_all` when the worker stops; the next start of a worker or a driver on
+this machine removes it when its process was killed.
+
 >>> scratch_root() in ("/dev/shm", None)
 True
 """
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import socket
@@ -27,12 +32,22 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from roofline_grading.autograde import grading_code, kernels, worker
+from roofline_grading.autograde import grading_code, kernels, scratch, worker
 from roofline_grading.autograde.jobs import Graded, Job, Portable
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.sandbox import bwrap, limits
 
-__all__ = ["grade_job", "grade_remote", "localize", "preflight", "sandbox_settings", "scratch_root"]
+__all__ = [
+    "finish",
+    "finish_all",
+    "grade_job",
+    "grade_remote",
+    "localize",
+    "preflight",
+    "sandbox_settings",
+    "scratch_root",
+    "stop_kernels",
+]
 
 _LOCK = threading.Lock()
 _LOCALIZED: dict[str, Settings] = {}
@@ -129,8 +144,17 @@ def _localized(portable: Portable) -> Settings:
     worker.start_worker()
     if portable.sandbox_mode == "bwrap" and (why := bwrap.available()) is not None:
         raise RuntimeError(f"cannot confine the students' kernels: {why} (install bubblewrap)")
-    run_dir = Path(tempfile.mkdtemp(prefix=f"roofline-autograde-{portable.run_id[:8]}-", dir=scratch_root()))
-    atexit.register(_clean, run_dir)
+    run_dir = scratch.folder(f"roofline-worker-{portable.run_id[-8:]}-", scratch_root(), stop_kernels)
+    try:
+        return _settings_in(portable, run_dir)
+    except BaseException:
+        scratch.remove(run_dir)  # a machine that cannot grade the run keeps nothing of it
+        raise
+
+
+def _settings_in(portable: Portable, run_dir: Path) -> Settings:
+    """The run's settings on this machine, ``run_dir`` its folder here, once a sandboxed kernel
+    started there (a RuntimeError if none could)."""
     config_file = None
     if portable.config_text is not None:
         config_file = run_dir / "nbgrader_config.py"
@@ -150,9 +174,24 @@ def _localized(portable: Portable) -> Settings:
     return settings
 
 
-def _clean(run_dir: Path) -> None:
+def finish(run_id: str) -> None:
+    """Forget run ``run_id`` in this process: stop its kernels, remove its folder. It never waits
+    for the student being graded (a Dask worker runs it beside its grading thread, whose kernel
+    it stops)."""
+    settings = _LOCALIZED.pop(run_id, None)
+    if settings is not None:
+        scratch.remove(settings.scratch)
+
+
+def finish_all() -> None:
+    """Forget every run of this process (a worker that stops)."""
+    for run_id in list(_LOCALIZED):
+        finish(run_id)
+
+
+def stop_kernels(run_dir: Path) -> None:
+    """Kill every kernel (and all it started) still running for the run whose folder is ``run_dir``."""
     limits.sweep(run_dir.name)
-    shutil.rmtree(run_dir, ignore_errors=True)
 
 
 def _worker_name() -> str:

@@ -1,0 +1,115 @@
+"""What Linux's /proc says about a group of processes: who they are, the TCP ports they listen
+on, and the grading scratch folders they hold (:mod:`roofline_grading.autograde.scratch`: a
+folder is held by whoever holds the ``flock`` on its owner file).
+
+>>> os.getpid() in session(os.getsid(0))
+True
+>>> listening({os.getpid()})
+set()
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from pathlib import Path
+
+from roofline_grading.autograde import scratch
+
+__all__ = ["descendants", "held_folders", "listening", "session"]
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name (state, ppid, pgrp, session, ...)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()
+
+
+def _all() -> list[int]:
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+
+
+def session(sid: int) -> set[int]:
+    """The processes of session ``sid`` (a process started with ``start_new_session``: its pid)."""
+    found = set()
+    for pid in _all():
+        fields = _stat_fields(pid)
+        if fields is not None and int(fields[3]) == sid:
+            found.add(pid)
+    return found
+
+
+def descendants(pid: int) -> set[int]:
+    """``pid`` and every process under it."""
+    parents = {p: int(f[1]) for p in _all() if (f := _stat_fields(p)) is not None}
+    found, grew = {pid}, True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in found} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
+def _sockets(pids: set[int]) -> set[str]:
+    """The inodes of the sockets ``pids`` have open."""
+    inodes = set()
+    for pid in pids:
+        try:
+            names = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for name in names:
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{name}")
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[len("socket:[") : -1])
+    return inodes
+
+
+def _address(text: str) -> tuple[str, int]:
+    """/proc/net/tcp's ``0200007F:1F90`` (the kernel's byte order, 32 bits at a time) as
+    ('127.0.0.2', 8080)."""
+    host, port = text.split(":")
+    words = [bytes.fromhex(host[i : i + 8])[::-1] for i in range(0, len(host), 8)]
+    return str(ipaddress.ip_address(b"".join(words))), int(port, 16)
+
+
+def listening(pids: set[int]) -> set[tuple[str, int]]:
+    """The TCP addresses (IPv4 and IPv6) on which ``pids`` listen."""
+    inodes = _sockets(pids)
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+                found.add(_address(fields[1]))
+    return found
+
+
+def held_folders(pids: set[int]) -> set[Path]:
+    """The grading scratch folders whose owner file one of ``pids`` holds a lock on."""
+    locked = set()
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[4].isdigit() and int(fields[4]) in pids:
+            major, minor, inode = fields[5].split(":")
+            locked.add((int(major, 16), int(minor, 16), int(inode)))
+    found = set()
+    for root in scratch.roots():
+        for owner in Path(root).glob(f"*{scratch.OWNER}"):
+            try:
+                info = owner.stat()
+            except OSError:
+                continue
+            if (os.major(info.st_dev), os.minor(info.st_dev), info.st_ino) in locked:
+                found.add(owner.with_name(owner.name.removesuffix(scratch.OWNER)))
+    return found
