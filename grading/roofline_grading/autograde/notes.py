@@ -30,6 +30,7 @@ __all__ = ["NOTES_KEY", "StudentNotes", "held_notes", "language_of_file", "notes
 NOTES_KEY = "grading_notes"
 """The key, under the cell metadata's ``roofline`` entry, that marks the notes cell."""
 
+NOTES_CELL_ID = "roofline-grading-notes"
 _TITLE = N_("Grading notes")
 _EDITED = N_("You changed the locked cell `{cell}`; it was put back as released before grading.")
 _ROLE = N_("The grading settings of the cell `{cell}` were changed; they were put back before grading.")
@@ -94,9 +95,10 @@ def _restored(plan: Plan, tr: Any) -> list[str]:
 
 
 def notes_cell(said: list[str], language: str) -> Any:
-    """The Markdown cell that heads the notebook with ``said``."""
+    """The Markdown cell that heads the notebook with ``said``; its id is always the same, so that the
+    same run gives the same graded notebook, byte for byte, wherever it is graded."""
     title = translator(language)(_TITLE)
-    cell = new_markdown_cell(f"**{title}**\n\n" + "\n".join(f"- {line}" for line in said))
+    cell = new_markdown_cell(f"**{title}**\n\n" + "\n".join(f"- {line}" for line in said), id=NOTES_CELL_ID)
     cell.metadata["roofline"] = {NOTES_KEY: True}
     return cell
 
@@ -125,5 +127,9 @@ class StudentNotes(NbGraderPreprocessor):  # type: ignore[misc]
         language = language_of(nb.metadata)
         said = notes(resources.get("roofline_plan"), resources.get("roofline_run", {}), language)
         if said:
-            nb.cells.insert(0, notes_cell(said, language))
+            cell = notes_cell(said, language)
+            taken = {c.get("id") for c in nb.cells}  # a student's cell may hold the id already
+            candidates = (cell.id, *(f"{cell.id}-{n}" for n in range(1, len(taken) + 2)))
+            cell.id = next(c for c in candidates if c not in taken)
+            nb.cells.insert(0, cell)
         return nb, resources
