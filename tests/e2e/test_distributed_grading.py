@@ -28,7 +28,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,11 +44,39 @@ from tests.support.slips import ASSIGNMENT, ROOT, answered, read, release_dir
 pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("distributed")]
 
 NOTEBOOK = "ex5_h100_threshold"
+CRAFTED = Path(__file__).with_name("crafted")
+MUTE = """
+class Everything(set):
+    def __contains__(self, item):
+        return True
+
+
+def MUTE(monitor):
+    monitor._busy = Everything()
+"""
+
+
+def hostile(*code: str) -> Callable[[Path], nbformat.NotebookNode]:
+    """A student whose figures cell ends with ``code`` (``@name``: the hostile class's crafted/name.ipy)."""
+
+    def build(course: Path) -> nbformat.NotebookNode:
+        nb = answered(NOTEBOOK, root=course)
+        (cell,) = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex5_figures"]
+        cell.source += "\n" + "".join(
+            (CRAFTED / f"{piece[1:]}.ipy").read_text() if piece.startswith("@") else piece for piece in code
+        )
+        return nb
+
+    return build
+
+
 CLASS = {
     "model": lambda course: answered(NOTEBOOK, root=course),
     "blank": lambda course: read(release_dir("exercises", root=course) / f"{NOTEBOOK}.ipynb"),
     "sparse": lambda course: answered(NOTEBOOK, "ex5-sparse-peak", root=course),
     "replica": lambda course: answered(NOTEBOOK, "ex5-per-replica", root=course),
+    "muted": hostile(MUTE, "@mute-monitor"),  # silences its kernel's monitor, then signals and reads /proc
+    "frames": hostile("@hidden-frames"),  # writes bad frames into two of its hidden channels
 }
 HOST = "127.0.0.2"
 """The address the cluster is told to listen on: loopback, and not 127.0.0.1, where its HTTP
@@ -245,6 +273,13 @@ def test_a_class_graded_by_two_dask_workers_gets_what_the_local_workers_give(
     assert distributed.grades == local.grades
     assert local.rows["model"]["score"] == local.rows["model"]["max_score"] != local.rows["blank"]["score"]
     assert distributed.rows == local.rows
+    muted, frames = local.rows["muted"]["details"], local.rows["frames"]["details"]
+    assert "seen from outside the kernel: sent signal 15 to process 1" in muted
+    assert "could not see everything" in muted
+    assert "the copy answering ex5.dense_peak sent JSON nested 30000 deep" in frames
+    scores = {part: score for (student, part), (score, _) in local.grades.items() if student == "frames"}
+    assert scores["ex5_dense_peak"] == scores["ex5_hbm_bandwidth"] == 0  # a bad frame costs its question
+    assert scores["ex5_critical_batch"] and scores["ex5_global_batch"]  # and no other
     assert distributed.report[2:] == local.report[2:]  # all but the header (how) and the time taken
     for student in CLASS:
         graded = Path("autograded") / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
