@@ -52,6 +52,7 @@ from roofline_grading.autograde.results import NotebookResult, StudentResult
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.sandbox import bwrap, limits
+from roofline_recorder import seccomp
 
 __all__ = ["Options", "Outcome", "run"]
 
@@ -419,14 +420,23 @@ def _check_sandbox(wanted: str) -> str:
         )
     group = limits.open_group("probe", limits.Limits())
     group.close()
-    return f"bubblewrap, process-tree limits by {group.kind}"
+    unwatched = seccomp.available()
+    watch = (
+        "system calls watched from outside the kernel"
+        if unwatched is None
+        else f"the report sees only what the kernel's own monitor tells ({unwatched})"
+    )
+    return f"bubblewrap, process-tree limits by {group.kind}, {watch}"
 
 
 def _remote_sandbox(wanted: str) -> str:
     """What the run's first line says about the sandbox when other machines grade (each checks its own)."""
     if wanted == "off":
         return "OFF on every worker (--sandbox off: student code runs with the workers' permissions)"
-    return "bubblewrap on every worker (each starts one sandboxed kernel before it grades)"
+    return (
+        "bubblewrap on every worker (each starts one sandboxed kernel before it grades, and watches "
+        "its kernels from outside where its system allows)"
+    )
 
 
 def _configured_timeout(course: gradebook.Course) -> int | None:
