@@ -5,13 +5,25 @@ plain results recorded in the kernel (:mod:`roofline_recorder`), and returns ``N
 the answer is right or the feedback the student reads when it is not. When a wrong answer
 matches a known mistake at every case, the feedback names the misconception in plain words;
 otherwise it says how the answer differs from the model. :func:`assess` gives the same verdict
-with the names of the misconceptions it found, for the misconception summary of a round.
+with the names of the misconceptions it found.
+
+**What the hidden inputs may tell a student: one bit.** The feedback on a function question
+depends only on the answer's results at the public cases, on whether it was right at *every*
+hidden case (yes or no), and on the earlier parts' feedback, which obeys the same rule. When a
+public case is wrong, everything the feedback says (where, what was returned, the known mistake,
+"whatever its arguments", the ratio to the model) comes from the public cases alone. When only
+hidden cases are wrong, the feedback is one fixed sentence whatever happened there: a wrong
+value, an error of any class, a time-out, a lost copy, NaN, a wrong type, any number of wrong
+cases. So a function that picks its behaviour from a hidden input learns at most that bit.
+A :class:`Verdict` keeps the misconceptions for the feedback apart from those for the
+instructor's misconception summary, which may be fitted at every case, hidden ones included.
 
 Several known mistakes can give the same results (2 bytes per int8 element and one operation per
 multiply-add both double exercise 1's critical batch). Given the verdicts of the notebook's
 earlier parts, the feedback names the one an earlier part shows ("It is the known mistake your
-bytes_read makes."), drops one an earlier part is free of (answered right), and otherwise names
-them all as alternatives: the visible checks say the same before submission
+bytes_read makes."), drops one an earlier part is free of (right at its public cases, which
+separate every known mistake from the right answer), and otherwise names them all as
+alternatives: the visible checks say the same before submission
 (:func:`roofline_grading.mistake_check.diagnosis`).
 
 >>> from roofline_grading.questions import FunctionQuestion, Misconception, Mistake, Tolerance
@@ -22,16 +34,24 @@ them all as alternatives: the visible checks say the same before submission
 True
 >>> judge(q, q.cases, {"kind": "function", "results": [{"value": 2.0}, {"value": 4.0}]})
 'dense_peak(2) returned 2, which is not right. This matches the sparse figure.'
->>> assess(q, q.cases, {"kind": "function", "results": [{"value": 2.0}, {"value": 4.0}]}).misconceptions
-('sparse-peak',)
+>>> wrong = assess(q, q.cases, {"kind": "function", "results": [{"value": 2.0}, {"value": 4.0}]})
+>>> wrong.feedback_misconceptions, wrong.summary_misconceptions
+(('sparse-peak',), ('sparse-peak',))
+
+With a third case hidden (``public=2``), whatever the answer did there, the feedback is the same:
+
+>>> cases, right = ((2.0,), (4.0,), (8.0,)), [{"value": 1.0}, {"value": 2.0}]
+>>> said = {judge(q, cases, {"kind": "function", "results": [*right, hidden]}, public=2)
+...         for hidden in ({"value": 8.0}, {"raised": "KeyError: 8.0"}, {"timed_out": True}, "garbage")}
+>>> print(*said)  # doctest: +ELLIPSIS
+dense_peak is right at the 2 inputs every notebook is checked at, but not at every input chosen ...
 """
 
 from __future__ import annotations
 
-import builtins
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -47,15 +67,25 @@ from roofline_grading.questions import (
 )
 from rooflinekit.words import Translate
 
-__all__ = ["Verdict", "assess", "judge"]
+__all__ = ["Verdict", "assess", "first_said", "judge"]
+
 
 @dataclass(frozen=True)
 class Verdict:
-    """What is wrong with an answer: the feedback a student reads, and the names of the known
-    misconceptions it matches (none when it matches no known mistake)."""
+    """What is wrong with an answer.
+
+    ``feedback`` is what the student reads. ``feedback_misconceptions``: the known misconceptions
+    the feedback names, fitted at the cases the feedback may depend on (the public ones); these
+    alone steer a later part's feedback (``earlier``). ``summary_misconceptions``: those the answer
+    fits at every case it was called at, hidden ones included, for the instructor's misconception
+    summary (``roofline-misconceptions.*``) only: never shown to a student, never passed on.
+    ``hidden_only``: the answer was right at every public case and not at every hidden one, and
+    ``feedback`` is the one sentence that says so."""
 
     feedback: str
-    misconceptions: tuple[str, ...] = ()
+    feedback_misconceptions: tuple[str, ...] = ()
+    summary_misconceptions: tuple[str, ...] = ()
+    hidden_only: bool = False
 
 
 Earlier = Sequence[tuple[Question, Verdict | None]]
@@ -88,27 +118,46 @@ def assess(
 ) -> Verdict | None:
     """None if the recorded answer is right, otherwise its :class:`Verdict`, in ``language``.
 
-    The first ``public`` cases (all of them if None) may be shown in the feedback; the others are
-    hidden: the feedback never shows them, nor anything the answer gave there, which could carry
-    them (an error's message, a value, a shape). ``earlier``: the parts judged before, which tell
-    apart known mistakes that give the same results (see the module's docstring)."""
+    The first ``public`` cases (all of them if None) may be shown in the feedback, and the first
+    ``public`` results of ``payload`` are the answer's at them; the others are hidden, and of the
+    answer there the feedback tells one thing only: whether it was right at every one of them (see
+    the module's docstring). ``earlier``: the parts judged before, which tell apart known mistakes
+    that give the same results."""
     tr = translator(language)
     if not isinstance(payload, dict):
         return Verdict(tr("The answer could not be read."))
     if isinstance(question, FigureQuestion):
         return _judge_figure(question, payload, tr, language)
-    shown = len(cases) if public is None else public
+    shown = len(cases) if public is None else max(0, min(public, len(cases)))
     return _judge_function(question, list(cases), payload, tr, language, shown, earlier)
+
+
+def first_said(verdicts: Iterable[Verdict | None]) -> Verdict | None:
+    """The verdict on a question answered by several records (or copies): the first that the public
+    cases decide, else the first wrong only at hidden inputs (they all say the same), else None.
+
+    >>> first_said([None, Verdict("hidden", hidden_only=True), Verdict("public"), None]).feedback
+    'public'
+    >>> first_said([None, Verdict("hidden", hidden_only=True)]).feedback, first_said([None])
+    ('hidden', None)
+    """
+    wrong = [v for v in verdicts if v is not None]
+    return next((v for v in wrong if not v.hidden_only), wrong[0] if wrong else None)
 
 
 def _named(found: Sequence[Misconception]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.name for m in found))
 
 
-def _prefer(found: Sequence[Misconception], earlier: Earlier) -> tuple[list[Misconception], dict[str, str]]:
+def _prefer(
+    found: Sequence[Misconception], earlier: Earlier, *, summary: bool = False
+) -> tuple[list[Misconception], dict[str, str]]:
     """Of the known mistakes ``found`` to fit, those an earlier part shows, else those no earlier
-    part is free of (answered right), else all; and for each kept one an earlier part shows, that
-    part's name.
+    part is free of, else all; and for each kept one an earlier part shows, that part's name.
+
+    For the feedback (``summary`` False) an earlier part shows the misconceptions its feedback
+    names and is free of its known mistakes when it is right at its public cases; for the
+    summary, the misconceptions it fits at every case, and free when right at every case.
 
     >>> from roofline_grading.questions import FunctionQuestion, Mistake, Tolerance
     >>> two, one = Misconception("two-bytes", "2 bytes."), Misconception("no-factor-two", "1 op.")
@@ -122,11 +171,11 @@ def _prefer(found: Sequence[Misconception], earlier: Earlier) -> tuple[list[Misc
     shown: dict[str, str] = {}
     free: set[str] = set()
     for question, verdict in earlier:
-        if verdict is None:
+        if verdict is None or (verdict.hidden_only and not summary):
             free |= {m.misconception.name for m in getattr(question, "mistakes", ())}
-        else:
-            for name in verdict.misconceptions:
-                shown.setdefault(name, question.name)
+            continue
+        for name in verdict.summary_misconceptions if summary else verdict.feedback_misconceptions:
+            shown.setdefault(name, question.name)
     kept = [m for m in found if m.name in shown] or [m for m in found if m.name not in free] or list(found)
     return kept, {m.name: shown[m.name] for m in kept if m.name in shown}
 
@@ -154,23 +203,31 @@ def _judge_function(
     shown: int,
     earlier: Earlier = (),
 ) -> Verdict | None:
-    answers = _answers(question, cases, payload, tr, shown)
+    """Judged at the public cases alone; when they are right, one bit of the hidden ones."""
+    results = _results(question, len(cases), payload, tr, shown)
+    if isinstance(results, Verdict):
+        return results
+    public = cases[:shown]
+    answers = _answers(question, public, results[:shown], tr)
     if isinstance(answers, Verdict):
         return answers
-    expected = [question.reference(*case) for case in cases]
-    if question.returns == "word":
-        return _judge_words(question, cases, answers, expected, tr, language, shown, earlier)
-    return _judge_numbers(question, cases, answers, expected, tr, language, shown, earlier)
+    verdict = _judge_public(question, public, answers, tr, language, earlier)
+    if shown == len(cases):
+        return verdict
+    hidden = _hidden_answers(question, results[shown:], len(cases) - shown)
+    if verdict is None and _right_at_every(question, cases[shown:], hidden):
+        return None
+    counted = _counted(question, cases, answers, hidden, earlier)
+    if verdict is not None:
+        return replace(verdict, summary_misconceptions=counted)
+    return Verdict(_wrong_where_hidden(question, shown, tr), (), counted, hidden_only=True)
 
 
-def _answers(
-    question: FunctionQuestion,
-    cases: list[tuple[Any, ...]],
-    payload: dict[str, Any],
-    tr: Translate,
-    shown: int,
+def _results(
+    question: FunctionQuestion, count: int, payload: dict[str, Any], tr: Translate, shown: int
 ) -> list[Any] | Verdict:
-    """The answer at each case, or the verdict on a payload that holds no usable answer."""
+    """The results recorded (public first), or the verdict on a payload that holds none to judge.
+    Hidden results of the wrong number are left to the hidden check (they make it fail)."""
     if "not_callable" in payload:
         return Verdict(
             tr("{name} should be a function {call}, not {what}.").format(
@@ -185,16 +242,115 @@ def _answers(
                 "check did not finish (was the notebook's code changed?)."
             ).format(name=question.name)
         )
-    if not isinstance(results, list) or len(results) != len(cases):
+    if not isinstance(results, list) or len(results) < shown or (shown == count and len(results) != count):
         return Verdict(tr("{name}: the answer could not be read at every case.").format(name=question.name))
+    return results
+
+
+def _answers(
+    question: FunctionQuestion, cases: list[tuple[Any, ...]], results: list[Any], tr: Translate
+) -> list[Any] | Verdict:
+    """The answer at each public case, or the verdict on the first that holds no usable answer."""
     answers: list[Any] = []
-    for index, (case, result) in enumerate(zip(cases, results, strict=True)):
-        where = f"{question.name}({_format_case(case, tr)})" if index < shown else None
-        problem = _unusable(question, where, result, tr)
+    for case, result in zip(cases, results, strict=True):
+        problem = _unusable(question, f"{question.name}({_format_case(case, tr)})", result, tr)
         if problem:
             return Verdict(problem)
         answers.append(result.get("value", result.get("word")))
     return answers
+
+
+def _judge_public(
+    question: FunctionQuestion,
+    cases: list[tuple[Any, ...]],
+    answers: list[Any],
+    tr: Translate,
+    language: str,
+    earlier: Earlier,
+) -> Verdict | None:
+    """The verdict on usable answers at cases the feedback may show."""
+    expected = [question.reference(*case) for case in cases]
+    if question.returns == "word":
+        return _judge_words(question, cases, answers, expected, tr, language, earlier)
+    return _judge_numbers(question, cases, answers, expected, tr, language, earlier)
+
+
+_FAILED = frozenset({"raised", "too_big", "timed_out", "wrong_type", "lost", "not_callable"})
+"""The marks of a result that holds no answer (an error, a time-out, a lost copy, ...)."""
+
+
+def _hidden_answers(question: FunctionQuestion, results: Any, count: int) -> list[Any] | None:
+    """The answers at the hidden cases, or None when any result holds no usable answer, whatever
+    the reason (all reasons alike: the feedback must not tell them apart)."""
+    if not isinstance(results, list) or len(results) != count:
+        return None
+    answers = []
+    for result in results:
+        if not isinstance(result, dict) or _FAILED.intersection(result):
+            return None
+        value = result.get("word" if question.returns == "word" else "value")
+        if question.returns == "word":
+            if not isinstance(value, str):
+                return None
+        elif not isinstance(value, float | np.ndarray) or not _numbers(value):
+            return None
+        answers.append(value)
+    return answers
+
+
+def _numbers(value: float | np.ndarray) -> bool:
+    """Real numbers, none of them NaN."""
+    try:
+        return not bool(np.any(np.isnan(np.asarray(value, dtype=np.float64))))
+    except (TypeError, ValueError):
+        return False
+
+
+def _right_at_every(
+    question: FunctionQuestion, cases: list[tuple[Any, ...]], answers: list[Any] | None
+) -> bool:
+    """Whether ``answers`` (None: not usable) are right at every one of ``cases``."""
+    if answers is None:
+        return False
+    expected = [question.reference(*case) for case in cases]
+    if question.returns == "word":
+        return all(_first_word(a) == e for a, e in zip(answers, expected, strict=True))
+    return all(question.tolerance.accepts(a, e) for a, e in zip(answers, expected, strict=True))
+
+
+def _counted(
+    question: FunctionQuestion,
+    cases: list[tuple[Any, ...]],
+    public: list[Any],
+    hidden: list[Any] | None,
+    earlier: Earlier,
+) -> tuple[str, ...]:
+    """The misconceptions for the instructor's summary: fitted at every case when the hidden
+    answers are usable, else at the public cases."""
+    answers = public if hidden is None else [*public, *hidden]
+    fitted = cases[: len(answers)]
+    expected = [question.reference(*case) for case in fitted]
+    found, _ = _prefer(_fitting(question, fitted, answers, expected), earlier, summary=True)
+    return _named(found)
+
+
+def _fitting(
+    question: FunctionQuestion, cases: list[tuple[Any, ...]], answers: list[Any], expected: list[Any]
+) -> list[Misconception]:
+    """The known mistakes the answers fit at every one of ``cases`` (and that are wrong at one)."""
+    if question.returns == "word":
+        words = [_first_word(a) for a in answers]
+        return [
+            m.misconception
+            for m in question.mistakes
+            if all(str(m.answer(*c)) == w for c, w in zip(cases, words, strict=True))
+            and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
+        ]
+    return [
+        m.misconception
+        for m in question.mistakes
+        if _fits_every_case(m, cases, answers, expected, question.tolerance)
+    ]
 
 
 def _judge_numbers(
@@ -204,7 +360,6 @@ def _judge_numbers(
     expected: list[Any],
     tr: Translate,
     language: str,
-    shown: int,
     earlier: Earlier,
 ) -> Verdict | None:
     """The verdict on numbers: right, or where and how wrong (a known mistake named when it fits,
@@ -216,18 +371,9 @@ def _judge_numbers(
     ]
     if not wrong:
         return None
-    fitting = [
-        m.misconception
-        for m in question.mistakes
-        if _fits_every_case(m, cases, answers, expected, question.tolerance)
-    ]
-    found, sources = _prefer(fitting, earlier)
+    found, sources = _prefer(_fitting(question, cases, answers, expected), earlier)
     named = _texts(found, sources, tr, language)
     index, case, got, want = wrong[0]
-    if index >= shown:  # wrong only at inputs the student must not learn: say so, show none of them
-        return Verdict(
-            _wrong_where_hidden(question, shown, len(wrong), len(cases) - shown, named, tr), _named(found)
-        )
     where = f"{question.name}({_format_case(case, tr)})"
     if np.shape(got) != np.shape(want):
         return Verdict(
@@ -248,27 +394,21 @@ def _judge_numbers(
         + " "
         + _explain(named, got, want, tr, ratio=index < len(question.cases))
     )
-    return Verdict(feedback, _named(found))
+    return Verdict(feedback, _named(found), _named(found))
 
 
-def _wrong_where_hidden(
-    question: FunctionQuestion, public: int, wrong: int, hidden: int, named: list[str], tr: Translate
-) -> str:
-    """Feedback for an answer right at every case the student may see and wrong at hidden ones."""
-    said = tr(
-        "{name} gives the right answer at the {public} inputs every notebook is checked at, but not at "
-        "{wrong} of the {hidden} inputs chosen at grading time (they are not shown)."
-    ).format(name=question.name, public=public, wrong=wrong, hidden=hidden)
-    if named:
-        return said + " " + _explain(named, None, None, tr, ratio=False)
-    return said + " " + tr("Check that the function uses its arguments, and each term of the formula.")
+def _wrong_where_hidden(question: FunctionQuestion, public: int, tr: Translate) -> str:
+    """The one sentence for an answer right at every public case and not at every hidden one,
+    whatever went wrong there."""
+    return tr(
+        "{name} is right at the {public} inputs every notebook is checked at, but not at every input "
+        "chosen at grading time (they are not shown). Make it work for any figures and sizes, "
+        "computing the answer from its arguments."
+    ).format(name=question.name, public=public)
 
 
-def _unusable(question: FunctionQuestion, where: str | None, result: Any, tr: Translate) -> str | None:
-    """What makes ``result`` unusable, in words; ``where`` None: at a hidden case, so the words
-    quote nothing the answer gave (an error's message or a value could hold the hidden inputs)."""
-    if where is None:
-        return _unusable_hidden(question, result, tr)
+def _unusable(question: FunctionQuestion, where: str, result: Any, tr: Translate) -> str | None:
+    """What makes ``result``, the answer at the public case ``where``, unusable, in words."""
     if not isinstance(result, dict):
         return tr("{where}: the answer could not be read.").format(where=where)
     if "raised" in result:
@@ -298,56 +438,10 @@ def _unusable(question: FunctionQuestion, where: str | None, result: Any, tr: Tr
     return None
 
 
-def _unusable_hidden(question: FunctionQuestion, result: Any, tr: Translate) -> str | None:
-    name = question.name
-    if not isinstance(result, dict):
-        return tr("{name}: the answer could not be read at one of the inputs chosen at grading time.").format(
-            name=name
-        )
-    if "raised" in result:
-        error = str(result["raised"]).split(":", 1)[0]
-        return tr(
-            "{name} raised {error} at one of the inputs chosen at grading time (they are not shown): "
-            "make it work for any figures and sizes."
-        ).format(name=name, error=error if error in _BUILTIN_ERRORS else tr("an error"))
-    if "timed_out" in result:
-        return tr(
-            "{name} did not return within the time a cell may run, at one of the inputs chosen at "
-            "grading time."
-        ).format(name=name)
-    if "lost" in result:
-        return tr(
-            "{name} could not be checked at the inputs chosen at grading time: the process that held it "
-            "ended before it answered."
-        ).format(name=name)
-    key = "word" if question.returns == "word" else "value"
-    value = result.get(key)
-    usable = isinstance(value, str) if question.returns == "word" else isinstance(value, float | np.ndarray)
-    if not usable or "too_big" in result or "wrong_type" in result:
-        return tr(
-            "{name} should return {wanted}; at one of the inputs chosen at grading time (they are not "
-            "shown) it returned something else."
-        ).format(name=name, wanted=_wanted(question, tr))
-    if question.returns != "word" and np.any(np.isnan(np.asarray(value, dtype=np.float64))):
-        return tr("{name} returned NaN, not a number, at one of the inputs chosen at grading time.").format(
-            name=name
-        )
-    return None
-
-
 def _wanted(question: FunctionQuestion, tr: Translate) -> str:
     if question.returns == "word":
         return tr("a string, {choices}").format(choices=_or(question.choices, tr))
     return tr("a number (or a numpy array of numbers)")
-
-
-_BUILTIN_ERRORS = frozenset(
-    name
-    for name, value in vars(builtins).items()
-    if isinstance(value, type) and issubclass(value, BaseException)
-)
-"""Error names the feedback may quote from a hidden case: a class of the student's own could be
-named after the inputs."""
 
 
 def _judge_words(
@@ -357,52 +451,30 @@ def _judge_words(
     expected: list[Any],
     tr: Translate,
     language: str,
-    shown: int,
     earlier: Earlier = (),
 ) -> Verdict | None:
     words = [_first_word(a) for a in answers]
     options = _or(question.choices, tr)
-    for index, (case, word, answer) in enumerate(zip(cases, words, answers, strict=True)):
-        if word in question.choices:
-            continue
-        if index >= shown:
+    for case, word, answer in zip(cases, words, answers, strict=True):
+        if word not in question.choices:
             return Verdict(
-                tr(
-                    "{name} should return {wanted}; at one of the inputs chosen at grading time (they are "
-                    "not shown) it returned another word."
-                ).format(name=question.name, wanted=options)
+                tr("{where} should return {wanted}, not {what}.").format(
+                    where=f"{question.name}({_format_case(case, tr)})", wanted=options, what=repr(answer)
+                )
             )
-        return Verdict(
-            tr("{where} should return {wanted}, not {what}.").format(
-                where=f"{question.name}({_format_case(case, tr)})", wanted=options, what=repr(answer)
-            )
-        )
-    wrong = [(i, c, w, e) for i, (c, w, e) in enumerate(zip(cases, words, expected, strict=True)) if w != e]
+    wrong = [(c, w) for c, w, e in zip(cases, words, expected, strict=True) if w != e]
     if not wrong:
         return None
-    index, case, word, _ = wrong[0]
-    found, sources = _prefer(
-        [
-            m.misconception
-            for m in question.mistakes
-            if all(str(m.answer(*c)) == w for c, w in zip(cases, words, strict=True))
-            and any(str(m.answer(*c)) != e for c, e in zip(cases, expected, strict=True))
-        ],
-        earlier,
-    )
+    case, word = wrong[0]
+    found, sources = _prefer(_fitting(question, cases, answers, expected), earlier)
     named = _texts(found, sources, tr, language)
-    if index >= shown:
-        return Verdict(
-            _wrong_where_hidden(question, shown, len(wrong), len(cases) - shown, named, tr), _named(found)
-        )
     message = (
         " ".join(dict.fromkeys(named)) if named else tr("Compare the two times (or the intensities) again.")
     )
     wrong_word = tr("{where} returned {got}, which is not right.").format(
         where=f"{question.name}({_format_case(case, tr)})", got=repr(word)
     )
-    feedback = f"{wrong_word} {message}"
-    return Verdict(feedback, _named(found))
+    return Verdict(f"{wrong_word} {message}", _named(found), _named(found))
 
 
 def _fits_every_case(
@@ -510,7 +582,7 @@ def _judge_curves(
             name=question.variable, curve=curve.description
         )
         feedback = f"{missing} {message}"
-        return Verdict(feedback, _named(found))
+        return Verdict(feedback, _named(found), _named(found))
     return None
 
 

@@ -43,7 +43,9 @@ from typing import Any
 import nbformat
 import pytest
 
+from roofline_grading import answer_key as key
 from roofline_grading import reference
+from roofline_grading.questions import FunctionQuestion, public_cases
 from rooflinekit import exercises
 from tests.support.make_targets import make
 
@@ -635,6 +637,42 @@ def test_no_hidden_input_reaches_a_graded_notebook_or_a_feedback_page(parallel: 
                         assert not leaked, (student, notebook, qid, leaked)
                         checked += 1
     assert checked > 100
+
+
+def _answer_errors(run: Run, student: str, notebook: str = EX5) -> dict[str, str]:
+    """Each graded part's error text, as the feedback shows it (wrapped lines joined)."""
+    return {
+        _grade_id(cell): " ".join(
+            f"{out.get('ename', '')}: {' '.join(out.get('evalue', '').split())}"
+            for out in cell.get("outputs", [])
+            if out.get("output_type") == "error"
+        )
+        for cell in graded(run, student, notebook).cells
+        if cell.metadata.get("nbgrader", {}).get("grade")
+    }
+
+
+def test_whatever_fails_at_the_hidden_inputs_a_part_reads_one_sentence(parallel: Run) -> None:
+    """Two students right in the kernel whose copies go wrong in a way picked from each hidden
+    input (an error class, NaN or a string, a lost copy, a wrong number; a time-out, a class named
+    after the input, an array far too big, NaN): each part reads the one sentence for the hidden
+    inputs, the same for both students, and so do their grading notes."""
+    said = {student: _answer_errors(parallel, student) for student in ("hidden-bits", "hidden-bits-2")}
+    assert said["hidden-bits"] == said["hidden-bits-2"]
+    for part in EX5_PARTS:
+        question = key.question(part.replace("_", ".", 1))
+        assert isinstance(question, FunctionQuestion)
+        count = len(public_cases(question))
+        assert said["hidden-bits"][part] == (
+            f"AnswerError: {question.name} is right at the {count} inputs every notebook is checked at, "
+            "but not at every input chosen at grading time (they are not shown). Make it work for any "
+            "figures and sizes, computing the answer from its arguments."
+        ), said["hidden-bits"][part]
+    notes = {
+        student: [c.source for c in graded(parallel, student, EX5).cells if "Grading notes" in c.source]
+        for student in said
+    }
+    assert notes["hidden-bits"] == notes["hidden-bits-2"]
 
 
 def test_no_script_a_student_writes_reaches_the_feedback_or_the_formgrader(parallel: Run) -> None:

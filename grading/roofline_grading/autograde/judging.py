@@ -31,7 +31,7 @@ from traitlets import Dict, Unicode
 from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import language_of, translator
-from roofline_grading.judge import Verdict, assess
+from roofline_grading.judge import Verdict, assess, first_said
 from roofline_grading.questions import FunctionQuestion
 from roofline_grading.session import joined
 from roofline_recorder import MIMETYPE
@@ -108,7 +108,9 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                 for qid in asked
             }
             earlier += [(issued[qid].question, verdicts[qid]) for qid in asked if qid in issued]
-            found |= {qid: list(v.misconceptions) for qid, v in verdicts.items() if v and v.misconceptions}
+            for qid, v in verdicts.items():  # for the instructor's summary only: hidden inputs count there
+                if v is not None and v.summary_misconceptions:
+                    found[qid] = list(v.summary_misconceptions)
             if not asked or any(o.get("output_type") == "error" for o in cell.outputs):
                 continue  # nothing to judge, or the cell failed already: nbgrader scores it 0
             wrong = [v.feedback for v in verdicts.values() if v is not None]
@@ -155,32 +157,26 @@ class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
                     name=name
                 )
             )
-        public = len(issued.public)
-        for payload in mine:  # every record of it, with every copy's answers, must be right
-            if not isinstance(issued.question, FunctionQuestion):
-                verdict = assess(issued.question, issued.cases, payload, language, earlier=earlier)
-            else:
-                hidden: list[dict[str, Any] | None] = [_hidden_payload(c, len(issued.hidden)) for c in copies]
-                verdict = next(
-                    (
-                        v
-                        for h in hidden or [None]
-                        if (
-                            v := assess(
-                                issued.question,
-                                issued.cases,
-                                joined(payload, h),
-                                language,
-                                public=public,
-                                earlier=earlier,
-                            )
-                        )
-                    ),
-                    None,
-                )
-            if verdict is not None:
-                return verdict
-        return None
+        # Every record of it, with every copy's answers, must be right; what the student reads is the
+        # first verdict the public cases decide, else the one sentence for the hidden inputs.
+        return first_said(
+            assess(issued.question, cases, payload, language, public=public, earlier=earlier)
+            for record in mine
+            for cases, public, payload in _judged(issued, record, copies)
+        )
+
+
+def _judged(issued: Any, record: Any, copies: list[dict[str, Any]]) -> list[tuple[Any, int | None, Any]]:
+    """What to judge of one record: (cases, how many are public, payload) with each copy's answers
+    joined, or the record alone where it is not one result per public case (joined, its results
+    would be taken for the hidden ones')."""
+    if not isinstance(issued.question, FunctionQuestion):
+        return [(issued.cases, None, record)]
+    results = record.get("results") if isinstance(record, dict) else None
+    if isinstance(results, list) and len(results) != len(issued.public):
+        return [(issued.public, None, record)]
+    hidden: list[dict[str, Any] | None] = [_hidden_payload(c, len(issued.hidden)) for c in copies]
+    return [(issued.cases, len(issued.public), joined(record, h)) for h in hidden or [None]]
 
 
 def _copies_of(entries: Any, cell: Any) -> list[dict[str, Any]]:

@@ -2,7 +2,9 @@
 
 The judge's verdicts are the source: for every answer it judges, :class:`~roofline_grading.
 autograde.judging.JudgeAnswers` notes the names of the answer key's misconceptions it matches
-(also when a visible check, such as the known-mistake check, failed the cell first). The driver
+at every input, hidden ones included (:attr:`~roofline_grading.judge.Verdict.summary_misconceptions`:
+for this summary only; the feedback names those that fit at the public inputs), also when a visible
+check, such as the known-mistake check, failed the cell first. The driver
 keeps them per student in ``autograded/<assignment>-verdicts/<student>.json`` (:func:`save`), so a
 later run for some students only updates theirs, and after every run writes the summary of the
 whole class (:func:`write_summary`):
