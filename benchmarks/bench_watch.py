@@ -91,8 +91,8 @@ def main() -> None:
     print(f"The same work plain and under the keeper's watch: medians of {args.rounds} rounds")
     print(f"{'work':<8} {'plain':>10} {'watched':>10} {'watched/plain':>14}")
     for work in WORK:
-        plain, watched = med(times[(work, False)]), med(times[(work, True)])
-        print(f"{work:<8} {plain * 1e3:>8.1f} ms {watched * 1e3:>8.1f} ms {watched / plain:>14.2f}")
+        plain, under = med(times[(work, False)]), med(times[(work, True)])
+        print(f"{work:<8} {plain * 1e3:>8.1f} ms {under * 1e3:>8.1f} ms {under / plain:>14.2f}")
     per_call = (med(times[("opens", True)]) - med(times[("opens", False)])) / 2000
     print(f"one watched call costs about {per_call * 1e6:.0f} us (a round trip to the keeper)")
 
