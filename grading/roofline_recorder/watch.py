@@ -188,17 +188,27 @@ class Keeper:
             self.control.close()
 
     def _one_call(self) -> None:
+        """Read one stopped call, report it, and answer it, whatever its arguments hold: a keeper
+        that stopped here would stop the kernel with it."""
         assert self.listener is not None
-        call = seccomp.receive(self.listener)
+        try:
+            call = seccomp.receive(self.listener)
+        except OSError:  # the listener itself failed: nothing is watched any more
+            self.poll.unregister(self.listener)
+            self.watched._write({"what": "unwatched", "detail": "the keeper lost its watch"})
+            return
         if call is None:
             return
         name = call.name
-        found = None
-        with contextlib.suppress(OSError, ValueError, UnicodeError):
+        try:
             found = describe(name, call, self.watched)
-        if found is not None and self.watched.started and seccomp.still_waiting(self.listener, call):
-            self.watched.tell(*found, by="kernel" if self._by_kernel(name, call.pid) else "other")
-        seccomp.respond(self.listener, call, errno.EPERM if name in REFUSED else 0)
+            if found is not None and self.watched.started and seccomp.still_waiting(self.listener, call):
+                self.watched.tell(*found, by="kernel" if self._by_kernel(name, call.pid) else "other")
+        except Exception:  # arguments crafted to trip the keeper: the call still goes on, or is refused
+            if self.watched.started:
+                self.watched.tell("unreadable", f"made a {name} call the keeper could not read", by="other")
+        finally:
+            seccomp.respond(self.listener, call, errno.EPERM if name in REFUSED else 0)
 
     def _by_kernel(self, name: str, pid: int) -> bool:
         """Whether the kernel's own process made the call, or a copy of it that starts a program
