@@ -31,6 +31,7 @@ from rooflinekit.analysis import (
 from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import (
     ACHIEVABLE,
+    FIGURES,
     CHIPS,
     Achievable,
     Chip,
@@ -125,6 +126,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "ACHIEVABLE",
+    "FIGURES",
     "CHIPS",
     "DTYPES",
     "TRANSFORMERS",

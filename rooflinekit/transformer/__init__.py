@@ -21,7 +21,8 @@ One module a job, each importing only from those below it:
   :mod:`~rooflinekit.transformer.experts`: a mixture of experts' experts spread over chips;
 - :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
   :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
-- :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips.
+- :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips \\|
+  :mod:`~rooflinekit.transformer.peers`: a published tool's recorded answers to the same questions.
 
 >>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
 >>> step.bound, step.max_batch
@@ -32,6 +33,7 @@ True
 """
 
 from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
+from rooflinekit.transformer.peers import PeerRecord, recorded_peer
 from rooflinekit.transformer.decisions import (
     OVERLAPS,
     SCHEDULING,
@@ -93,6 +95,7 @@ __all__ = [
     "ServingSearch",
     "Setup",
     "SummaryLine",
+    "PeerRecord",
     "ThreeClocks",
     "TransformerStep",
     "busiest_chip_experts",
@@ -115,6 +118,7 @@ __all__ = [
     "shapes_table",
     "step_summary",
     "step_title",
+    "recorded_peer",
     "three_clocks",
     "touched_distribution",
     "transformer_step",
