@@ -205,7 +205,9 @@ reports it. Use it with ``rk.hardware(chip, achieved=...)`` to see the roofline 
 FIGURES: Mapping[str, SourcedFigure] = _OnFirstUse(lambda data: data.figures)
 """Figures of systems built from the catalog's chips rather than of one chip, by name, each with its
 source: ``"h100_node_gpus"``, the GPUs one NVLink server (an HGX H100) joins, and
-``"h100_all_reduce_bus_bandwidth"``, the bus bandwidth NCCL's all-reduce reaches among them (B/s)."""
+``"h100_all_reduce_bus_bandwidth"``, the bus bandwidth NCCL's all-reduce reaches among them (B/s), and
+``"h100_reported_memory"``, the bytes of memory an H100 80GB reports (its ``hbm_bytes`` reads "80 GB"
+as 8e10 bytes, the course's convention)."""
 
 VMEM_OVER_HBM: SourcedFigure  # read from catalog.toml on first use (__getattr__)
 """How many times the HBM bandwidth a TPU's matrix unit reads from VMEM, its on-chip vector memory,
