@@ -21,7 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 STAMP = BUILD / ".rooflinekit.sha256"
-INPUTS = ("rooflinekit", "requirements.lock", "pyproject.toml")
+INPUTS = ("rooflinekit", "requirements.lock", "pyproject.toml", "locale/ko/LC_MESSAGES/computed.po",
+          "locale/ko/LC_MESSAGES/explorer-labels.po")
+"""What the chapters' outputs depend on beyond their code: the package, the environment, and the
+catalogs their figures are also drawn in (rooflinekit.figure_languages)."""
 STALE = (BUILD / ".jupyter_cache", BUILD / ".doctrees", BUILD / ".doctrees-html-ko")
 
 
