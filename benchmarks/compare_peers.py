@@ -26,8 +26,8 @@ from __future__ import annotations
 import json
 import sys
 import warnings
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypedDict
 
 import rooflinekit as rk
@@ -160,7 +160,8 @@ def genz_step(config: Any, phase: str, batch: int, context: int, n_chips: int,
     from GenZ import decode_moddeling, prefill_moddeling
     from GenZ.analyse_model import simplify_df
 
-    common = {"model": config, "batch_size": batch, "input_tokens": context, "system_name": genz_system(chip_id),
+    common = {"model": config, "batch_size": batch, "input_tokens": context,
+              "system_name": genz_system(chip_id),
               "bits": "bf16", "tensor_parallel": n_chips}
     if phase == "decode":
         result = decode_moddeling(output_tokens=0, Bb=1, **common)
@@ -180,7 +181,8 @@ def mixture_of_experts() -> None:
     for batch in MOE_BATCHES:
         step = rk.transformer_step(shape, MOE_CHIP, n_chips=MOE_CHIPS, batch=batch, context=MOE_CONTEXT)
         experts = sum(p.op.count * p.t_lower for p in step.ops if p.op.name.startswith("expert"))
-        genz_seconds, table = genz_step(mixtral_8x7b_config, "decode", batch, MOE_CONTEXT, MOE_CHIPS, MOE_CHIP)
+        genz_seconds, table = genz_step(mixtral_8x7b_config, "decode", batch, MOE_CONTEXT, MOE_CHIPS,
+                                        MOE_CHIP)
         genz_experts = genz_rows(table, EXPERT_ROWS)
         touched = num(float(shape.experts_touched(batch)), 3)
         rows.append([batch, si(step.t_lower, "s"), si(genz_seconds, "s"), touched,
@@ -237,7 +239,8 @@ def record(path: Path = RECORD) -> None:
         ("mixtral decode", MOE_MODEL, mixtral_8x7b_config, MOE_CHIP, MOE_CHIPS, MOE_CONTEXT, MOE_BATCHES,
          "GenZ 0.0.16's ffn_decode reads the experts of one token (top-k) at any batch."),
     ]
-    cases = [{"name": name, "model": model, "chip": chip_id, "n_chips": n, "context": context, "phase": "decode",
+    cases = [{"name": name, "model": model, "chip": chip_id, "n_chips": n, "context": context,
+              "phase": "decode",
               "seconds": {str(b): genz_step(config, "decode", b, context, n, chip_id)[0] for b in batches},
               "figures": chip_figures(chip_id), "note": note}
              for name, model, config, chip_id, n, context, batches, note in questions]

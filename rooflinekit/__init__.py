@@ -31,8 +31,8 @@ from rooflinekit.analysis import (
 from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import (
     ACHIEVABLE,
-    FIGURES,
     CHIPS,
+    FIGURES,
     Achievable,
     Chip,
     Provenance,
@@ -126,9 +126,9 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "ACHIEVABLE",
-    "FIGURES",
     "CHIPS",
     "DTYPES",
+    "FIGURES",
     "TRANSFORMERS",
     "VMEM_OVER_HBM",
     "Achievable",

@@ -42,7 +42,8 @@ if TYPE_CHECKING:  # the reader loads with the data, on first use: `import roofl
     from rooflinekit.chipformat import Context, Defaults
 
 __all__ = [
-    "ACHIEVABLE", "CHIPS", "FIGURES", "KINDS", "SOURCES", "VMEM_OVER_HBM", "Achievable", "Chip", "Provenance", "Source",
+    "ACHIEVABLE", "CHIPS", "FIGURES", "KINDS", "SOURCES", "VMEM_OVER_HBM", "Achievable", "Chip", "Provenance",
+    "Source",
     "SourcedFigure", "achievable", "chip", "custom_chip",
 ]
 

@@ -36,7 +36,7 @@ VARIABLE = "ROOFLINEKIT_FIGURE_LANGUAGES"
 METADATA_KEY = "rooflinekit_translations"
 """Where, in an image output's metadata, the PNG of each language is (base64, by language)."""
 FONTS = {"ko": "NanumGothic"}
-"""A font with each language's letters, added after the figure's own (matplotlib falls back glyph by glyph)."""
+"""A font with each language's letters, after the figure's own (matplotlib falls back glyph by glyph)."""
 
 
 def languages(value: str | None = None) -> dict[str, Translate]:

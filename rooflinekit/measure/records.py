@@ -153,24 +153,28 @@ class LevelCheck:
         shown = {"level": lv.level, "bandwidth": si(lv.bandwidth, "B/s"), "outer": self.outer or "",
                  "outer_bandwidth": si(self.outer_bandwidth or 0.0, "B/s")}
         if self.reason == "call":
-            return message("{level} left out: its copy ({bandwidth}) is no faster than {outer}'s ({outer_bandwidth}). "
-                           "One copy of its working set takes {copy}, and numpy's call alone about {call}: the "
-                           "call, not the cache, sets this figure",
-                           copy=si(lv.copy_seconds, "s"), call=si(lv.call_seconds, "s"), **shown)
+            return message(
+                "{level} left out: its copy ({bandwidth}) is no faster than {outer}'s ({outer_bandwidth}). "
+                "One copy of its working set takes {copy}, and numpy's call alone about {call}: the "
+                "call, not the cache, sets this figure",
+                copy=si(lv.copy_seconds, "s"), call=si(lv.call_seconds, "s"), **shown)
         if self.reason == "slower":
-            return message("{level} left out: its copy ({bandwidth}) is no faster than {outer}'s ({outer_bandwidth}). "
-                           "The cache the machine reports is not all this thread's (shared with other cores, other "
-                           "work, or a virtual machine's host), or the machine was busy", **shown)
+            return message(
+                "{level} left out: its copy ({bandwidth}) is no faster than {outer}'s ({outer_bandwidth}). "
+                "The cache the machine reports is not all this thread's (shared with other cores, other "
+                "work, or a virtual machine's host), or the machine was busy", **shown)
         if self.reason == "roof":
-            return message("{level}: one thread's copy ({bandwidth}) and the DRAM roof, the best STREAM kernel "
-                           "on every thread ({outer_bandwidth}), disagree by more than the threads explain: other "
-                           "work on this machine changed between the two. The roofline uses the roof",
-                           level=lv.level, bandwidth=shown["bandwidth"], outer_bandwidth=shown["outer_bandwidth"])
+            return message(
+                "{level}: one thread's copy ({bandwidth}) and the DRAM roof, the best STREAM kernel "
+                "on every thread ({outer_bandwidth}), disagree by more than the threads explain: other "
+                "work on this machine changed between the two. The roofline uses the roof",
+                level=lv.level, bandwidth=shown["bandwidth"], outer_bandwidth=shown["outer_bandwidth"])
         return None
 
     def to_dict(self) -> dict[str, Any]:
         note = self.note()
-        return {**self.level.to_dict(), "in_order": self.reason is None, "note": None if note is None else str(note)}
+        shown = None if note is None else str(note)
+        return {**self.level.to_dict(), "in_order": self.reason is None, "note": shown}
 
 
 def check_levels(measured: Sequence[CacheLevelResult], dram_roof: float | None = None,
@@ -187,10 +191,12 @@ def check_levels(measured: Sequence[CacheLevelResult], dram_roof: float | None =
     >>> [(c.level.level, c.reason) for c in check_levels([l1, l2, dram], dram_roof=2.8e10, threads=2)]
     [('L1d', 'call'), ('L2', None), ('DRAM', None)]
     """
-    caches = sorted((lv for lv in measured if lv.cache_bytes is not None), key=lambda lv: lv.cache_bytes or 0)
+    caches = sorted((lv for lv in measured if lv.cache_bytes is not None),
+                    key=lambda lv: lv.cache_bytes or 0)
     checks, outer, outer_bandwidth = [], "DRAM", dram_roof or 0.0
     for dram in (lv for lv in measured if lv.cache_bytes is None):
-        off = dram_roof is not None and not dram.bandwidth <= dram_roof <= THREADS_SLACK * threads * dram.bandwidth
+        most = THREADS_SLACK * threads * dram.bandwidth
+        off = dram_roof is not None and not dram.bandwidth <= dram_roof <= most
         checks.append(LevelCheck(dram, "DRAM roof" if off else None, dram_roof if off else None,
                                  "roof" if off else None))
         outer_bandwidth = max(dram.bandwidth, outer_bandwidth)

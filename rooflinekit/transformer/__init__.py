@@ -33,7 +33,6 @@ True
 """
 
 from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
-from rooflinekit.transformer.peers import PeerRecord, recorded_peer
 from rooflinekit.transformer.decisions import (
     OVERLAPS,
     SCHEDULING,
@@ -61,6 +60,7 @@ from rooflinekit.transformer.memory import (
     weight_bytes_per_chip,
 )
 from rooflinekit.transformer.operations import Op, head_ops, layer_ops
+from rooflinekit.transformer.peers import PeerRecord, recorded_peer
 from rooflinekit.transformer.report import (
     OPERATIONS_HEADER,
     SummaryLine,
@@ -90,12 +90,12 @@ __all__ = [
     "LatencyThroughput",
     "MemoryCheck",
     "Op",
+    "PeerRecord",
     "PlacedOp",
     "ServingConfig",
     "ServingSearch",
     "Setup",
     "SummaryLine",
-    "PeerRecord",
     "ThreeClocks",
     "TransformerStep",
     "busiest_chip_experts",
@@ -113,12 +113,12 @@ __all__ = [
     "memory_for",
     "memory_refusal",
     "operations_table",
+    "recorded_peer",
     "request_throughput",
     "serving_search",
     "shapes_table",
     "step_summary",
     "step_title",
-    "recorded_peer",
     "three_clocks",
     "touched_distribution",
     "transformer_step",

@@ -27,7 +27,8 @@ GONE = {
 
 
 ENGLISH_LABELS = ("Batch (sequences)", "Step time", "Tokens per second", "Arithmetic intensity", "Attainable",
-                  "Sequence length", "Time, lower bound", "small tiles", "large tiles", "unfused", "per request",
+                  "Sequence length", "Time, lower bound", "small tiles", "large tiles", "unfused",
+                  "per request",
                   "overlap", "decode, batch", "has no bandwidth figure")
 """Words the chapters' figures show, each of which a Korean figure shows in Korean."""
 
@@ -77,7 +78,8 @@ def test_the_findings_sentences_are_gone(built_site: Path, edition: str, doc: st
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_the_serving_chapter_states_the_verdicts_with_the_librarys_numbers(built_site: Path, edition: str) -> None:
+def test_the_serving_chapter_states_the_verdicts_with_the_librarys_numbers(built_site: Path,
+                                                                           edition: str) -> None:
     text = words(built_site, edition, SERVING)
     llama, h100 = rk.transformer_shape("llama-3.1-70b"), rk.chip("h100-sxm")
     largest = rk.memory_for(llama, h100, n_chips=8, context=2048).max_batch

@@ -8,13 +8,13 @@ import base64
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from rooflinekit.figure_languages import in_language, languages, translations  # noqa: E402
-from rooflinekit.words import message, translator_from  # noqa: E402
+from rooflinekit.figure_languages import in_language, languages, translations
+from rooflinekit.words import message, translator_from
 
-KOREAN = translator_from({"Batch (sequences)": "배치 (시퀀스)", "{name}: batch {batch}": "{name}: 배치 {batch}",
-                          "knee": "무릎"})
+KOREAN = translator_from({"Batch (sequences)": "배치 (시퀀스)",
+                          "{name}: batch {batch}": "{name}: 배치 {batch}", "knee": "무릎"})
 
 
 def hangul(text: str) -> bool:
@@ -30,7 +30,8 @@ def test_a_figures_marked_words_are_drawn_in_the_language_and_put_back() -> None
     with in_language(fig, KOREAN, None):
         shown = {ax.get_xlabel(), ax.get_title(), ax.get_legend().get_texts()[0].get_text()}
     assert shown == {"배치 (시퀀스)", "NVIDIA H100 SXM", "무릎: 배치 14"}
-    assert ax.get_xlabel() == "Batch (sequences)" and ax.get_legend().get_texts()[0].get_text() == "knee: batch 14"
+    assert ax.get_xlabel() == "Batch (sequences)"
+    assert ax.get_legend().get_texts()[0].get_text() == "knee: batch 14"
     drawn = translations(fig, {"ko": KOREAN})["ko"]
     assert "배치 (시퀀스)" in drawn["texts"] and "무릎: 배치 14" in drawn["texts"]
     assert base64.b64decode(drawn["png"]).startswith(b"\x89PNG")

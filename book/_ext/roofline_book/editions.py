@@ -170,8 +170,9 @@ def translated_pngs(notebook: dict[str, Any], language: str) -> dict[str, bytes]
     (the name myst-nb gives the English one's file).
 
     >>> import base64, hashlib
+    >>> drawn = {FIGURE_TRANSLATIONS: {"ko": {"png": base64.b64encode(b"ko").decode()}}}
     >>> out = {"output_type": "display_data", "data": {"image/png": base64.b64encode(b"en").decode()},
-    ...        "metadata": {"image/png": {FIGURE_TRANSLATIONS: {"ko": {"png": base64.b64encode(b"ko").decode()}}}}}
+    ...        "metadata": {"image/png": drawn}}
     >>> notebook = {"cells": [{"cell_type": "code", "outputs": [out]}]}
     >>> list(translated_pngs(notebook, "ko").values()), translated_pngs(notebook, "fr")
     ([b'ko'], {})
