@@ -124,8 +124,10 @@ def install(translators: Mapping[str, Translate] | None = None) -> bool:
     shell = get_ipython()
     if shell is None or not chosen:
         return False
-    import matplotlib.pyplot  # noqa: F401  # the inline backend registers its own formatter first
+    import matplotlib.pyplot as plt
     from matplotlib.figure import Figure
+
+    plt.close(plt.figure())  # loads the inline backend now: it registers its own formatter, then this one
 
     def png(figure: Figure) -> tuple[str, dict[str, Any]]:
         english = base64.b64encode(figure_png(figure)).decode("ascii")

@@ -112,8 +112,13 @@ def test_the_hierarchy_chapter_labels_the_blocked_bytes_and_tells_the_two_roofli
 
 
 def executed(site: Path, doc: str) -> dict[str, object]:
-    notebook = site.parent / "jupyter_execute" / f"{doc}.ipynb"
-    data: dict[str, object] = json.loads(notebook.read_text(encoding="utf-8"))
+    """The chapter as the build executed it, outputs included: the latest of jupyter-cache's records."""
+    from jupyter_cache import get_cache
+
+    cache = get_cache(str(site.parent / ".jupyter_cache"))
+    records = [r for r in cache.list_cache_records() if str(r.uri).endswith(f"{doc}.md")]
+    latest = max(records, key=lambda r: r.created)
+    data: dict[str, object] = json.loads(json.dumps(cache.get_cache_bundle(latest.pk).nb))
     return data
 
 

@@ -198,13 +198,12 @@ class TranslatedFigures(SphinxTransform):
 
     def apply(self, **kwargs: Any) -> None:
         import hashlib
-        import json
 
         language = edition(self.config.language)
-        executed = executed_notebooks(self.app) / f"{self.env.docname}.ipynb"
-        if language == PRIMARY or not executed.is_file():
+        notebook = self._executed() if language != PRIMARY else None
+        if notebook is None:
             return
-        drawn = translated_pngs(json.loads(executed.read_text(encoding="utf-8")), language)
+        drawn = translated_pngs(notebook, language)
         for image in self.document.findall(nodes.image):
             uri = str(image.get("uri", ""))
             name = uri.rsplit("/", 1)[-1].removesuffix(".png")
@@ -216,6 +215,14 @@ class TranslatedFigures(SphinxTransform):
             if not target.exists():
                 target.write_bytes(content)
             image["uri"] = uri.rsplit("/", 1)[0] + "/" + target.name
+
+    def _executed(self) -> dict[str, Any] | None:
+        """The page's executed notebook, outputs included: myst-nb's client holds it while the page is
+        read (TranslationParser keeps it); the notebook myst-nb writes out has no outputs."""
+        kept = self.env.temp_data.get("roofline_notebook")
+        client = getattr(getattr(kept, "renderer", None), "md_options", {}).get("nb_client")
+        notebook = getattr(client, "notebook", None)
+        return dict(notebook) if notebook is not None else None
 
 
 class _KeepsNotebook(dict):  # type: ignore[type-arg]
