@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import io
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -117,11 +118,8 @@ def install(translators: Mapping[str, Translate] | None = None) -> bool:
     """In an IPython kernel, make each displayed matplotlib figure carry its PNG in every language of
     :data:`VARIABLE`; whether it did (no kernel, or no language, does nothing)."""
     chosen = languages() if translators is None else dict(translators)
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with the course's environment
-        return False
-    shell = get_ipython()
+    ipython = sys.modules.get("IPython")  # a kernel has it loaded; the library never imports it
+    shell = ipython.get_ipython() if ipython is not None else None
     if shell is None or not chosen:
         return False
     import matplotlib.pyplot as plt

@@ -33,7 +33,7 @@ def fingerprint(root: Path = ROOT) -> str:
     digest = hashlib.sha256()
     for name in INPUTS:
         base = root / name
-        files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base]
+        files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base] * base.is_file()
         for path in files:
             if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue
