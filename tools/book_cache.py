@@ -33,7 +33,8 @@ def fingerprint(root: Path = ROOT) -> str:
     digest = hashlib.sha256()
     for name in INPUTS:
         base = root / name
-        files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base] * base.is_file()
+        files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base]
+        files = [p for p in files if p.is_file()]  # a catalog a copy of the course lacks counts as absent
         for path in files:
             if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue

@@ -473,7 +473,8 @@ def smallest_holding(nbytes: float, cache_levels: list[dict[str, Any]]) -> str:
     """The level a working set lives in, from the reported cache sizes: the smallest cache that holds
     it, DRAM when none does (worked out here, independently of the library)."""
     holding = sorted((lv["cache_bytes"], lv["level"]) for lv in cache_levels
-                     if lv["cache_bytes"] is not None and nbytes <= lv["cache_bytes"] and lv.get("in_order", True))
+                     if lv["cache_bytes"] is not None and nbytes <= lv["cache_bytes"]
+                     and lv.get("in_order", True))
     return str(holding[0][1]) if holding else "DRAM"
 
 
