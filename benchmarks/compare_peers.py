@@ -14,16 +14,25 @@ Everything runs offline. Not part of `make test`: it needs GenZ, pinned with its
 dependencies in benchmarks/requirements-peers.txt, in its own environment:
 
     make compare-peers          # creates .venv-peers, then runs this script
+    .venv-peers/bin/python benchmarks/compare_peers.py --record   # GenZ's answers for chapter 9
+
+``--record`` writes GenZ's decode steps for chapter 9's questions to rooflinekit/data/peers/genz.json,
+which the chapter sets beside its own (rooflinekit.transformer.peers); a test fails when the
+catalog's figures change since, until the record is made again.
 """
 
 from __future__ import annotations
 
+import json
+import sys
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypedDict
 
 import rooflinekit as rk
 from rooflinekit.fmt import Table, num, si
+from rooflinekit.transformer.peers import chip_figures
 
 MODEL, CHIP, N_CHIPS, CONTEXT = "llama-3.1-70b", "h100-sxm", 8, 2048
 QUESTIONS = {
@@ -50,13 +59,14 @@ def rooflinekit_answer(question: dict[str, Any], latency: float = 0.0) -> tuple[
     return Answer(step.t_lower, step.tokens_per_second, step.time_by_bound), step
 
 
-def genz_system() -> dict[str, Any]:
-    h100 = rk.chip(CHIP)
+def genz_system(chip_id: str = CHIP) -> dict[str, Any]:
+    """The catalog's figures for ``chip_id`` as GenZ takes them (its "GB" is 2**30 bytes)."""
+    figures = chip_figures(chip_id)
     return {
-        "Flops": h100.peak("bf16") / 1e12,
-        "Memory_size": h100.hbm_bytes / GIB,
-        "Memory_BW": h100.hbm_bandwidth / GIB,
-        "ICN": h100.link_bandwidth / GIB,
+        "Flops": figures["peak_bf16"] / 1e12,
+        "Memory_size": figures["hbm_bytes"] / GIB,
+        "Memory_BW": figures["hbm_bandwidth"] / GIB,
+        "ICN": figures["link_bandwidth"] / GIB,
         "real_values": True,
     }
 
@@ -126,7 +136,9 @@ def reason(title: str, ours: Answer, step: rk.TransformerStep, with_latency: Ans
     return f"{title}: " + "; ".join(parts) + "."
 
 
-MOE_MODEL, MOE_CHIPS, MOE_BATCHES = "mixtral-8x7b", 2, (1, 8, 64)
+MOE_MODEL, MOE_CHIP, MOE_CHIPS, MOE_CONTEXT = "mixtral-8x7b", "h200-sxm", 2, 256
+MOE_BATCHES = (1, 2, 8, 64, 256)
+"""Chapter 9's mixture of experts: Mixtral on two H200 GPUs with a 256-token cache."""
 
 
 class Targets(TypedDict):
@@ -142,12 +154,14 @@ TARGETS = Targets(ttft=0.5, tpot=0.05, prompt=2048, output=512)
 EXPERT_ROWS = ("up+gate", "down")  # GenZ's rows of an MoE layer's experts
 
 
-def genz_step(config: Any, phase: str, batch: int, context: int, n_chips: int) -> tuple[float, Any]:
+def genz_step(config: Any, phase: str, batch: int, context: int, n_chips: int,
+              chip_id: str = CHIP) -> tuple[float, Any]:
     """GenZ's seconds for one decode step or one prefill, and its table of operations."""
     from GenZ import decode_moddeling, prefill_moddeling
     from GenZ.analyse_model import simplify_df
 
-    common = {"model": config, "batch_size": batch, "input_tokens": context, "system_name": genz_system(),
+    common = {"model": config, "batch_size": batch, "input_tokens": context,
+              "system_name": genz_system(chip_id),
               "bits": "bf16", "tensor_parallel": n_chips}
     if phase == "decode":
         result = decode_moddeling(output_tokens=0, Bb=1, **common)
@@ -161,13 +175,14 @@ def mixture_of_experts() -> None:
     from GenZ.Models.Model_sets.mistral import mixtral_8x7b_config
 
     shape = rk.transformer_shape(MOE_MODEL)
-    print(f"\nMixture of experts: {MOE_MODEL}, bf16, {MOE_CHIPS} x {rk.chip(CHIP).name}, context {CONTEXT}, "
-          "decode steps")
+    print(f"\nMixture of experts: {MOE_MODEL}, bf16, {MOE_CHIPS} x {rk.chip(MOE_CHIP).name}, "
+          f"context {MOE_CONTEXT}, decode steps (chapter 9's)")
     rows = []
     for batch in MOE_BATCHES:
-        step = rk.transformer_step(shape, CHIP, n_chips=MOE_CHIPS, batch=batch, context=CONTEXT)
+        step = rk.transformer_step(shape, MOE_CHIP, n_chips=MOE_CHIPS, batch=batch, context=MOE_CONTEXT)
         experts = sum(p.op.count * p.t_lower for p in step.ops if p.op.name.startswith("expert"))
-        genz_seconds, table = genz_step(mixtral_8x7b_config, "decode", batch, CONTEXT, MOE_CHIPS)
+        genz_seconds, table = genz_step(mixtral_8x7b_config, "decode", batch, MOE_CONTEXT, MOE_CHIPS,
+                                        MOE_CHIP)
         genz_experts = genz_rows(table, EXPERT_ROWS)
         touched = num(float(shape.experts_touched(batch)), 3)
         rows.append([batch, si(step.t_lower, "s"), si(genz_seconds, "s"), touched,
@@ -207,9 +222,41 @@ def latency_target() -> None:
           "answers the search itself.")
 
 
+RECORD = Path(__file__).resolve().parent.parent / "rooflinekit" / "data" / "peers" / "genz.json"
+"""Where ``--record`` writes GenZ's answers for chapter 9 (rooflinekit.transformer.peers reads them)."""
+
+
+def record(path: Path = RECORD) -> None:
+    """Write GenZ's decode steps for chapter 9's questions, with its version and the figures it was given."""
+    from importlib.metadata import version
+
+    from GenZ.Models.Model_sets.meta import llama3_70b_config
+    from GenZ.Models.Model_sets.mistral import mixtral_8x7b_config
+
+    questions = [
+        ("llama decode", MODEL, llama3_70b_config, CHIP, N_CHIPS, CONTEXT, (1, 64),
+         "GenZ charges each collective a start and per-hop latency; rooflinekit none by default."),
+        ("mixtral decode", MOE_MODEL, mixtral_8x7b_config, MOE_CHIP, MOE_CHIPS, MOE_CONTEXT, MOE_BATCHES,
+         "GenZ 0.0.16's ffn_decode reads the experts of one token (top-k) at any batch."),
+    ]
+    cases = [{"name": name, "model": model, "chip": chip_id, "n_chips": n, "context": context,
+              "phase": "decode",
+              "seconds": {str(b): genz_step(config, "decode", b, context, n, chip_id)[0] for b in batches},
+              "figures": chip_figures(chip_id), "note": note}
+             for name, model, config, chip_id, n, context, batches, note in questions]
+    data = {"tool": "GenZ", "package": "genz-llm", "version": version("genz-llm"),
+            "written_by": "benchmarks/compare_peers.py --record (make compare-peers)", "cases": cases}
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"recorded GenZ {data['version']}'s answers in {path}")
+
+
 def main() -> None:
     warnings.filterwarnings("ignore")  # GenZ warns about its optional plotting back ends
     from importlib.metadata import version
+
+    if "--record" in sys.argv[1:]:
+        record()
+        return
 
     latency = genz_all_reduce_latency()
     print(f"{MODEL}, bf16, {N_CHIPS} x {rk.chip(CHIP).name}, context {CONTEXT}; "

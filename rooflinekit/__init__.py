@@ -32,6 +32,7 @@ from rooflinekit.bounds import Bounds
 from rooflinekit.catalog import (
     ACHIEVABLE,
     CHIPS,
+    FIGURES,
     Achievable,
     Chip,
     Provenance,
@@ -127,6 +128,7 @@ __all__ = [
     "ACHIEVABLE",
     "CHIPS",
     "DTYPES",
+    "FIGURES",
     "TRANSFORMERS",
     "VMEM_OVER_HBM",
     "Achievable",
@@ -181,3 +183,8 @@ __all__ = [
     "transformer_shape",
     "transformer_step",
 ]
+
+if __import__("os").environ.get("ROOFLINEKIT_FIGURE_LANGUAGES"):  # the book's build (tools/build_book.py)
+    from rooflinekit.figure_languages import install as _install_figure_languages
+
+    _install_figure_languages()  # each figure a notebook displays, also in the editions' languages

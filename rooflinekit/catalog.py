@@ -42,7 +42,8 @@ if TYPE_CHECKING:  # the reader loads with the data, on first use: `import roofl
     from rooflinekit.chipformat import Context, Defaults
 
 __all__ = [
-    "ACHIEVABLE", "CHIPS", "KINDS", "SOURCES", "VMEM_OVER_HBM", "Achievable", "Chip", "Provenance", "Source",
+    "ACHIEVABLE", "CHIPS", "FIGURES", "KINDS", "SOURCES", "VMEM_OVER_HBM", "Achievable", "Chip", "Provenance",
+    "Source",
     "SourcedFigure", "achievable", "chip", "custom_chip",
 ]
 
@@ -89,6 +90,7 @@ class _Data(NamedTuple):
     chips: Mapping[str, Chip]
     achievable: Mapping[str, Achievable]
     vmem_over_hbm: SourcedFigure
+    figures: Mapping[str, SourcedFigure]
 
 
 _DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -140,7 +142,7 @@ def _data() -> _Data:
 
     sources = read_sources(_read("sources.toml"), "sources.toml")
     index = _read("catalog.toml")
-    check_keys(index, ("chips", "checked", "achievable", "vmem_over_hbm"), "catalog.toml: field")
+    check_keys(index, ("chips", "checked", "achievable", "vmem_over_hbm", "figures"), "catalog.toml: field")
     ctx = Context("catalog.toml", sources, {})
     inherited = Defaults(checked=iso_date(index.get("checked", ""), "catalog.toml: checked"))
     shares = {
@@ -156,8 +158,14 @@ def _data() -> _Data:
         check_figure("catalog.toml: vmem_over_hbm.value", (vmem or {}).get("value")),
         _sourced(vmem, "vmem_over_hbm", ("value",), ctx, inherited),
     )
+    figures = {
+        name: SourcedFigure(check_figure(f"catalog.toml: figures.{name}.value", (table or {}).get("value")),
+                            _sourced(table, f"figures.{name}", ("value",), ctx, inherited))
+        for name, table in index.get("figures", {}).items()
+    }
     chips = _chips(index.get("chips"), sources)
-    return _Data(MappingProxyType(sources), MappingProxyType(chips), MappingProxyType(shares), vmem_over_hbm)
+    return _Data(MappingProxyType(sources), MappingProxyType(chips), MappingProxyType(shares), vmem_over_hbm,
+                 MappingProxyType(figures))
 
 
 _T = TypeVar("_T")
@@ -194,6 +202,13 @@ SOURCES: Mapping[str, Source] = _OnFirstUse(lambda data: data.sources)
 ACHIEVABLE: Mapping[str, Achievable] = _OnFirstUse(lambda data: data.achievable)
 """By vendor: how much of the datasheet's peak FLOP/s real kernels reach, as the course's source
 reports it. Use it with ``rk.hardware(chip, achieved=...)`` to see the roofline they live under."""
+
+FIGURES: Mapping[str, SourcedFigure] = _OnFirstUse(lambda data: data.figures)
+"""Figures of systems built from the catalog's chips rather than of one chip, by name, each with its
+source: ``"h100_node_gpus"``, the GPUs one NVLink server (an HGX H100) joins, and
+``"h100_all_reduce_bus_bandwidth"``, the bus bandwidth NCCL's all-reduce reaches among them (B/s), and
+``"h100_reported_memory"``, the bytes of memory an H100 80GB reports (its ``hbm_bytes`` reads "80 GB"
+as 8e10 bytes, the course's convention)."""
 
 VMEM_OVER_HBM: SourcedFigure  # read from catalog.toml on first use (__getattr__)
 """How many times the HBM bandwidth a TPU's matrix unit reads from VMEM, its on-chip vector memory,

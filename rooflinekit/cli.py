@@ -442,7 +442,8 @@ def _measure(args: argparse.Namespace) -> Output:
     data = found.to_dict()
     if args.levels:
         levels = measure.measure_cache_levels(budget=LEVELS_BUDGET, progress=args.progress)
-        data["cache_levels"] = [level.to_dict() for level in levels]
+        checks = measure.check_levels(levels, found.chip.hbm_bandwidth, found.plan.threads)
+        data["cache_levels"] = [check.to_dict() for check in checks]
         placed = measure.kernels_on_levels(found.kernels, found.chip, levels)
         data["kernel_levels"] = [k.to_dict() for k in placed]
     return Output(data, measure.format_report(data))

@@ -29,6 +29,7 @@ from rooflinekit.catalog import ACHIEVABLE, Chip, Provenance, chip
 from rooflinekit.costs import Cost, elementwise_cost, matmul_cost
 from rooflinekit.dtypes import DType, dtype, dtype_bytes
 from rooflinekit.errors import RooflineInputError, UnknownNameError
+from rooflinekit.words import message
 
 __all__ = [
     "SOFTMAX_FLOPS_PER_SCORE",
@@ -87,9 +88,14 @@ class Level:
         absent = [name for name in ("bandwidth", "capacity") if getattr(self, name) is None]
         if not absent:
             return None
-        consequence = ": no roof is drawn for it" if "bandwidth" in absent else ""
-        return (f"{chip_id}: {self.name} has no {' or '.join(absent)} figure (no source in the catalog gives "
-                f"one){consequence}")
+        if absent == ["capacity"]:
+            return message("{chip}: {level} has no capacity figure (no source in the catalog gives one)",
+                           chip=chip_id, level=self.name)
+        if absent == ["bandwidth"]:
+            return message("{chip}: {level} has no bandwidth figure (no source in the catalog gives one): "
+                           "no roof is drawn for it", chip=chip_id, level=self.name)
+        return message("{chip}: {level} has no bandwidth or capacity figure (no source in the catalog gives "
+                       "one): no roof is drawn for it", chip=chip_id, level=self.name)
 
 
 def levels(on: str | Chip) -> tuple[Level, ...]:

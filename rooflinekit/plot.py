@@ -42,7 +42,7 @@ from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import num, pct, si
 from rooflinekit.hierarchy import Hierarchical, MeasuredPoint, ceilings, levels
-from rooflinekit.words import N_, Translate, english
+from rooflinekit.words import N_, Translate, english, message
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -488,7 +488,8 @@ def _level_points(ax: Axes, operations: Sequence[tuple[str, Hierarchical]], colo
             if t.level.bandwidth is None:
                 continue
             ax.plot([t.intensity], [t.attainable(peak)], marker=marker, markersize=7, linestyle="none",
-                    color=colors.get(t.level.id, "0"), label=f"{label} ({t.level.name})", gid="level-point")
+                    color=colors.get(t.level.id, "0"), gid="level-point",
+                    label=message("{operation} ({level})", operation=label, level=t.level.name))
 
 
 def _measured_points(ax: Axes, points: Sequence[MeasuredPoint], names: dict[str, str], colors: dict[str, str],
@@ -500,4 +501,5 @@ def _measured_points(ax: Axes, points: Sequence[MeasuredPoint], names: dict[str,
             raise RooflineInputError("measured", accepted + ", ".join(names), point)
         ax.plot([point.intensity], [point.flops_per_second], marker=LEVEL_MARKERS[i % len(LEVEL_MARKERS)],
                 markersize=7, linestyle="none", markerfacecolor="none", color=colors[point.level_id],
-                label=f"{point.label} ({names[point.level_id]})", gid="measured-point")
+                label=message("{operation} ({level})", operation=point.label, level=names[point.level_id]),
+                gid="measured-point")

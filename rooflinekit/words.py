@@ -171,6 +171,7 @@ class Message(str):
         text = super().__new__(cls, _fill(template, values, None))
         text.template = template
         text.values = dict(values)
+        _remember(text)
         return text
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -197,6 +198,27 @@ class Message(str):
         (True, True)
         """
         return cls(str(data["template"]), {k: _value_from_data(v) for k, v in dict(data["values"]).items()})
+
+
+_KNOWN: dict[str, Message] = {}
+KNOWN_LIMIT = 10_000
+"""How many messages :func:`known_message` remembers (the latest by their text)."""
+
+
+def _remember(made: Message) -> None:
+    if len(_KNOWN) >= KNOWN_LIMIT:
+        _KNOWN.pop(next(iter(_KNOWN)))
+    _KNOWN[str(made)] = made
+
+
+def known_message(text: str) -> Message | None:
+    """The latest message made whose English text is ``text`` (a figure's label, say, which
+    matplotlib keeps as a plain ``str``), so that it can be translated; ``None`` if none was.
+
+    >>> known_message(str(message("{n} chips", n=8))).template, known_message("no such words")
+    ('{n} chips', None)
+    """
+    return _KNOWN.get(text)
 
 
 def message(template: str, **values: Value) -> Message:

@@ -21,7 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 STAMP = BUILD / ".rooflinekit.sha256"
-INPUTS = ("rooflinekit", "requirements.lock", "pyproject.toml")
+INPUTS = ("rooflinekit", "requirements.lock", "pyproject.toml", "locale/ko/LC_MESSAGES/computed.po",
+          "locale/ko/LC_MESSAGES/explorer-labels.po")
+"""What the chapters' outputs depend on beyond their code: the package, the environment, and the
+catalogs their figures are also drawn in (rooflinekit.figure_languages)."""
 STALE = (BUILD / ".jupyter_cache", BUILD / ".doctrees", BUILD / ".doctrees-html-ko")
 
 
@@ -31,6 +34,7 @@ def fingerprint(root: Path = ROOT) -> str:
     for name in INPUTS:
         base = root / name
         files = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [base]
+        files = [p for p in files if p.is_file()]  # a catalog a copy of the course lacks counts as absent
         for path in files:
             if "__pycache__" in path.parts or path.suffix == ".pyc":
                 continue

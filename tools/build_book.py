@@ -73,6 +73,7 @@ def build_edition(language: str, builder: str = "html", outdir: Path | None = No
     from jupyter_book.sphinx import build_sphinx
 
     student_environment.write(ROOT)  # the exercises page's download (tools/translations.py builds here too)
+    os.environ["ROOFLINEKIT_FIGURE_LANGUAGES"] = figure_languages()  # a chapter it executes draws them too
     outdir = outdir or BUILD / "html" / language
     with executed_notebooks_beside(outdir):
         result = build_sphinx(
@@ -145,10 +146,29 @@ def warm_matplotlib_font_cache() -> None:
         import matplotlib.font_manager
 
 
+FIGURE_CATALOGS = ("computed.po", "explorer-labels.po")
+"""The catalogs a figure's words are looked up in (the code's messages, the library's labels)."""
+
+
+def figure_languages() -> str:
+    """``ROOFLINEKIT_FIGURE_LANGUAGES`` for the chapters' kernels (rooflinekit.figure_languages): each
+    translation and its catalogs, so that every figure is also drawn in each edition's language.
+
+    >>> figure_languages().startswith("ko=")
+    True
+    """
+    return " ".join(
+        f"{language}=" + os.pathsep.join(str(ROOT / "locale" / language / "LC_MESSAGES" / name)
+                                         for name in FIGURE_CATALOGS)
+        for language in TRANSLATIONS
+    )
+
+
 def main() -> int:
     import book_cache
 
     os.chdir(ROOT)
+    os.environ["ROOFLINEKIT_FIGURE_LANGUAGES"] = figure_languages()  # the kernels inherit it
     book_cache.refresh()
     warm_matplotlib_font_cache()
     student_environment.write(ROOT)

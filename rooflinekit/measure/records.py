@@ -22,6 +22,7 @@ from rooflinekit.analysis import Roofline, analyze
 from rooflinekit.catalog import Chip, Provenance, Source
 from rooflinekit.costs import Cost, matmul_cost
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.fmt import si
 from rooflinekit.hierarchy import Level, MeasuredPoint, levels
 from rooflinekit.measure.kernels import STREAMS, StreamSpec
 from rooflinekit.measure.machine import MachineInfo
@@ -97,16 +98,116 @@ class CacheLevelResult:
     working_set_bytes: int
     passes: int
     timing: Timing
+    call_seconds: float = 0.0
+    """What one numpy copy call costs on its own (a copy of a few bytes), 0 when not measured."""
 
     @property
     def bandwidth(self) -> float:
         """Counted bytes (the working set, read half and written half, each pass) per second."""
         return self.working_set_bytes * self.passes / self.timing.median
 
+    @property
+    def copy_seconds(self) -> float:
+        """Seconds of one copy of the working set (the timed call over its passes)."""
+        return self.timing.median / self.passes
+
     def to_dict(self) -> dict[str, Any]:
         return {"level": self.level, "cache_bytes": self.cache_bytes,
                 "working_set_bytes": self.working_set_bytes, "passes": self.passes,
-                "bandwidth": self.bandwidth, "seconds": self.timing.median, "repeats": self.timing.repeats}
+                "bandwidth": self.bandwidth, "seconds": self.timing.median, "repeats": self.timing.repeats,
+                "call_seconds": self.call_seconds}
+
+
+CALL_SHARE = 0.5
+"""A cache's copy is the call's, not the cache's, when numpy's call alone takes this share of it."""
+THREADS_SLACK = 1.5
+"""The DRAM roof (all threads) may exceed ``threads`` times one thread's copy by this much before
+the two are said to disagree (STREAM kernels count their bytes differently from a copy)."""
+
+
+@dataclass(frozen=True)
+class LevelCheck:
+    """One measured level of :func:`check_levels`: whether it comes out faster than the next level
+    out (``outer``, at ``outer_bandwidth``), as an inner level of a hierarchy must, and if not why.
+
+    ``reason`` is ``None`` for a level in order, ``"call"`` when numpy's call alone takes most of a
+    copy of the level's working set (the call, not the cache, set the figure), ``"slower"`` when
+    the copy is simply no faster (a cache shared with other work or other machines, a busy
+    machine), and for DRAM ``"roof"`` when one thread's copy and the all-thread roof disagree by
+    more than the threads explain.
+    """
+
+    level: CacheLevelResult
+    outer: str | None
+    outer_bandwidth: float | None
+    reason: str | None = None
+
+    @property
+    def resolved(self) -> bool:
+        """Whether the hierarchical roofline draws this level's roof (a cache in order)."""
+        return self.reason is None or self.level.cache_bytes is None
+
+    def note(self) -> Message | None:
+        """Why the level is out of order, in words, or ``None``."""
+        lv = self.level
+        shown = {"level": lv.level, "bandwidth": si(lv.bandwidth, "B/s"), "outer": self.outer or "",
+                 "outer_bandwidth": si(self.outer_bandwidth or 0.0, "B/s")}
+        if self.reason == "call":
+            return message(
+                "{level} left out: its copy ({bandwidth}) is no faster than {outer}'s ({outer_bandwidth}). "
+                "One copy of its working set takes {copy}, and numpy's call alone about {call}: the "
+                "call, not the cache, sets this figure",
+                copy=si(lv.copy_seconds, "s"), call=si(lv.call_seconds, "s"), **shown)
+        if self.reason == "slower":
+            return message(
+                "{level} left out: its copy ({bandwidth}) is no faster than {outer}'s ({outer_bandwidth}). "
+                "The cache the machine reports is not all this thread's (shared with other cores, other "
+                "work, or a virtual machine's host), or the machine was busy", **shown)
+        if self.reason == "roof":
+            return message(
+                "{level}: one thread's copy ({bandwidth}) and the DRAM roof, the best STREAM kernel "
+                "on every thread ({outer_bandwidth}), disagree by more than the threads explain: other "
+                "work on this machine changed between the two. The roofline uses the roof",
+                level=lv.level, bandwidth=shown["bandwidth"], outer_bandwidth=shown["outer_bandwidth"])
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        note = self.note()
+        shown = None if note is None else str(note)
+        return {**self.level.to_dict(), "in_order": self.reason is None, "note": shown}
+
+
+def check_levels(measured: Sequence[CacheLevelResult], dram_roof: float | None = None,
+                 threads: int = 1) -> tuple[LevelCheck, ...]:
+    """Each level of ``measured`` (smallest first, DRAM last, as
+    :func:`~rooflinekit.measure.run.measure_cache_levels` gives them) checked against the next level
+    out, from DRAM inward: a cache is in order when its copy is faster than every level outside it
+    (and than ``dram_roof``, the DRAM roof the hierarchical roofline draws, on ``threads`` threads).
+
+    >>> from rooflinekit.measure.timing import Timing
+    >>> l1 = CacheLevelResult("L1d", 49152, 24576, 341, Timing((1.4e-4,)), call_seconds=3e-7)
+    >>> l2 = CacheLevelResult("L2", 2**21, 2**20, 8, Timing((1.05e-4,)))
+    >>> dram = CacheLevelResult("DRAM", None, 2**31, 1, Timing((0.1,)))
+    >>> [(c.level.level, c.reason) for c in check_levels([l1, l2, dram], dram_roof=2.8e10, threads=2)]
+    [('L1d', 'call'), ('L2', None), ('DRAM', None)]
+    """
+    caches = sorted((lv for lv in measured if lv.cache_bytes is not None),
+                    key=lambda lv: lv.cache_bytes or 0)
+    checks, outer, outer_bandwidth = [], "DRAM", dram_roof or 0.0
+    for dram in (lv for lv in measured if lv.cache_bytes is None):
+        most = THREADS_SLACK * threads * dram.bandwidth
+        off = dram_roof is not None and not dram.bandwidth <= dram_roof <= most
+        checks.append(LevelCheck(dram, "DRAM roof" if off else None, dram_roof if off else None,
+                                 "roof" if off else None))
+        outer_bandwidth = max(dram.bandwidth, outer_bandwidth)
+    for lv in reversed(caches):
+        if lv.bandwidth > outer_bandwidth:
+            checks.append(LevelCheck(lv, outer, outer_bandwidth))
+            outer, outer_bandwidth = lv.level, lv.bandwidth
+            continue
+        by_call = lv.call_seconds >= CALL_SHARE * lv.copy_seconds
+        checks.append(LevelCheck(lv, outer, outer_bandwidth, "call" if by_call else "slower"))
+    return (*reversed(checks[len(measured) - len(caches):]), *checks[: len(measured) - len(caches)])
 
 
 @dataclass(frozen=True)
@@ -379,6 +480,8 @@ def with_levels(chip: Chip, levels: Sequence[CacheLevelResult]) -> Chip:
     its reported size and the copy bandwidth measured inside it (kind ``"measured"``), so that
     :mod:`rooflinekit.hierarchy` and :func:`rooflinekit.plot.hierarchical_roofline` take it.
     The caches' bandwidths are one thread's; the chip's DRAM bandwidth is the best STREAM kernel's.
+    A cache whose copy is no faster than a level outside it (:func:`check_levels`) is left out: a
+    hierarchy's inner level is never drawn slower than an outer one.
 
     >>> from rooflinekit.measure.machine import describe_machine
     >>> from rooflinekit.measure.timing import Timing
@@ -392,7 +495,8 @@ def with_levels(chip: Chip, levels: Sequence[CacheLevelResult]) -> Chip:
     from rooflinekit.chips import MemoryLevel
 
     checked = datetime.date.today().isoformat()
-    caches = sorted((lv for lv in levels if lv.cache_bytes), key=lambda lv: -(lv.cache_bytes or 0))
+    kept = [c.level for c in check_levels(levels, chip.hbm_bandwidth) if c.resolved]
+    caches = sorted((lv for lv in kept if lv.cache_bytes), key=lambda lv: -(lv.cache_bytes or 0))
     copy = "copy on one thread at a working set of half the cache"
     where = {"capacity": Provenance(SOURCE, checked, "the size the operating system reports"),
              "bandwidth": Provenance(SOURCE, checked, copy)}

@@ -68,8 +68,8 @@ def _kernels(data: dict[str, Any]) -> Table:
 
 KERNEL_LEVELS_TITLE = (
     "kernels on this machine's hierarchical roofline: each against the roof of the level its working set"
-    " lives in,\n  the smallest that holds it (a cache's roof: its copy bandwidth above; DRAM's: the best"
-    " STREAM kernel's)"
+    " lives in,\n  the smallest in order that holds it (a cache's roof: its copy bandwidth above; DRAM's: the"
+    " best STREAM kernel's)"
 )
 
 
@@ -94,10 +94,13 @@ def format_cache_levels(levels: list[dict[str, Any]], kernels: list[dict[str, An
     fit in (a working set no cache holds is DRAM's)."""
     rows = [[lv["level"], "-" if lv["cache_bytes"] is None else si(lv["cache_bytes"], "B"),
              si(lv["working_set_bytes"], "B"), si(lv["bandwidth"], "B/s"), si(lv["seconds"], "s"),
-             lv["repeats"]] for lv in levels]
-    lines = ["copy bandwidth by memory level (one thread; working set: half the cache, or 8x the last level)",
-             Table(["level", "cache", "working set", "bandwidth", "median", "repeats"], rows,
-                   align="lrrrrr").to_text(indent="  ")]
+             lv["repeats"], "yes" if lv.get("in_order", True) else "no, see below"] for lv in levels]
+    lines = ["copy bandwidth by memory level (one thread; working set: half the cache, or 8x the last"
+             " level),",
+             "  each in order when faster than every level outside it (DRAM's roof included)",
+             Table(["level", "cache", "working set", "bandwidth", "median", "repeats", "in order"], rows,
+                   align="lrrrrrl").to_text(indent="  ")]
+    lines += [f"  - {lv['note']}" for lv in levels if lv.get("note")]
     if placed:
         lines += ["", KERNEL_LEVELS_TITLE, _kernel_levels(placed).to_text(indent="  ")]
     elif kernels:

@@ -188,8 +188,31 @@ def measure_cache_levels(
     finally:
         arena.close()
         bar.close()
-    return tuple(CacheLevelResult(name, size, 2 * n * ELEMENT_BYTES, count, timing)
+    call = call_seconds()
+    return tuple(CacheLevelResult(name, size, 2 * n * ELEMENT_BYTES, count, timing, call)
                  for (name, size, _), n, count, timing in zip(plan, sizes, passes, timings, strict=True))
+
+
+CALLS = 2000
+"""Calls of a copy of a few bytes that :func:`call_seconds` times together."""
+
+
+def call_seconds(repeats: int = 5) -> float:
+    """What one ``np.copyto`` call costs on its own: the median over ``repeats`` of ``CALLS`` copies
+    of 16 bytes, over ``CALLS``. A copy of a small cache's working set that takes not much longer
+    measures the call, not the cache.
+
+    >>> 0 < call_seconds(repeats=1) < 1e-3
+    True
+    """
+    a, b = np.zeros(4, dtype=np.float32), np.ones(4, dtype=np.float32)
+    samples = []
+    for _ in range(check_repeats(repeats)):
+        start = time.perf_counter()
+        for _ in range(CALLS):
+            np.copyto(a, b)
+        samples.append((time.perf_counter() - start) / CALLS)
+    return float(np.median(samples))
 
 
 def measure_matmul(

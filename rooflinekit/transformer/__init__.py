@@ -21,7 +21,8 @@ One module a job, each importing only from those below it:
   :mod:`~rooflinekit.transformer.experts`: a mixture of experts' experts spread over chips;
 - :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
   :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
-- :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips.
+- :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips \\|
+  :mod:`~rooflinekit.transformer.peers`: a published tool's recorded answers to the same questions.
 
 >>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
 >>> step.bound, step.max_batch
@@ -59,6 +60,7 @@ from rooflinekit.transformer.memory import (
     weight_bytes_per_chip,
 )
 from rooflinekit.transformer.operations import Op, head_ops, layer_ops
+from rooflinekit.transformer.peers import PeerRecord, recorded_peer
 from rooflinekit.transformer.report import (
     OPERATIONS_HEADER,
     SummaryLine,
@@ -88,6 +90,7 @@ __all__ = [
     "LatencyThroughput",
     "MemoryCheck",
     "Op",
+    "PeerRecord",
     "PlacedOp",
     "ServingConfig",
     "ServingSearch",
@@ -110,6 +113,7 @@ __all__ = [
     "memory_for",
     "memory_refusal",
     "operations_table",
+    "recorded_peer",
     "request_throughput",
     "serving_search",
     "shapes_table",

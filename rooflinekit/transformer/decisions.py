@@ -293,15 +293,29 @@ class ServingConfig:
         """Seconds per output token: the decode step at the longest cache under :attr:`overlap`."""
         return self.tpot_full_overlap if self.overlap == "full" else self.tpot_no_overlap
 
-    def handoff_time(self, link_bandwidth: float) -> float:
-        """Seconds to send one prompt's KV cache from prefill to decode over ``link_bandwidth``
-        (bytes a second), which TTFT leaves out.
+    def handoff_time(self, link_bandwidth: float, links: int = 1) -> float:
+        """Seconds to send one prompt's KV cache from prefill to decode over ``links`` links of
+        ``link_bandwidth`` (bytes a second) each, side by side, which TTFT leaves out.
+
+        One link is the upper bound. Each prefill chip holds its share of the KV heads and sends
+        it over a link of its own (its NIC) to the decode chips that hold those heads, so
+        :attr:`handoff_links` links can carry the hand-off at once.
 
         >>> found = serving_search("llama-3.1-70b", "h100-sxm", ttft=0.5, tpot=0.05, prompt=2048, output=512)
-        >>> round(found.cheapest.handoff_bytes / 1e6), round(found.cheapest.handoff_time(450e9) * 1e3, 2)
-        (671, 1.49)
+        >>> best = found.cheapest
+        >>> round(best.handoff_bytes / 1e6), round(best.handoff_time(50e9) * 1e3, 1), best.handoff_links
+        (671, 13.4, 2)
+        >>> round(best.handoff_time(50e9, links=best.handoff_links) * 1e3, 1)
+        6.7
         """
-        return float(self.handoff_bytes / check_figure("link_bandwidth", link_bandwidth))
+        count = check_count("links", links)
+        return float(self.handoff_bytes / check_figure("link_bandwidth", link_bandwidth) / count)
+
+    @property
+    def handoff_links(self) -> int:
+        """Links that can carry the hand-off at once, one a chip: the fewer of the prefill and the
+        decode chips (each side's chips hold the KV heads in shares)."""
+        return min(self.prefill_chips, self.decode_chips)
 
     @property
     def tokens_per_second(self) -> float:

@@ -225,6 +225,7 @@ def test_every_chip_has_its_file_and_every_source_is_cited_once() -> None:
     cited = {p.source for c in rk.CHIPS.values() for p in c.provenance.values()}
     cited |= {p.source for c in rk.CHIPS.values() for level in c.levels for p in level.provenance.values()}
     cited |= {a.provenance.source for a in rk.ACHIEVABLE.values()} | {rk.VMEM_OVER_HBM.provenance.source}
+    cited |= {f.provenance.source for f in rk.FIGURES.values()}
     assert cited == set(rk.catalog.SOURCES.values())  # no page defined and never cited
     for path in (DATA / "chips").glob("*.toml"):  # the chips cite the shared pages, define none
         assert "sources" not in tomllib.loads(path.read_text(encoding="utf-8")), path.name

@@ -401,6 +401,30 @@ def test_measuring_the_cache_levels_gives_a_bandwidth_for_each() -> None:
     assert all(lv.level in text for lv in levels)
 
 
+def test_an_inner_level_no_faster_than_an_outer_one_is_left_out_and_the_report_says_why() -> None:
+    from rooflinekit import measure
+    from rooflinekit.measure.timing import Timing
+
+    # As a 2-core virtual machine measured them: numpy's call caps L1d below L2, the host's L3 is no
+    # faster than DRAM, and one thread's DRAM copy beats the all-thread roof (a neighbour got busy).
+    l1 = measure.CacheLevelResult("L1d", 49152, 24576, 341, Timing((1.4e-4,)), call_seconds=3e-7)
+    l2 = measure.CacheLevelResult("L2", 2**21, 2**20, 8, Timing((1.05e-4,)), call_seconds=3e-7)
+    l3 = measure.CacheLevelResult("L3", 2**28, 2**27, 1, Timing((1.4e-2,)), call_seconds=3e-7)
+    dram = measure.CacheLevelResult("DRAM", None, 2**31, 1, Timing((1e-1,)), call_seconds=3e-7)
+    checks = measure.check_levels([l1, l2, l3, dram], dram_roof=1.5e10, threads=2)
+    assert [(c.level.level, c.reason) for c in checks] == [("L1d", "call"), ("L2", None), ("L3", "slower"),
+                                                           ("DRAM", "roof")]
+    text = measure.report.format_cache_levels([c.to_dict() for c in checks])
+    assert "L1d left out" in text and "numpy's call alone" in text and "no faster than L2's" in text
+    assert "L3 left out" in text and "no faster than DRAM's" in text and "disagree" in text
+    chip = measure.machine_chip(1.5e10, {"fp32": 1e11}, measure.machine.describe_machine())
+    assert [lv.id for lv in measure.with_levels(chip, [l1, l2, l3, dram]).levels] == ["l2"]
+    # In order, every cache stays, and nothing is said.
+    fast = measure.CacheLevelResult("L1d", 49152, 24576, 341, Timing((2e-5,)), call_seconds=3e-8)
+    ordered = measure.check_levels([fast, l2, dram], dram_roof=3e10, threads=2)
+    assert all(c.reason is None for c in ordered) and all(c.note() is None for c in ordered)
+
+
 @pytest.fixture(scope="module")
 def measured_levels() -> dict[str, Any]:
     """``rooflinekit measure --quick --levels --json`` on this machine, once for the tests below
@@ -428,6 +452,17 @@ def test_measure_levels_on_the_command_line(measured_levels: dict[str, Any]) -> 
     from rooflinekit.measure.report import format_report, level_of
 
     assert level_of(1, data["cache_levels"]) == data["cache_levels"][0]["level"]
+    # On this machine the levels come out in order, or the report says why one does not.
+    caches = data["cache_levels"]
+    in_order = [lv for lv in caches if lv["in_order"] and lv["cache_bytes"] is not None]
+    outer = max(data["bandwidth"], caches[-1]["bandwidth"])
+    for lv in reversed(in_order):
+        assert lv["bandwidth"] > outer, (lv["level"], lv["bandwidth"], outer)
+        outer = lv["bandwidth"]
+    printed = format_report(data)
+    for lv in caches:
+        assert lv["in_order"] == (lv["note"] is None)
+        assert lv["in_order"] or lv["note"] in printed
     # A report saved before the kernels were placed on the levels still says where their bytes live.
     older = {key: value for key, value in data.items() if key != "kernel_levels"}
     assert "where each kernel's bytes live" in format_report(older)
@@ -438,7 +473,8 @@ def smallest_holding(nbytes: float, cache_levels: list[dict[str, Any]]) -> str:
     """The level a working set lives in, from the reported cache sizes: the smallest cache that holds
     it, DRAM when none does (worked out here, independently of the library)."""
     holding = sorted((lv["cache_bytes"], lv["level"]) for lv in cache_levels
-                     if lv["cache_bytes"] is not None and nbytes <= lv["cache_bytes"])
+                     if lv["cache_bytes"] is not None and nbytes <= lv["cache_bytes"]
+                     and lv.get("in_order", True))
     return str(holding[0][1]) if holding else "DRAM"
 
 

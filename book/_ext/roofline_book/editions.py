@@ -161,6 +161,70 @@ class KeepOutputsUntranslated(SphinxTransform):
             math["translatable"] = False
 
 
+FIGURE_TRANSLATIONS = "rooflinekit_translations"
+"""An image output's metadata key with its drawing in each language (rooflinekit.figure_languages)."""
+
+
+def translated_pngs(notebook: dict[str, Any], language: str) -> dict[str, bytes]:
+    """The executed ``notebook``'s figures drawn in ``language``, by the SHA-256 of their English PNG
+    (the name myst-nb gives the English one's file).
+
+    >>> import base64, hashlib
+    >>> drawn = {FIGURE_TRANSLATIONS: {"ko": {"png": base64.b64encode(b"ko").decode()}}}
+    >>> out = {"output_type": "display_data", "data": {"image/png": base64.b64encode(b"en").decode()},
+    ...        "metadata": {"image/png": drawn}}
+    >>> notebook = {"cells": [{"cell_type": "code", "outputs": [out]}]}
+    >>> list(translated_pngs(notebook, "ko").values()), translated_pngs(notebook, "fr")
+    ([b'ko'], {})
+    """
+    import base64
+    import hashlib
+
+    found = {}
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            english = output.get("data", {}).get("image/png")
+            drawn = output.get("metadata", {}).get("image/png", {}).get(FIGURE_TRANSLATIONS, {}).get(language)
+            if english and drawn:
+                found[hashlib.sha256(base64.b64decode(english)).hexdigest()] = base64.b64decode(drawn["png"])
+    return found
+
+
+class TranslatedFigures(SphinxTransform):
+    """In a translated edition, each figure a chapter drew shows its drawing in the edition's
+    language where the executed notebook holds one: the image's file is swapped for it."""
+
+    default_priority = 16
+
+    def apply(self, **kwargs: Any) -> None:
+        import hashlib
+
+        language = edition(self.config.language)
+        notebook = self._executed() if language != PRIMARY else None
+        if notebook is None:
+            return
+        drawn = translated_pngs(notebook, language)
+        for image in self.document.findall(nodes.image):
+            uri = str(image.get("uri", ""))
+            name = uri.rsplit("/", 1)[-1].removesuffix(".png")
+            if name not in drawn or not uri.startswith("/"):
+                continue
+            content = drawn[name]
+            english = Path(self.app.srcdir) / uri[1:]
+            target = english.with_name(f"{hashlib.sha256(content).hexdigest()}.png")
+            if not target.exists():
+                target.write_bytes(content)
+            image["uri"] = uri.rsplit("/", 1)[0] + "/" + target.name
+
+    def _executed(self) -> dict[str, Any] | None:
+        """The page's executed notebook, outputs included: myst-nb's client holds it while the page is
+        read (TranslationParser keeps it); the notebook myst-nb writes out has no outputs."""
+        kept = self.env.temp_data.get("roofline_notebook")
+        client = getattr(getattr(kept, "renderer", None), "md_options", {}).get("nb_client")
+        notebook = getattr(client, "notebook", None)
+        return dict(notebook) if notebook is not None else None
+
+
 class _KeepsNotebook(dict):  # type: ignore[type-arg]
     """A document's attributes that keep myst-nb's notebook when myst-nb drops it after parsing."""
 
@@ -268,4 +332,5 @@ def setup(app: Sphinx) -> None:
     app.connect("doctree-read", _not_translated_notice)
     app.connect("doctree-read", _translate_captions)
     app.add_transform(KeepOutputsUntranslated)
+    app.add_transform(TranslatedFigures)
     app.add_source_parser(TranslationParser, override=True)

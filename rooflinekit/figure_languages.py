@@ -1,0 +1,135 @@
+"""A figure in the languages of the book's editions: drawn once, its words translated, saved again.
+
+The book's chapters are executed once, in English; the Korean edition shows the same outputs. A
+figure's words (axis labels, legends, titles, notes) are marked where the code writes them, as
+every word the code shows (:mod:`rooflinekit.words`: ``message("Batch (sequences)")``, or ``tr``
+and ``N_`` in the library). When the variable :data:`VARIABLE` names catalogs, as ``make book``
+sets it (``ko=locale/ko/LC_MESSAGES/computed.po:...``), :func:`install` makes every matplotlib figure
+a notebook displays carry, beside its English PNG, one PNG for each language: each text of the
+figure is looked up (a message by its English text, :func:`rooflinekit.words.known_message`, else
+the text itself as a catalog entry), set in the language with a font that has its letters, the
+figure saved, and every text put back. The PNG and the texts go into the output's metadata
+(``metadata["image/png"][METADATA_KEY][language]``: ``png``, base64, and ``texts``), where the book's
+Korean edition finds them (roofline_book.editions). Without the variable nothing changes.
+
+>>> from rooflinekit.words import message, translator_from
+>>> label = message("{kind}, batch {batch}", kind=message("decode"), batch=64)
+>>> tr = translator_from({"{kind}, batch {batch}": "{kind}, 배치 {batch}", "decode": "디코드"})
+>>> translated_text(str(label), tr), translated_text("Step time (ms)", tr)
+('디코드, 배치 64', 'Step time (ms)')
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rooflinekit.words import Translate, catalog_translations, known_message, translator_from
+
+VARIABLE = "ROOFLINEKIT_FIGURE_LANGUAGES"
+"""``lang=catalog.po:other.po lang2=...``: the languages a displayed figure is also drawn in."""
+METADATA_KEY = "rooflinekit_translations"
+"""Where, in an image output's metadata, the PNG of each language is (base64, by language)."""
+FONTS = {"ko": "NanumGothic"}
+"""A font with each language's letters, after the figure's own (matplotlib falls back glyph by glyph)."""
+
+
+def languages(value: str | None = None) -> dict[str, Translate]:
+    """The translators :data:`VARIABLE` (or ``value``) names, by language; catalogs that do not
+    exist are skipped.
+
+    >>> languages("ko=nowhere.po")
+    {}
+    """
+    found: dict[str, Translate] = {}
+    for part in (os.environ.get(VARIABLE, "") if value is None else value).split():
+        language, _, paths = part.partition("=")
+        table: dict[str, str] = {}
+        for path in paths.split(os.pathsep):
+            if path and Path(path).is_file():
+                table = {**catalog_translations(Path(path)), **table}
+        if table:
+            found[language] = translator_from(table)
+    return found
+
+
+def translated_text(text: str, tr: Translate) -> str:
+    """``text`` in ``tr``'s language: the message it was made from, translated, or its own entry."""
+    made = known_message(text)
+    return made.translated(tr) if made is not None else tr(text)
+
+
+@contextmanager
+def in_language(figure: Any, tr: Translate, font: str | None) -> Iterator[None]:
+    """While inside, every text of ``figure`` is in ``tr``'s language (with ``font`` after its own)."""
+    from matplotlib.text import Text
+
+    saved = []
+    for artist in figure.findobj(Text):
+        text = artist.get_text()
+        new = translated_text(text, tr) if text else text
+        if new != text:
+            saved.append((artist, text, artist.get_fontfamily()))
+            artist.set_text(new)
+            if font is not None:
+                artist.set_fontfamily([*artist.get_fontfamily(), font])
+    try:
+        yield
+    finally:
+        for artist, text, family in saved:
+            artist.set_text(text)
+            artist.set_fontfamily(family)
+
+
+def figure_png(figure: Any) -> bytes:
+    """``figure`` as the notebook's inline backend saves it (PNG, tight bounding box)."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def translations(figure: Any, translators: Mapping[str, Translate]) -> dict[str, dict[str, Any]]:
+    """``figure`` in each language of ``translators``, by language: its PNG (``"png"``, base64) and
+    the texts it shows (``"texts"``, which a reader's test or a screen reader's alt text can read)."""
+    from matplotlib import font_manager
+    from matplotlib.text import Text
+
+    drawn = {}
+    for language, tr in translators.items():
+        wanted = FONTS.get(language)
+        font = wanted if wanted and _font_exists(font_manager, wanted) else None
+        with in_language(figure, tr, font):
+            texts = [t.get_text() for t in figure.findobj(Text) if t.get_text() and t.get_visible()]
+            drawn[language] = {"png": base64.b64encode(figure_png(figure)).decode("ascii"), "texts": texts}
+    return drawn
+
+
+def _font_exists(font_manager: Any, name: str) -> bool:
+    return any(entry.name == name for entry in font_manager.fontManager.ttflist)
+
+
+def install(translators: Mapping[str, Translate] | None = None) -> bool:
+    """In an IPython kernel, make each displayed matplotlib figure carry its PNG in every language of
+    :data:`VARIABLE`; whether it did (no kernel, or no language, does nothing)."""
+    chosen = languages() if translators is None else dict(translators)
+    ipython = sys.modules.get("IPython")  # a kernel has it loaded; the library never imports it
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None or not chosen:
+        return False
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    plt.close(plt.figure())  # loads the inline backend now: it registers its own formatter, then this one
+
+    def png(figure: Figure) -> tuple[str, dict[str, Any]]:
+        english = base64.b64encode(figure_png(figure)).decode("ascii")
+        return english, {METADATA_KEY: translations(figure, chosen)}
+
+    shell.display_formatter.formatters["image/png"].for_type(Figure, png)
+    return True

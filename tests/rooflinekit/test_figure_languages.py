@@ -1,0 +1,44 @@
+"""A figure in the editions' languages (rooflinekit.figure_languages): its words translated, its
+numbers and names left alone, everything put back after the drawing."""
+
+from __future__ import annotations
+
+import base64
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from rooflinekit.figure_languages import in_language, languages, translations
+from rooflinekit.words import message, translator_from
+
+KOREAN = translator_from({"Batch (sequences)": "배치 (시퀀스)",
+                          "{name}: batch {batch}": "{name}: 배치 {batch}", "knee": "무릎"})
+
+
+def hangul(text: str) -> bool:
+    return any("\uac00" <= c <= "\ud7a3" for c in text)
+
+
+def test_a_figures_marked_words_are_drawn_in_the_language_and_put_back() -> None:
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [1, 2], label=message("{name}: batch {batch}", name=message("knee"), batch=14))
+    ax.set_xlabel(message("Batch (sequences)"))
+    ax.set_title("NVIDIA H100 SXM")  # a name: no catalog entry, stays as it is
+    ax.legend()
+    with in_language(fig, KOREAN, None):
+        shown = {ax.get_xlabel(), ax.get_title(), ax.get_legend().get_texts()[0].get_text()}
+    assert shown == {"배치 (시퀀스)", "NVIDIA H100 SXM", "무릎: 배치 14"}
+    assert ax.get_xlabel() == "Batch (sequences)"
+    assert ax.get_legend().get_texts()[0].get_text() == "knee: batch 14"
+    drawn = translations(fig, {"ko": KOREAN})["ko"]
+    assert "배치 (시퀀스)" in drawn["texts"] and "무릎: 배치 14" in drawn["texts"]
+    assert base64.b64decode(drawn["png"]).startswith(b"\x89PNG")
+    assert not any(hangul(t.get_text()) for t in fig.findobj(matplotlib.text.Text))
+    plt.close(fig)
+
+
+def test_the_languages_come_from_catalogs_that_exist() -> None:
+    assert languages("ko=/nowhere/computed.po") == {}
+    assert languages("") == {}
