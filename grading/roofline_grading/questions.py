@@ -128,7 +128,7 @@ class Reading:
     >>> Reading("per-replica", "one replica's batch", abs, earns=False)
     Traceback (most recent call last):
     ...
-    ValueError: reading per-replica: a reading that does not earn needs the words that rule it out
+    ValueError: reading per-replica: one that does not earn needs the words that rule it out
     """
 
     name: str
@@ -272,9 +272,13 @@ def thresholds(cases: Sequence[tuple[Any, ...]], words: Sequence[str]) -> tuple[
     would (one word up to some value, the other above it), by position; none when the words are
     all the same (that answer ignores every argument).
 
-    >>> cases = [(1, 8), (2, 1), (3, 9)]
-    >>> thresholds(cases, ["memory", "memory", "compute"]), thresholds(cases, ["memory", "compute", "memory"])
-    ((0,), ())
+    >>> cases = [(1, 5), (2, 9), (3, 1), (4, 7)]
+    >>> thresholds(cases, ["memory", "memory", "compute", "compute"])  # compute from the first at 3
+    (0,)
+    >>> thresholds(cases, ["memory", "compute", "memory", "compute"])  # compute from the second at 7
+    (1,)
+    >>> thresholds(cases, ["memory", "compute", "compute", "memory"])
+    ()
     """
     if len(set(words)) < 2:
         return ()
