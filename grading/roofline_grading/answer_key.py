@@ -19,6 +19,14 @@ Tolerances, and why each is right:
   tokens, so rounding down, up or keeping decimals are all right; every known mistake is further away.
 - ``REPLICAS`` (a batch over many replicas): relative 1e-2, so each replica's batch may be rounded
   to a whole token (the batches are 100 tokens or more).
+- ``TILE``, ``WIDTH`` (a tile's side, the width D of exercise 6): 1 row or element either way, for
+  the same reason as ``TOKENS``.
+
+Beside its known mistakes, each question declares its *readings* (:class:`Reading`): the ways a
+careful student may read its statement, what such a student writes, and whether it earns the
+point (its tolerance accepts it at every input) or the statement rules it out in so many words
+(the words are given, and tests/grading/test_readings.py finds them in the statement, in every
+language, and submits every reading).
 
 >>> question("ex5.critical_batch").reference(1.979e15, 3.35e12) > 295
 True
@@ -43,6 +51,7 @@ from roofline_grading.questions import (
     Misconception,
     Mistake,
     Question,
+    Reading,
     Tolerance,
 )
 from rooflinekit import exercises as stated
@@ -53,13 +62,25 @@ from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_ap
 from rooflinekit.fmt import num
 from rooflinekit.words import N_
 
-__all__ = ["COUNT", "EXERCISES", "MODEL", "REPLICAS", "TOKENS", "WORD", "Exercise", "question"]
+__all__ = [
+    "COUNT",
+    "EXERCISES",
+    "MODEL",
+    "REPLICAS",
+    "TILE",
+    "TOKENS",
+    "WIDTH",
+    "WORD",
+    "Exercise",
+    "question",
+]
 
 COUNT = Tolerance(rtol=1e-9, why="whole numbers, exact in float64; room only for float rounding")
 MODEL = Tolerance(rtol=1e-6, why="a few multiplications of the given figures; any order of operations")
 TOKENS = Tolerance(atol=1.0, why="a batch is a whole number of tokens: round down, up, or keep decimals")
 REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) may be rounded to a token")
 TILE = Tolerance(atol=1.0, why="a tile is a whole number of rows: round up, or keep decimals")
+WIDTH = Tolerance(atol=1.0, why="a width is a whole number of elements: round down, up, or keep decimals")
 WORD = Tolerance(why="a word: its first word, in any case, must be the right one")
 
 FLOPS_PER_MULTIPLY_ADD = 2
@@ -132,6 +153,7 @@ def _sizes(
     *mistakes: Mistake,
     returns: str = "number",
     choices: tuple[str, ...] = (),
+    readings: tuple[Reading, ...] = (),
 ) -> FunctionQuestion:
     return FunctionQuestion(
         qid,
@@ -143,7 +165,56 @@ def _sizes(
         mistakes=mistakes,
         returns=returns,
         choices=choices,
+        readings=readings,
     )
+
+
+# --- Readings ---------------------------------------------------------------------------
+
+
+def _earns(name: str, description: str, answer: Callable[..., Any]) -> Reading:
+    """A reading the tolerance accepts at every input."""
+    return Reading(name, description, answer, True)
+
+
+def _refused(
+    name: str,
+    description: str,
+    answer: Callable[..., Any],
+    words: str,
+    misconception: Misconception | None = None,
+) -> Reading:
+    """A reading the statement rules out with ``words`` (marked with ``N_``), named in the feedback
+    as ``misconception`` if it is one."""
+    return Reading(name, description, answer, False, words, misconception)
+
+
+
+
+def _rounded(reference: Callable[..., Any], how: Callable[[float], float]) -> Callable[..., Any]:
+    """``reference``'s answer rounded by ``how`` (an infinite one left as it is)."""
+
+    def answer(*arguments: Any) -> Any:
+        value = float(reference(*arguments))
+        return value if math.isinf(value) else float(how(value))
+
+    return answer
+
+
+def _roundings(reference: Callable[..., Any], whole: str) -> tuple[Reading, ...]:
+    """The readings of a question whose answer is a whole number of ``whole`` (tokens, rows,
+    elements) that the model gives with decimals: kept, rounded up, down or to the nearest."""
+    return (
+        _earns("decimals", f"the real number the model gives, not a whole number of {whole}", reference),
+        _earns("rounded-up", f"the first whole number of {whole} past it", _rounded(reference, math.ceil)),
+        _earns("rounded-down", f"the last whole number of {whole} below it", _rounded(reference, math.floor)),
+        _earns("nearest", f"the nearest whole number of {whole}", _rounded(reference, round)),
+    )
+
+
+def _whole_count(reference: Callable[..., Any]) -> Reading:
+    """A count of bytes or operations returned as a Python int (the model gives a float)."""
+    return _earns("integer", "the count as an int, not a float", lambda *a: round(float(reference(*a))))
 
 
 # --- Misconceptions, in the words a student reads ---------------------------------------
@@ -327,6 +398,80 @@ def _critical(peak: float, bandwidth: float, weight: str = "int8") -> float:
     return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth, w=weight)
 
 
+def _ex1_exact_adds(B: Any, D: Any, F: Any) -> Any:
+    """D multiplies and D - 1 adds for each element of Z: one add fewer than the multiply-adds."""
+    return ref.ex1_cost(B, D, F).flops - np.asarray(B, dtype=np.float64) * F
+
+
+def _ex1_t_comms_read(B: Any, D: Any, F: Any) -> Any:
+    """The time to read X and Y alone, Z's write left out."""
+    return ref.ex1_cost(B, D, F).bytes_read / stated.EXERCISE_1_HBM_BANDWIDTH
+
+
+def _ex1_by_intensity(B: Any, D: Any, F: Any) -> str:
+    """The exact intensity against the chip's critical intensity (the int8 peak over the bandwidth)."""
+    critical = stated.EX1_CHIP.peak("int8") / stated.EXERCISE_1_HBM_BANDWIDTH
+    return "compute" if float(ref.ex1_cost(B, D, F).intensity) > critical else "memory"
+
+
+EX1_READINGS: dict[str, tuple[Reading, ...]] = {
+    "bytes_read": (
+        _whole_count(lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read),
+        _refused("read-and-written", "every byte that crosses, Z's included",
+                 lambda B, D, F: ref.ex1_cost(B, D, F).bytes, N_("reads from HBM (all of X and all of Y)")),
+    ),
+    "bytes_written": (_whole_count(lambda B, D, F: ref.ex1_cost(B, D, F).bytes_written),),
+    "ops": (
+        _whole_count(lambda B, D, F: ref.ex1_cost(B, D, F).flops),
+        _refused("exact-adds", "D multiplies and D - 1 adds per element of Z",
+                 _ex1_exact_adds, N_("Each element of Z is a dot product of D multiply-adds")),
+        _refused("one-per-multiply-add", "one operation per multiply-add, as an instruction count would",
+                 lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).flops,
+                 N_("count each multiply-add as two operations"), NO_FACTOR_TWO),
+    ),
+    "intensity": (
+        _refused("approximate", "the B << D, F intensity of the chapters, about 2B",
+                 _approximate_intensity, N_("without assuming that B is small next to D and F"),
+                 APPROXIMATE_INTENSITY),
+        _refused("bytes-read", "operations per byte read, the write left out",
+                 lambda B, D, F: ref.ex1_cost(B, D, F).flops / ref.ex1_cost(B, D, F).bytes_read,
+                 N_("operations per byte moved (read and written)")),
+    ),
+    "critical_batch": (
+        *_roundings(lambda int8, bf16, bw: ref.ex1_critical_batch(int8, bw), "tokens"),
+        _refused("bf16-peak", "the bf16 peak, the datasheet's headline figure",
+                 lambda int8, bf16, bw: _critical(bf16, bw),
+                 N_("the peak of the units this matmul's math runs on"), BF16_PEAK_FOR_INT8),
+    ),
+    "t_math": (
+        _refused("bf16-peak", "the math at the bf16 peak",
+                 lambda B, D, F: _ex1_roofline(B, D, F, compute="bf16").t_math,
+                 N_("the time the math takes at the int8 peak"), BF16_PEAK_FOR_INT8),
+    ),
+    "t_comms": (
+        _refused("bytes-read", "the time to read X and Y, Z's write left out",
+                 _ex1_t_comms_read, N_("the time moving the bytes of (a), read and written, takes")),
+    ),
+    "t_lower": (
+        _refused("smaller-time", "the smaller of the two times, which is also a lower bound, if a loose one",
+                 lambda B, D, F: np.minimum(_ex1_roofline(B, D, F).t_math, _ex1_roofline(B, D, F).t_comms),
+                 N_("the runtime if math and data movement overlap perfectly"), LOWER_BOUND_IS_MIN),
+    ),
+    "t_upper": (
+        _refused("larger-time", "the larger of the two times",
+                 lambda B, D, F: _ex1_roofline(B, D, F).t_lower,
+                 N_("the runtime if they do not overlap at all"), UPPER_BOUND_IS_MAX),
+    ),
+    "limited_by": (
+        _earns("intensity", "the exact intensity against the chip's critical intensity", _ex1_by_intensity),
+        _refused("critical-batch", "B against (d)'s critical batch, which assumes B is small next to D and F",
+                 lambda B, D, F: "compute" if ref.ex1_critical_batch() < B else "memory",
+                 N_("not with the critical batch of (d)")),
+    ),
+}
+"""Exercise 1's readings, by question."""
+
+
 EX1 = Exercise(
     "ex1_int8_matmul",
     questions=(
@@ -335,18 +480,21 @@ EX1 = Exercise(
             lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read,
             COUNT,
             Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_read),
+            readings=EX1_READINGS["bytes_read"],
         ),
         _sizes(
             "ex1.bytes_written",
             lambda B, D, F: ref.ex1_cost(B, D, F).bytes_written,
             COUNT,
             Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").bytes_written),
+            readings=EX1_READINGS["bytes_written"],
         ),
         _sizes(
             "ex1.ops",
             lambda B, D, F: ref.ex1_cost(B, D, F).flops,
             COUNT,
             Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).flops),
+            readings=EX1_READINGS["ops"],
         ),
         _sizes(
             "ex1.intensity",
@@ -355,6 +503,7 @@ EX1 = Exercise(
             Mistake(INT8_TWO_BYTES, lambda B, D, F: _ex1_cost(B, D, F, element="bf16").intensity),
             Mistake(NO_FACTOR_TWO, lambda B, D, F: _ex1_cost(B, D, F, per_multiply_add=1).intensity),
             Mistake(APPROXIMATE_INTENSITY, _approximate_intensity),
+            readings=EX1_READINGS["intensity"],
         ),
         FunctionQuestion(
             "ex1.critical_batch",
@@ -372,18 +521,21 @@ EX1 = Exercise(
                 Mistake(BF16_PEAK_FOR_INT8, lambda int8, bf16, bw: _critical(bf16, bw)),
                 Mistake(TEXT_BANDWIDTH, lambda int8, bf16, bw: _critical(int8, TEXT_CHIP.hbm_bandwidth)),
             ),
+            readings=EX1_READINGS["critical_batch"],
         ),
         _sizes(
             "ex1.t_math",
             lambda B, D, F: _ex1_roofline(B, D, F).t_math,
             MODEL,
             *_ex1_setups(lambda r: r.t_math, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO),
+            readings=EX1_READINGS["t_math"],
         ),
         _sizes(
             "ex1.t_comms",
             lambda B, D, F: _ex1_roofline(B, D, F).t_comms,
             MODEL,
             *_ex1_setups(lambda r: r.t_comms, INT8_TWO_BYTES, TEXT_BANDWIDTH),
+            readings=EX1_READINGS["t_comms"],
         ),
         _sizes(
             "ex1.t_lower",
@@ -395,6 +547,7 @@ EX1 = Exercise(
                 lambda B, D, F: np.minimum(_ex1_roofline(B, D, F).t_math, _ex1_roofline(B, D, F).t_comms),
             ),
             Mistake(LOWER_BOUND_IS_SUM, lambda B, D, F: _ex1_roofline(B, D, F).t_upper),
+            readings=EX1_READINGS["t_lower"],
         ),
         _sizes(
             "ex1.t_upper",
@@ -402,6 +555,7 @@ EX1 = Exercise(
             MODEL,
             *_ex1_setups(lambda r: r.t_upper),
             Mistake(UPPER_BOUND_IS_MAX, lambda B, D, F: _ex1_roofline(B, D, F).t_lower),
+            readings=EX1_READINGS["t_upper"],
         ),
         _sizes(
             "ex1.limited_by",
@@ -410,6 +564,7 @@ EX1 = Exercise(
             *_ex1_setups(_bound_of),
             returns="word",
             choices=("compute", "memory"),
+            readings=EX1_READINGS["limited_by"],
         ),
     ),
     misconceptions=(INT8_TWO_BYTES, BF16_PEAK_FOR_INT8, NO_FACTOR_TWO),
@@ -440,6 +595,45 @@ def _random_ex2(rng: np.random.Generator) -> tuple[float, float, float]:
     return bf16, int8, bandwidth
 
 
+def _ex2_reads_only(B: Any, D: Any, F: Any) -> Any:
+    cost = ref.ex2_cost(B, D, F)
+    return cost.flops / cost.bytes_read
+
+
+EX2_READINGS: dict[str, tuple[Reading, ...]] = {
+    "bytes_read": (
+        _whole_count(lambda B, D, F: ref.ex2_cost(B, D, F).bytes_read),
+        _refused("bf16-weights", "the weights read as the bf16 numbers the math uses",
+                 lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).bytes_read,
+                 N_("the chip converts each weight to bf16 after reading it"), TWO_BYTE_WEIGHTS),
+    ),
+    "bytes_written": (
+        _whole_count(lambda B, D, F: ref.ex2_cost(B, D, F).bytes_written),
+        _refused("int8-output", "an int8 output, like the weights",
+                 lambda B, D, F: matmul_cost(B, D, F, **stated.INT8).bytes_written,
+                 N_("Z (B×F, bf16) is written once"), ONE_BYTE_OUTPUT),  # noqa: RUF001 (the statement's sign)
+    ),
+    "intensity": (
+        _refused("approximate", "the B << D, F intensity of the chapters, about 2B",
+                 _approximate_intensity, N_("without assuming that B is small next to D and F"),
+                 APPROXIMATE_INTENSITY),
+        _refused("bytes-read", "FLOPs per byte read, the write left out",
+                 _ex2_reads_only, N_("FLOPs per byte moved (read and written)")),
+    ),
+    "compute_peak": (
+        _refused("int8-peak", "the int8 peak, since the weights are int8",
+                 lambda bf16, int8: int8, N_("the math is done in bf16"), INT8_PEAK_FOR_BF16),
+    ),
+    "critical_batch": (
+        *_roundings(lambda bf16, int8, bw: ref.ex2_critical_batch(bf16, bw), "tokens"),
+        _refused("int8-peak", "the int8 peak, since the weights are int8",
+                 lambda bf16, int8, bw: _critical(int8, bw), N_("the peak of the units the math runs on"),
+                 INT8_PEAK_FOR_BF16),
+    ),
+}
+"""Exercise 2's readings, by question."""
+
+
 EX2 = Exercise(
     "ex2_int8_weights",
     questions=(
@@ -448,12 +642,14 @@ EX2 = Exercise(
             lambda B, D, F: ref.ex2_cost(B, D, F).bytes_read,
             COUNT,
             Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).bytes_read),
+            readings=EX2_READINGS["bytes_read"],
         ),
         _sizes(
             "ex2.bytes_written",
             lambda B, D, F: ref.ex2_cost(B, D, F).bytes_written,
             COUNT,
             Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: matmul_cost(B, D, F, **stated.INT8).bytes_written),
+            readings=EX2_READINGS["bytes_written"],
         ),
         _sizes(
             "ex2.intensity",
@@ -462,6 +658,7 @@ EX2 = Exercise(
             Mistake(TWO_BYTE_WEIGHTS, lambda B, D, F: matmul_cost(B, D, F, **ALL_BF16).intensity),
             Mistake(ONE_BYTE_OUTPUT, lambda B, D, F: _ex2_one_byte_output(B, D, F).intensity),
             Mistake(APPROXIMATE_INTENSITY, _approximate_intensity),
+            readings=EX2_READINGS["intensity"],
         ),
         FunctionQuestion(
             "ex2.compute_peak",
@@ -471,6 +668,7 @@ EX2 = Exercise(
             cases=(EX2_FIGURES[:2], (2e14, 8e14)),
             random_case=lambda rng: _random_ex2(rng)[:2],
             mistakes=(Mistake(INT8_PEAK_FOR_BF16, lambda bf16, int8: int8),),
+            readings=EX2_READINGS["compute_peak"],
         ),
         FunctionQuestion(
             "ex2.critical_batch",
@@ -487,6 +685,7 @@ EX2 = Exercise(
                     lambda bf16, int8, bw: _critical(bf16, stated.EXERCISE_1_HBM_BANDWIDTH),
                 ),
             ),
+            readings=EX2_READINGS["critical_batch"],
         ),
     ),
     misconceptions=(INT8_PEAK_FOR_BF16, TWO_BYTE_WEIGHTS),
@@ -540,6 +739,27 @@ def _figure(aspect: str) -> FigureQuestion:
     )
 
 
+EX3_READINGS: dict[str, tuple[Reading, ...]] = {
+    "attainable": (
+        _refused("approximate-bytes", "the weights' bytes alone, as for B << D, F",
+                 ex3_approximate_attainable, N_("count the bytes exactly, activations and output included"),
+                 APPROXIMATE_BYTES),
+        _refused("int8-peak", "the int8 peak, since the weights are int8",
+                 _ex3_int8_peak, N_("with bf16 math"), INT8_PEAK_FOR_BF16),
+        _refused("tflops", "TFLOP/s, the unit the figure may use",
+                 lambda B, D: ref.ex3_attainable(B, D) / TERABYTE,
+                 N_("in FLOP/s (scale it only in the figure")),
+    ),
+    "crossover": (
+        *_roundings(lambda D: ref.ex3_crossover(D), "tokens"),
+        _refused("approximate-bytes", "the weights' bytes alone, as for B << D, F",
+                 lambda D: ref.ex2_critical_batch(),
+                 N_("count the bytes exactly, activations and output included"), APPROXIMATE_BYTES),
+    ),
+}
+"""Exercise 3's readings, by question."""
+
+
 EX3 = Exercise(
     "ex3_roofline_plot",
     questions=(
@@ -560,6 +780,7 @@ EX3 = Exercise(
                 Mistake(APPROXIMATE_BYTES, ex3_approximate_attainable),
                 Mistake(INT8_PEAK_FOR_BF16, _ex3_int8_peak),
             ),
+            readings=EX3_READINGS["attainable"],
         ),
         FunctionQuestion(
             "ex3.crossover",
@@ -572,6 +793,7 @@ EX3 = Exercise(
                 Mistake(APPROXIMATE_BYTES, lambda D: ref.ex2_critical_batch()),
                 Mistake(INT8_PEAK_FOR_BF16, lambda D: ref.ex3_crossover(D, compute="int8")),
             ),
+            readings=EX3_READINGS["crossover"],
         ),
         _figure("curves"),
         _figure("curve_labels"),
@@ -597,6 +819,44 @@ def _random_ex4(rng: np.random.Generator) -> tuple[int, int, float, float]:
     return d, f, bandwidth * _log_uniform(rng, 0.5, 1000), bandwidth
 
 
+def _ex4_none_as_largest(D: Any, F: Any, peak: float, bandwidth: float) -> float:
+    """``largest``, the search's upper end (2**40), where no batch is compute-bound."""
+    found = ref.ex4_critical_batch(D, F, peak, bandwidth)
+    return float(2**40) if math.isinf(found) else found
+
+
+EX4_READINGS: dict[str, tuple[Reading, ...]] = {
+    "bytes_read": (
+        _whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read),
+        _refused("shared-weights", "one weight matrix for the whole batch, as in an ordinary matmul",
+                 lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read, N_("is multiplied by its own matrix Y[b]"),
+                 SHARED_WEIGHTS),
+    ),
+    "bytes_written": (_whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written),),
+    "ops": (
+        _whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).flops),
+        _refused("exact-adds", "D multiplies and D - 1 adds per element of Z",
+                 lambda B, D, F: ref.ex4_cost(B, D, F).flops - np.asarray(B, dtype=np.float64) * F,
+                 N_("Each element of Z is a dot product of D multiply-adds")),
+    ),
+    "intensity": (
+        _refused("shared-weights", "one weight matrix for the whole batch, as in an ordinary matmul",
+                 lambda B, D, F: ref.ex1_cost(B, D, F).intensity, N_("is multiplied by its own matrix Y[b]"),
+                 SHARED_WEIGHTS),
+    ),
+    "critical_batch": (
+        _earns("float-infinity", "float('inf') where no batch is compute-bound",
+               lambda D, F, peak, bw: float(ref.ex4_critical_batch(D, F, peak, bw))),
+        _refused("largest", "the search's upper end, largest, where no batch is compute-bound",
+                 _ex4_none_as_largest, N_("if none is, return `math.inf`")),
+        _refused("shared-weights", "the 2B rule of an ordinary matmul",
+                 lambda D, F, peak, bw: _critical(peak, bw), N_("is multiplied by its own matrix Y[b]"),
+                 SHARED_WEIGHTS),
+    ),
+}
+"""Exercise 4's readings, by question."""
+
+
 EX4 = Exercise(
     "ex4_batched_matmul",
     questions=(
@@ -606,18 +866,21 @@ EX4 = Exercise(
             COUNT,
             Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read),
             Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_read),
+            readings=EX4_READINGS["bytes_read"],
         ),
         _sizes(
             "ex4.bytes_written",
             lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written,
             COUNT,
             Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_written),
+            readings=EX4_READINGS["bytes_written"],
         ),
         _sizes(
             "ex4.ops",
             lambda B, D, F: ref.ex4_cost(B, D, F).flops,
             COUNT,
             Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).flops / FLOPS_PER_MULTIPLY_ADD),
+            readings=EX4_READINGS["ops"],
         ),
         _sizes(
             "ex4.intensity",
@@ -627,6 +890,7 @@ EX4 = Exercise(
             Mistake(SHARED_WEIGHTS, _approximate_intensity),
             Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity),
             Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).intensity / FLOPS_PER_MULTIPLY_ADD),
+            readings=EX4_READINGS["intensity"],
         ),
         FunctionQuestion(
             "ex4.critical_batch",
@@ -647,6 +911,7 @@ EX4 = Exercise(
                 ),
                 Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: _critical(peak, bw)),
             ),
+            readings=EX4_READINGS["critical_batch"],
         ),
     ),
     misconceptions=(SHARED_WEIGHTS,),
@@ -665,6 +930,36 @@ def _random_datasheet(rng: np.random.Generator) -> tuple[float, float]:
     return 2 * peak, bandwidth
 
 
+def _whole_teraflops(datasheet_flops: float) -> float:
+    """The dense peak rounded down to whole TFLOP/s first, as NVIDIA's 989 is."""
+    return math.floor(ref.ex5_dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
+
+
+EX5_READINGS: dict[str, tuple[Reading, ...]] = {
+    "dense_peak": (
+        _refused("as-printed", "the datasheet's figure as printed",
+                 lambda flops: flops, N_("for ordinary, dense matrices"), SPARSE_PEAK),
+        _refused("whole-teraflops", "half the figure, rounded to whole TFLOP/s (989 for the H100)",
+                 _whole_teraflops, N_("with the figures as given, unrounded")),
+    ),
+    "hbm_bandwidth": (
+        _refused("binary", "a terabyte as 2**40 bytes",
+                 lambda tb: tb * 2.0**40, N_("(10**12, not 2**40)"), BINARY_TERABYTES),
+    ),
+    "critical_batch": (
+        *_roundings(ref.ex5_critical_batch, "tokens"),
+    ),
+    "global_batch": (
+        _earns("replica-rounded", "each replica's batch rounded up to a whole token, times the replicas",
+               lambda n, flops, bw: n * math.ceil(ref.ex5_critical_batch(flops, bw))),
+        _refused("per-replica", "the batch each replica needs",
+                 lambda n, flops, bw: ref.ex5_critical_batch(flops, bw), N_("in total over the replicas"),
+                 PER_REPLICA),
+    ),
+}
+"""Exercise 5's readings, by question."""
+
+
 EX5 = Exercise(
     "ex5_h100_threshold",
     questions=(
@@ -676,6 +971,7 @@ EX5 = Exercise(
             cases=((stated.EX5_DATASHEET_BF16,), (1e15,)),
             random_case=lambda rng: (_random_datasheet(rng)[0],),
             mistakes=(Mistake(SPARSE_PEAK, lambda flops: flops),),
+            readings=EX5_READINGS["dense_peak"],
         ),
         FunctionQuestion(
             "ex5.hbm_bandwidth",
@@ -685,6 +981,7 @@ EX5 = Exercise(
             cases=((stated.EX5_CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
             random_case=lambda rng: (round(_log_uniform(rng, 0.5, 10.0), 2),),
             mistakes=(Mistake(BINARY_TERABYTES, lambda tb: tb * 2.0**40),),
+            readings=EX5_READINGS["hbm_bandwidth"],
         ),
         FunctionQuestion(
             "ex5.critical_batch",
@@ -699,6 +996,7 @@ EX5 = Exercise(
                     HALVED_TWICE, lambda flops, bw: ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD
                 ),
             ),
+            readings=EX5_READINGS["critical_batch"],
         ),
         FunctionQuestion(
             "ex5.global_batch",
@@ -715,6 +1013,7 @@ EX5 = Exercise(
                     lambda n, flops, bw: n * ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD,
                 ),
             ),
+            readings=EX5_READINGS["global_batch"],
         ),
     ),
     misconceptions=(SPARSE_PEAK,),
@@ -755,6 +1054,14 @@ ONE_PHASE = Misconception(
     ),
 )
 
+PER_CHIP_SHARE = Misconception(
+    "per-chip-share",
+    N_(
+        "This matches giving each GPU's share of the width, D / n. The question asks for the matmul's "
+        "whole width D, which the n GPUs split between them."
+    ),
+)
+
 EX6_PEAK = stated.EX6_CHIP.peak("bf16")
 EX6_LINK = stated.EX6_CHIP.link_bandwidth
 
@@ -771,6 +1078,55 @@ def _split_d(n: Any, peak: float, link: float, *, sent: float = 1.0) -> float:
     return float(ref.ex6_critical_d(n, peak, link)) * sent
 
 
+def _share(threshold: Callable[..., Any], n: Callable[..., int]) -> Callable[..., Any]:
+    """Each GPU's share, D / n, of a threshold on the whole width D (``n`` of the arguments)."""
+    return lambda *arguments: threshold(*arguments) / n(*arguments)
+
+
+def _two_chip_d(peak: float, link: float) -> float:
+    return float(ref.ex6_critical_d(2, peak, link))
+
+
+def _width_readings(threshold: Callable[..., Any], n: Callable[..., int]) -> tuple[Reading, ...]:
+    """A width D: kept with decimals or rounded, or, not earning, each GPU's share of it."""
+    share = _refused("per-gpu-share", "each GPU's share of the width, D / n", _share(threshold, n),
+                     N_("the whole width D, not each GPU's share D / n"), PER_CHIP_SHARE)
+    return (*_roundings(threshold, "elements"), share)
+
+
+EX6_READINGS: dict[str, tuple[Reading, ...]] = {
+    "link_bandwidth": (
+        _refused("binary-gigabytes", "a gigabyte as 2**30 bytes",
+                 lambda gb: gb * 2.0**30 / 2, N_("(1 GB is 1e9 bytes)")),
+        _refused("both-ways", "the figure for both directions, as the bandwidth of the link",
+                 lambda gb: gb * ref.GIGA,
+                 N_("in one direction, from a datasheet's figure for both directions together"),
+                 BOTH_DIRECTIONS),
+    ),
+    "nic_bandwidth": (
+        _refused("binary-gigabits", "a gigabit as 2**30 bits",
+                 lambda gbit: gbit * 2.0**30 / BITS_PER_BYTE, N_("(gigabits per second, 1e9 bits)")),
+        _refused("bits-as-bytes", "the figure in bytes, as a GB/s",
+                 lambda gbit: gbit * ref.GIGA, N_("(gigabits per second, 1e9 bits)"), BITS_AS_BYTES),
+    ),
+    "all_reduce_bytes": (
+        _refused("sent-and-received", "the bytes each chip sends and receives",
+                 lambda payload, n: 2 * ref.ex6_all_reduce_bytes(payload, n),
+                 N_("not what it also receives, nor the total over the chips")),
+        _refused("all-chips", "the bytes all the chips send together",
+                 lambda payload, n: n * ref.ex6_all_reduce_bytes(payload, n),
+                 N_("not what it also receives, nor the total over the chips")),
+        _refused("one-phase", "the reduce-scatter alone, which leaves each chip a piece of the sum",
+                 lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2,
+                 N_("every chip ends with the sum"), ONE_PHASE),
+    ),
+    "two_chip_critical_d": _width_readings(_two_chip_d, lambda peak, link: 2),
+    "critical_d": _width_readings(ref.ex6_critical_d, lambda n, peak, link: n),
+    "nodes_critical_d": _width_readings(ref.ex6_nodes_critical_d, lambda n, peak, gbit: n),
+}
+"""Exercise 6's readings, by question."""
+
+
 EX6 = Exercise(
     "ex6_ring_threshold",
     questions=(
@@ -782,6 +1138,7 @@ EX6 = Exercise(
             cases=((stated.EX6_NVLINK_BOTH_WAYS_GB,), (100.0,)),
             random_case=lambda rng: (round(_log_uniform(rng, 20.0, 4000.0), 1),),
             mistakes=(Mistake(BOTH_DIRECTIONS, lambda gb: gb * ref.GIGA),),
+            readings=EX6_READINGS["link_bandwidth"],
         ),
         FunctionQuestion(
             "ex6.nic_bandwidth",
@@ -791,6 +1148,7 @@ EX6 = Exercise(
             cases=((stated.EX6_NIC_GIGABITS,), (100.0,)),
             random_case=lambda rng: (round(_log_uniform(rng, 10.0, 1600.0), 1),),
             mistakes=(Mistake(BITS_AS_BYTES, lambda gbit: gbit * ref.GIGA),),
+            readings=EX6_READINGS["nic_bandwidth"],
         ),
         FunctionQuestion(
             "ex6.all_reduce_bytes",
@@ -803,38 +1161,43 @@ EX6 = Exercise(
                 Mistake(NO_N_MINUS_ONE, lambda payload, n: 2 * payload),
                 Mistake(ONE_PHASE, lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2),
             ),
+            readings=EX6_READINGS["all_reduce_bytes"],
         ),
         FunctionQuestion(
             "ex6.two_chip_critical_d",
             "(peak, link_bandwidth)",
             lambda peak, link: ref.ex6_critical_d(2, peak, link),
-            MODEL,
+            WIDTH,
             cases=((EX6_PEAK, EX6_LINK), (1e15, 1e11)),
             random_case=lambda rng: _random_split(rng)[1:],
             mistakes=(
                 Mistake(NO_N_MINUS_ONE, lambda peak, link: _split_d(2, peak, link, sent=2)),
                 Mistake(ONE_PHASE, lambda peak, link: _split_d(2, peak, link, sent=0.5)),
                 Mistake(BOTH_DIRECTIONS, lambda peak, link: _split_d(2, peak, 2 * link)),
+                Mistake(PER_CHIP_SHARE, _share(_two_chip_d, lambda peak, link: 2)),
             ),
+            readings=EX6_READINGS["two_chip_critical_d"],
         ),
         FunctionQuestion(
             "ex6.critical_d",
             "(n_chips, peak, link_bandwidth)",
             ref.ex6_critical_d,
-            MODEL,
+            WIDTH,
             cases=((stated.EX6_GPUS, EX6_PEAK, EX6_LINK), (2, EX6_PEAK, EX6_LINK), (64, 1e15, 1e11)),
             random_case=_random_split,
             mistakes=(
                 Mistake(NO_N_MINUS_ONE, lambda n, peak, link: _split_d(n, peak, link, sent=n / (n - 1))),
                 Mistake(ONE_PHASE, lambda n, peak, link: _split_d(n, peak, link, sent=0.5)),
                 Mistake(BOTH_DIRECTIONS, lambda n, peak, link: _split_d(n, peak, 2 * link)),
+                Mistake(PER_CHIP_SHARE, _share(ref.ex6_critical_d, lambda n, peak, link: n)),
             ),
+            readings=EX6_READINGS["critical_d"],
         ),
         FunctionQuestion(
             "ex6.nodes_critical_d",
             "(n_nodes, peak, gigabits_per_second)",
             ref.ex6_nodes_critical_d,
-            MODEL,
+            WIDTH,
             cases=((2, EX6_PEAK, stated.EX6_NIC_GIGABITS), (16, 1e15, 200.0)),
             random_case=lambda rng: (
                 int(rng.integers(2, 129)),
@@ -856,7 +1219,9 @@ EX6 = Exercise(
                 Mistake(
                     BOTH_DIRECTIONS, lambda n, peak, gbit: _split_d(n, peak, 2 * ref.ex6_nic_bandwidth(gbit))
                 ),
+                Mistake(PER_CHIP_SHARE, _share(ref.ex6_nodes_critical_d, lambda n, peak, gbit: n)),
             ),
+            readings=EX6_READINGS["nodes_critical_d"],
         ),
     ),
     misconceptions=(BOTH_DIRECTIONS, BITS_AS_BYTES, NO_N_MINUS_ONE),
@@ -950,6 +1315,49 @@ def _step_with(kv_read: Callable[[Any, Any, Any], Any]) -> Callable[..., Any]:
     return step
 
 
+def _overlapped(batch: Any, params: float, context: int, kv: float, peak: float, bandwidth: float) -> Any:
+    """The step as the longer of the matmuls and the attention, as if they overlapped."""
+    matmuls = ref.ex7_decode_step(batch, params, context, 0.0, peak, bandwidth)
+    return np.maximum(matmuls, batch * context * kv / bandwidth)
+
+
+EX7_READINGS: dict[str, tuple[Reading, ...]] = {
+    "kv_bytes_per_token": (
+        _refused("query-heads", "a key and a value for every query head",
+                 lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, h, d, s),
+                 N_("(`n_heads` query heads share `kv_heads` KV heads)"), QUERY_HEADS),
+        _refused("one-layer", "the bytes of one layer",
+                 lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, kv, d, s) / L,
+                 N_("all layers together")),
+    ),
+    "largest_batch": (
+        _earns("decimals", "the number of sequences with decimals, not rounded down",
+               lambda hbm, params, context, kv: (hbm - ref.WEIGHT_BYTES * params) / (context * kv)),
+        _refused("no-weights", "the whole memory for the caches",
+                 lambda hbm, params, context, kv: ref.ex7_largest_batch(hbm, 0.0, context, kv),
+                 N_("beside the bf16 weights"), NO_WEIGHTS),
+    ),
+    "decode_step": (
+        _refused("overlapped", "the longer of the matmuls and the attention, as if they overlapped",
+                 _overlapped, N_("one after the other")),
+        _refused("one-cache", "one sequence's cache read per step, as the weights are",
+                 _step_with(lambda batch, context, kv: context * kv),
+                 N_("reads the KV cache of every sequence of the batch"), KV_ONCE),
+    ),
+    "ttft": (
+        _refused("prefill-and-step", "the prefill, then one decode step that reads the weights again",
+                 lambda prompt, params, peak, bw: ref.ex7_ttft(prompt, params, peak, bw)
+                 + ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
+                 N_("after one prefill step of the whole prompt")),
+        _refused("token-by-token", "the prompt read a token at a time, as decode does",
+                 lambda prompt, params, peak, bw: prompt * ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
+                 N_("after one prefill step of the whole prompt"), TOKEN_BY_TOKEN),
+    ),
+    "plateau_batch": _roundings(ref.ex7_plateau_batch, "sequences"),
+}
+"""Exercise 7's readings, by question."""
+
+
 EX7 = Exercise(
     "ex7_serving_decisions",
     questions=(
@@ -964,6 +1372,7 @@ EX7 = Exercise(
                 Mistake(QUERY_HEADS, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, h, d, s)),
                 Mistake(KEYS_ONLY, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, kv, d, s) / 2),
             ),
+            readings=EX7_READINGS["kv_bytes_per_token"],
         ),
         FunctionQuestion(
             "ex7.largest_batch",
@@ -980,6 +1389,7 @@ EX7 = Exercise(
                     NO_WEIGHTS, lambda hbm, params, context, kv: ref.ex7_largest_batch(hbm, 0.0, context, kv)
                 ),
             ),
+            readings=EX7_READINGS["largest_batch"],
         ),
         FunctionQuestion(
             "ex7.decode_step",
@@ -996,6 +1406,7 @@ EX7 = Exercise(
                 Mistake(KV_ONCE, _step_with(lambda batch, context, kv: context * kv)),
                 Mistake(NO_KV, _step_with(lambda batch, context, kv: 0.0)),
             ),
+            readings=EX7_READINGS["decode_step"],
         ),
         FunctionQuestion(
             "ex7.ttft",
@@ -1019,6 +1430,7 @@ EX7 = Exercise(
                     ),
                 ),
             ),
+            readings=EX7_READINGS["ttft"],
         ),
         FunctionQuestion(
             "ex7.plateau_batch",
@@ -1032,6 +1444,7 @@ EX7 = Exercise(
                     HALVED_TWICE, lambda peak, bw: ref.ex7_plateau_batch(peak, bw) / FLOPS_PER_MULTIPLY_ADD
                 ),
             ),
+            readings=EX7_READINGS["plateau_batch"],
         ),
     ),
     misconceptions=(QUERY_HEADS, KV_ONCE, TOKEN_BY_TOKEN),
@@ -1097,6 +1510,62 @@ def _closest(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
     return ref.ex8_closest_limit(flops, moved, us, sheet, tb)
 
 
+def _bound(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
+    """Which roof bounds the kernel: its intensity against the dense peak over the bandwidth."""
+    ridge = ref.ex5_dense_peak(sheet) / (tb * ref.TERABYTE_PER_SECOND)
+    return "compute" if flops / moved > ridge else "memory"
+
+
+def _raw_rates(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
+    faster = ref.ex8_achieved_flops(flops, us) > ref.ex8_achieved_bandwidth(moved, us)
+    return "compute" if faster else "memory"
+
+
+EX8_READINGS: dict[str, tuple[Reading, ...]] = {
+    "achieved_flops": (
+        _refused("milliseconds", "the time read as milliseconds",
+                 lambda flops, us: ref.ex8_achieved_flops(flops, _as_milli(us)),
+                 N_("the time it took in microseconds"), MICRO_AS_MILLI),
+        _refused("teraflops", "the rate in TFLOP/s, as a profiler shows it",
+                 lambda flops, us: ref.ex8_achieved_flops(flops, us) / TERABYTE,
+                 N_("in FLOP/s, not TFLOP/s")),
+    ),
+    "achieved_bandwidth": (
+        _refused("milliseconds", "the time read as milliseconds",
+                 lambda moved, us: ref.ex8_achieved_bandwidth(moved, _as_milli(us)),
+                 N_("the time it took in microseconds"), MICRO_AS_MILLI),
+        _refused("terabytes", "the rate in TB/s, as the datasheet gives it",
+                 lambda moved, us: ref.ex8_achieved_bandwidth(moved, us) / TERABYTE, N_("in B/s, not TB/s")),
+    ),
+    "mfu": (
+        _refused("as-printed", "the share of the datasheet's figure as printed",
+                 lambda flops, us, sheet: ref.ex8_mfu(flops, us, sheet) / 2,
+                 N_("the fraction of the GPU's dense bf16 peak"), SPARSE_PEAK),
+        _refused("percent", "a percentage",
+                 lambda flops, us, sheet: 100 * ref.ex8_mfu(flops, us, sheet),
+                 N_("as fractions (0.5 for half), not percentages"), PERCENT),
+        _refused("whole-teraflops", "the dense peak rounded to whole TFLOP/s first (989 for the H100)",
+                 lambda flops, us, sheet: ref.ex8_achieved_flops(flops, us) / _whole_teraflops(sheet),
+                 N_("with the figures as given, unrounded")),
+    ),
+    "mbu": (
+        _refused("binary", "a terabyte as 2**40 bytes",
+                 lambda moved, us, tb: ref.ex8_mbu(moved, us, tb) * BINARY_SHARE, N_("(1 TB is 1e12 bytes)"),
+                 BINARY_TERABYTES),
+        _refused("percent", "a percentage",
+                 lambda moved, us, tb: 100 * ref.ex8_mbu(moved, us, tb),
+                 N_("as fractions (0.5 for half), not percentages"), PERCENT),
+    ),
+    "closest_limit": (
+        # The same answer: MFU over MBU is the intensity over the critical intensity, whatever the time.
+        _earns("roofline-bound", "which roof bounds the kernel: its intensity against the ridge", _bound),
+        _refused("raw-rates", "the FLOP/s achieved against the bytes per second achieved",
+                 _raw_rates, N_("as fractions of each"), RAW_RATES),
+    ),
+}
+"""Exercise 8's readings, by question."""
+
+
 EX8 = Exercise(
     "ex8_measured_kernel",
     questions=(
@@ -1110,6 +1579,7 @@ EX8 = Exercise(
             mistakes=(
                 Mistake(MICRO_AS_MILLI, lambda flops, us: ref.ex8_achieved_flops(flops, _as_milli(us))),
             ),
+            readings=EX8_READINGS["achieved_flops"],
         ),
         FunctionQuestion(
             "ex8.achieved_bandwidth",
@@ -1121,6 +1591,7 @@ EX8 = Exercise(
             mistakes=(
                 Mistake(MICRO_AS_MILLI, lambda moved, us: ref.ex8_achieved_bandwidth(moved, _as_milli(us))),
             ),
+            readings=EX8_READINGS["achieved_bandwidth"],
         ),
         FunctionQuestion(
             "ex8.mfu",
@@ -1134,6 +1605,7 @@ EX8 = Exercise(
                 Mistake(PERCENT, lambda flops, us, sheet: 100 * ref.ex8_mfu(flops, us, sheet)),
                 Mistake(MICRO_AS_MILLI, lambda flops, us, sheet: ref.ex8_mfu(flops, _as_milli(us), sheet)),
             ),
+            readings=EX8_READINGS["mfu"],
         ),
         FunctionQuestion(
             "ex8.mbu",
@@ -1147,6 +1619,7 @@ EX8 = Exercise(
                 Mistake(PERCENT, lambda moved, us, tb: 100 * ref.ex8_mbu(moved, us, tb)),
                 Mistake(MICRO_AS_MILLI, lambda moved, us, tb: ref.ex8_mbu(moved, _as_milli(us), tb)),
             ),
+            readings=EX8_READINGS["mbu"],
         ),
         FunctionQuestion(
             "ex8.closest_limit",
@@ -1156,12 +1629,7 @@ EX8 = Exercise(
             cases=(*EX8_FIGURES.values(), EX8_BETWEEN),
             random_case=_random_run,
             mistakes=(
-                Mistake(
-                    RAW_RATES,
-                    lambda flops, moved, us, sheet, tb: "compute"
-                    if ref.ex8_achieved_flops(flops, us) > ref.ex8_achieved_bandwidth(moved, us)
-                    else "memory",
-                ),
+                Mistake(RAW_RATES, _raw_rates),
                 Mistake(
                     SPARSE_PEAK, lambda flops, moved, us, sheet, tb: _closest(flops, moved, us, 2 * sheet, tb)
                 ),
@@ -1172,6 +1640,7 @@ EX8 = Exercise(
             ),
             returns="word",
             choices=("compute", "memory"),
+            readings=EX8_READINGS["closest_limit"],
         ),
     ),
     misconceptions=(SPARSE_PEAK, MICRO_AS_MILLI, BINARY_TERABYTES),
@@ -1232,9 +1701,22 @@ KV_NOT_PER_BLOCK = Misconception(
     ),
 )
 
+TILE_OUTPUT_WRITE = Misconception(
+    "tile-output-write",
+    N_(
+        "This matches counting the output tile's write for this exercise's matmul (k = {k}). Part (c) "
+        "leaves it out, as the statement says: a tile's output is written once, after all of k, and for "
+        "a long k its bytes are nothing beside the operands', so the side depends only on the peak and "
+        "HBM's bandwidth."
+    ),
+    (("k", str(stated.EX9_SHAPE[1])),),
+)
+
 EX9_SMALLEST = (stated.EX9_CHIP.peak("bf16"), stated.EX9_CHIP.hbm_bandwidth)
 EX9_VMEM_BANDWIDTH = float(stated.EX9_VMEM.bandwidth or "nan")
 EX9_VMEM_CAPACITY = float(stated.EX9_VMEM.capacity or "nan")
+EX9_SMEM_BANDWIDTH = float(stated.EX9_SMEM.bandwidth or "nan")
+"""The H100's shared memory, all its SMs together (an estimate: the catalog says how it is made)."""
 EX9_ATTENTION = (stated.EX9_SEQ, stated.EX9_HEAD_DIM, stated.EX9_BLOCK)
 BF16_BYTES = 2
 
@@ -1291,6 +1773,89 @@ def _ratio(unfused: Callable[..., Any], fused: Callable[..., Any]) -> Callable[.
     return lambda seq, d, block: unfused(seq, d) / fused(seq, d, block)
 
 
+def _tile_with_output(peak: float, hbm_bandwidth: float, vmem_bandwidth: float) -> float:
+    """The smallest square tile whose intensity, the output's write counted, passes HBM's ridge for
+    exercise 9's own matmul (parts (a) and (b) at its m, k, n; infinite if none does)."""
+    sides = np.arange(1, 1 << 16)
+    intensity = ref.ex9_tiled_intensity(*stated.EX9_SHAPE, sides, sides)
+    above = np.flatnonzero(intensity > peak / hbm_bandwidth)
+    return float(sides[above[0]]) if above.size else math.inf
+
+
+def _padded_tiles(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
+    """Every tile moved whole, the edge tiles padded to bm x bn."""
+    rows, columns = np.ceil(m / bm) * bm, np.ceil(n / bn) * bn
+    return BF16_BYTES * (rows * k * np.ceil(n / bn) + k * columns * np.ceil(m / bm) + rows * columns)
+
+
+def _fits_if(held: Callable[[Any], Any], strict: bool = False) -> Callable[[Any, float], str]:
+    """``fits`` with ``held(b)`` bytes held (``strict``: the capacity itself does not fit)."""
+    return lambda b, capacity: "yes" if (held(b) < capacity if strict else held(b) <= capacity) else "no"
+
+
+EX9_READINGS: dict[str, tuple[Reading, ...]] = {
+    "tiled_bytes": (
+        _refused("padded", "the edge tiles padded to whole tiles",
+                 _padded_tiles, N_("they move only their real elements")),
+        _refused("no-output", "the operands alone, the output kept on chip",
+                 _no_output, N_("is written to HBM once when it is done"), NO_OUTPUT),
+    ),
+    "tiled_intensity": (
+        _refused("bytes-read", "FLOPs per byte read out of HBM, the output's write left out",
+                 lambda *sizes: matmul_cost(*sizes[:3]).flops / _no_output(*sizes), N_("per byte of (a)"),
+                 NO_OUTPUT),
+    ),
+    "smallest_tile": (
+        _earns("decimals", "the side at which the intensity equals the ridge, with decimals",
+               lambda peak, hbm, vmem: BF16_BYTES * peak / hbm),
+        _earns("rounded-up", "that side rounded up",
+               lambda peak, hbm, vmem: math.ceil(BF16_BYTES * peak / hbm)),
+        _earns("both-levels", "the smallest tile compute-bound against HBM and against the on-chip memory",
+               lambda peak, hbm, vmem: max(ref.ex9_smallest_tile(peak, hbm),
+                                           ref.ex9_smallest_tile(peak, vmem))),
+        _refused("output-write", "the output tile's write counted, for this exercise's matmul as in (a)",
+                 _tile_with_output, N_("leave out the output tile's write"), TILE_OUTPUT_WRITE),
+        _refused("elements", "intensity per element, not per byte",
+                 lambda peak, hbm, vmem: ref.ex9_smallest_tile(peak / 2, hbm),
+                 N_("Every array is bf16 (2 bytes an element)"), ELEMENTS_NOT_BYTES),
+        _refused("inner-bandwidth", "the ridge of the on-chip memory the tile is staged in",
+                 lambda peak, hbm, vmem: ref.ex9_smallest_tile(peak, vmem),
+                 N_("is compute-bound, not limited by HBM"), INNER_BANDWIDTH),
+    ),
+    "held_bytes": (
+        _refused("double-buffered", "two copies of x's and w's tiles, the next step loading during this one",
+                 lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) + BF16_BYTES * bk * (bm + bn),
+                 N_("one copy of each")),
+        _refused("no-output", "x's and w's tiles alone, the output accumulated elsewhere (in registers)",
+                 lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) - BF16_BYTES * bm * bn,
+                 N_("and the output tile `out[bm, bn]`"), NO_OUTPUT),
+    ),
+    "fits": (
+        _earns("operands-only", "x's and w's tiles alone", _fits_if(lambda b: 2 * BF16_BYTES * b * b)),
+        _earns("strict", "a tile that fills the memory exactly does not fit",
+               _fits_if(lambda b: ref.ex9_held_bytes(b, b, b), strict=True)),
+    ),
+    "unfused_attention_bytes": (
+        _refused("fp32-scores", "the scores and probabilities in fp32, as many kernels keep them",
+                 lambda seq, d: ref.ex9_unfused_attention_bytes(seq, d) + 2 * BF16_BYTES * seq * seq * 2,
+                 N_("Every array is bf16 (2 bytes an element)")),
+        _refused("scores-once", "the scores written once and read once",
+                 _unfused_scores_once, N_("each reading its inputs from HBM and writing its output there"),
+                 SCORES_ONCE),
+    ),
+    "fused_attention_bytes": (
+        _refused("kv-once", "K and V read once, kept on chip",
+                 _fused_kv_once, N_("streams all of `K` and `V` past it"), KV_NOT_PER_BLOCK),
+    ),
+    "fusion_ratio": (
+        _refused("inverted", "the unfused intensity over the fused one",
+                 lambda seq, d, block: 1 / ref.ex9_fusion_ratio(seq, d, block),
+                 N_("divided by the unfused one's")),
+    ),
+}
+"""Exercise 9's readings, by question."""
+
+
 EX9 = Exercise(
     "ex9_memory_hierarchy",
     questions=(
@@ -1302,6 +1867,7 @@ EX9 = Exercise(
             cases=((*stated.EX9_SHAPE, *stated.EX9_TILE), (4, 8, 4, 2, 4), (1000, 512, 3000, 128, 256)),
             random_case=_random_tiling,
             mistakes=(Mistake(UNTILED, _untiled), Mistake(NO_OUTPUT, _no_output)),
+            readings=EX9_READINGS["tiled_bytes"],
         ),
         FunctionQuestion(
             "ex9.tiled_intensity",
@@ -1315,18 +1881,25 @@ EX9 = Exercise(
                 Mistake(NO_OUTPUT, lambda *sizes: matmul_cost(*sizes[:3]).flops / _no_output(*sizes)),
                 Mistake(ELEMENTS_NOT_BYTES, lambda *sizes: BF16_BYTES * ref.ex9_tiled_intensity(*sizes)),
             ),
+            readings=EX9_READINGS["tiled_intensity"],
         ),
         FunctionQuestion(
             "ex9.smallest_tile",
             "(peak, hbm_bandwidth, vmem_bandwidth)",
             ref.ex9_smallest_tile,
             TILE,
-            cases=((*EX9_SMALLEST, EX9_VMEM_BANDWIDTH), (1e15, 4e12, 4e13)),
+            cases=(
+                (*EX9_SMALLEST, EX9_VMEM_BANDWIDTH),
+                (*ref.EX9_H100[:2], EX9_SMEM_BANDWIDTH),
+                (1e15, 4e12, 4e13),
+            ),
             random_case=_random_hierarchy,
             mistakes=(
                 Mistake(ELEMENTS_NOT_BYTES, lambda peak, hbm, _: ref.ex9_smallest_tile(peak / 2, hbm)),
                 Mistake(INNER_BANDWIDTH, lambda peak, hbm, vmem: ref.ex9_smallest_tile(peak, vmem)),
+                Mistake(TILE_OUTPUT_WRITE, _tile_with_output),
             ),
+            readings=EX9_READINGS["smallest_tile"],
         ),
         FunctionQuestion(
             "ex9.held_bytes",
@@ -1339,6 +1912,7 @@ EX9 = Exercise(
                 Mistake(NO_OUTPUT, lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) - BF16_BYTES * bm * bn),
                 Mistake(ELEMENTS_NOT_BYTES, lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) / BF16_BYTES),
             ),
+            readings=EX9_READINGS["held_bytes"],
         ),
         FunctionQuestion(
             "ex9.fits",
@@ -1347,11 +1921,12 @@ EX9 = Exercise(
             WORD,
             cases=(
                 (ref.ex9_smallest_tile(), EX9_VMEM_CAPACITY),
-                (ref.ex9_smallest_tile(*ref.EX9_H100[:2], vmem_bandwidth=math.inf), ref.EX9_H100[2]),
+                (ref.ex9_smallest_tile(*ref.EX9_H100[:2], EX9_SMEM_BANDWIDTH), ref.EX9_H100[2]),
             ),
             random_case=_random_fit,
             returns="word",
             choices=("yes", "no"),
+            readings=EX9_READINGS["fits"],
         ),
         FunctionQuestion(
             "ex9.unfused_attention_bytes",
@@ -1361,6 +1936,7 @@ EX9 = Exercise(
             cases=(EX9_ATTENTION[:2], (1024, 64)),
             random_case=lambda rng: _random_attention(rng)[:2],
             mistakes=(Mistake(SCORES_ONCE, _unfused_scores_once),),
+            readings=EX9_READINGS["unfused_attention_bytes"],
         ),
         FunctionQuestion(
             "ex9.fused_attention_bytes",
@@ -1370,6 +1946,7 @@ EX9 = Exercise(
             cases=(EX9_ATTENTION, (1024, 64, 128), (1000, 64, 128)),
             random_case=_random_attention,
             mistakes=(Mistake(KV_NOT_PER_BLOCK, _fused_kv_once), Mistake(NO_OUTPUT, _fused_no_output)),
+            readings=EX9_READINGS["fused_attention_bytes"],
         ),
         FunctionQuestion(
             "ex9.fusion_ratio",
@@ -1383,6 +1960,7 @@ EX9 = Exercise(
                 Mistake(KV_NOT_PER_BLOCK, _ratio(ref.ex9_unfused_attention_bytes, _fused_kv_once)),
                 Mistake(NO_OUTPUT, _ratio(ref.ex9_unfused_attention_bytes, _fused_no_output)),
             ),
+            readings=EX9_READINGS["fusion_ratio"],
         ),
     ),
     misconceptions=(UNTILED, ELEMENTS_NOT_BYTES, INNER_BANDWIDTH, SCORES_ONCE, KV_NOT_PER_BLOCK),
@@ -1391,6 +1969,7 @@ EX9 = Exercise(
         EX9_VMEM_BANDWIDTH,
         EX9_VMEM_CAPACITY,
         *ref.EX9_H100,
+        EX9_SMEM_BANDWIDTH,
         *stated.EX9_SHAPE,
         *stated.EX9_TILE,
         *EX9_ATTENTION,

@@ -18,6 +18,11 @@ cases. So a function that picks its behaviour from a hidden input learns at most
 A :class:`Verdict` keeps the misconceptions for the feedback apart from those for the
 instructor's misconception summary, which may be fitted at every case, hidden ones included.
 
+A word answer that follows one argument alone at the public cases, as a threshold typed into it
+does ("compute" above B = 243), is told that its answer does not follow its other arguments, never
+a misconception: the public cases are chosen so that neither the right answer nor any known
+mistake follows one argument alone (:func:`roofline_grading.questions.separating_cases`).
+
 Several known mistakes can give the same results (2 bytes per int8 element and one operation per
 multiply-add both double exercise 1's critical batch). Given the verdicts of the notebook's
 earlier parts, the feedback names the one an earlier part shows ("It is the known mistake your
@@ -64,10 +69,19 @@ from roofline_grading.questions import (
     Mistake,
     Question,
     Tolerance,
+    thresholds,
 )
-from rooflinekit.words import Translate
+from rooflinekit.words import N_, Translate
 
-__all__ = ["Verdict", "assess", "first_said", "judge"]
+__all__ = ["FOLLOWS_ONE_ARGUMENT", "Verdict", "assess", "first_said", "judge"]
+
+FOLLOWS_ONE_ARGUMENT = N_(
+    "At the inputs every notebook is checked at, {name} answers as a fixed threshold on {argument} would: "
+    "{low} up to {argument} = {below}, {high} from {argument} = {above}, whatever its other arguments. Its "
+    "answer does not follow them, and the right one does: compute it from every argument (the tests call "
+    "it with other figures and sizes too)."
+)
+"""What a word answer that follows one argument alone (a threshold typed in) is told."""
 
 
 @dataclass(frozen=True)
@@ -468,13 +482,50 @@ def _judge_words(
     case, word = wrong[0]
     found, sources = _prefer(_fitting(question, cases, answers, expected), earlier)
     named = _texts(found, sources, tr, language)
+    if not found and _ignores_its_arguments(words, expected):
+        return Verdict(
+            tr(
+                "{call} returned {got} whatever its arguments. Compute the answer from the arguments: "
+                "the tests call it with other figures and sizes too."
+            ).format(call=f"{question.name}{question.parameters}", got=repr(word))
+        )
     message = (
-        " ".join(dict.fromkeys(named)) if named else tr("Compare the two times (or the intensities) again.")
+        " ".join(dict.fromkeys(named))
+        if named
+        else _threshold(question, cases, words, expected, tr)
+        or tr("Compare the two times (or the intensities) again.")
     )
     wrong_word = tr("{where} returned {got}, which is not right.").format(
         where=f"{question.name}({_format_case(case, tr)})", got=repr(word)
     )
     return Verdict(f"{wrong_word} {message}", _named(found), _named(found))
+
+
+def _threshold(
+    question: FunctionQuestion,
+    cases: list[tuple[Any, ...]],
+    words: list[str],
+    expected: list[str],
+    tr: Translate,
+) -> str | None:
+    """What to say of words that follow one argument alone as a fixed threshold on it does (a
+    number written into the answer, say), where the right words do not: None if they do not."""
+    follows = [i for i in thresholds(cases, words) if i not in thresholds(cases, expected)]
+    if not follows:
+        return None
+    index = follows[0]
+    ordered = sorted((float(case[index]), word) for case, word in zip(cases, words, strict=True))
+    low, high = ordered[0][1], ordered[-1][1]
+    below = max(value for value, word in ordered if word == low)
+    above = min(value for value, word in ordered if word == high)
+    return tr(FOLLOWS_ONE_ARGUMENT).format(
+        name=question.name,
+        argument=question.arguments[index],
+        low=repr(low),
+        high=repr(high),
+        below=f"{below:g}",
+        above=f"{above:g}",
+    )
 
 
 def _fits_every_case(

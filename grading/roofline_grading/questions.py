@@ -11,6 +11,10 @@ kernel and judge outside it:
 - :class:`FigureQuestion`: one aspect of a matplotlib figure (its curves, their labels, its
   axis labels), read as plain data.
 
+A function question also declares its readings (:class:`Reading`): the ways a careful student may read
+its statement, each with what such a student writes and whether it earns the point (the
+tolerance accepts it) or is ruled out by the statement in so many words.
+
 >>> q = FunctionQuestion("ex5.dense_peak", "(datasheet_flops)", lambda f: f / 2, Tolerance(rtol=1e-3),
 ...                      cases=((1.979e15,),), random_case=lambda rng: (float(rng.uniform(1e14, 1e16)),))
 >>> q.name, len(public_cases(q)), len(hidden_cases(q, rng_for(q, "2a")))
@@ -19,9 +23,11 @@ kernel and judge outside it:
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +43,7 @@ __all__ = [
     "Misconception",
     "Mistake",
     "Question",
+    "Reading",
     "Tolerance",
     "draw_cases",
     "hidden_cases",
@@ -44,6 +51,7 @@ __all__ = [
     "rng_for",
     "separates",
     "separating_cases",
+    "thresholds",
 ]
 
 
@@ -106,6 +114,38 @@ class Mistake:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One way a careful student may read a question, and whether it earns the point.
+
+    ``answer`` is what a student who reads the question this way writes: it takes the question's
+    arguments. ``earns``: the question's tolerance accepts it at every input. A reading that does
+    not earn is ruled out by the statement in so many words: ``ruled_out_by`` holds those words,
+    in English and marked for translation (the statement in another language holds their
+    translation), and ``misconception`` is the known mistake the feedback names for it (None: the
+    feedback names none, and the public cases separate it from every known mistake).
+
+    >>> Reading("rounded-up", "the batch rounded up to a whole token", round, earns=True).ruled_out_by
+    >>> Reading("per-replica", "one replica's batch", abs, earns=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: reading per-replica: one that does not earn needs the words that rule it out
+    """
+
+    name: str
+    description: str
+    answer: Callable[..., Any]
+    earns: bool
+    ruled_out_by: str | None = None
+    misconception: Misconception | None = None
+
+    def __post_init__(self) -> None:
+        if not self.earns and not self.ruled_out_by:
+            raise ValueError(f"reading {self.name}: one that does not earn needs the words that rule it out")
+        if self.earns and (self.ruled_out_by or self.misconception):
+            raise ValueError(f"reading {self.name}: a reading that earns is ruled out by nothing")
+
+
+@dataclass(frozen=True)
 class FunctionQuestion:
     """A function the student writes, ``id`` (``"ex1.bytes_read"``) with ``parameters``
     (``"(B, D, F)"``); it returns a number (or array) or, with ``returns="word"``, one of
@@ -121,11 +161,17 @@ class FunctionQuestion:
     mistakes: tuple[Mistake, ...] = ()
     returns: str = "number"
     choices: tuple[str, ...] = ()
+    readings: tuple[Reading, ...] = ()
 
     @property
     def name(self) -> str:
         """The function's name in the notebook."""
         return self.id.split(".", 1)[1]
+
+    @property
+    def arguments(self) -> tuple[str, ...]:
+        """The names of the function's arguments, from ``parameters``: ``("B", "D", "F")``."""
+        return tuple(a.strip() for a in self.parameters.strip("()").split(",") if a.strip())
 
 
 @dataclass(frozen=True)
@@ -201,8 +247,13 @@ def separates(question: FunctionQuestion, mistake: Mistake, case: tuple[Any, ...
     >>> separates(q, half, (10,)), separates(q, half, (30,))
     (False, True)
     """
+    return _apart(question, question.reference, mistake.answer, case)
+
+
+def _apart(question: FunctionQuestion, one: Callable[..., Any], other: Callable[..., Any], case: Any) -> bool:
+    """True when ``one`` and ``other`` answer ``case`` clearly apart (see :func:`separates`)."""
     try:
-        right, wrong = question.reference(*case), mistake.answer(*case)
+        right, wrong = one(*case), other(*case)
     except (ArithmeticError, ValueError):
         return False
     if question.returns == "word":
@@ -216,29 +267,101 @@ def separates(question: FunctionQuestion, mistake: Mistake, case: tuple[Any, ...
     return not wide.accepts(wrong_a, right_a)
 
 
+def thresholds(cases: Sequence[tuple[Any, ...]], words: Sequence[str]) -> tuple[int, ...]:
+    """The arguments whose value alone decides ``words`` at ``cases`` as a fixed threshold on it
+    would (one word up to some value, the other above it), by position; none when the words are
+    all the same (that answer ignores every argument).
+
+    >>> cases = [(1, 5), (2, 9), (3, 1), (4, 7)]
+    >>> thresholds(cases, ["memory", "memory", "compute", "compute"])  # compute from the first at 3
+    (0,)
+    >>> thresholds(cases, ["memory", "compute", "memory", "compute"])  # compute from the second at 7
+    (1,)
+    >>> thresholds(cases, ["memory", "compute", "compute", "memory"])
+    ()
+    """
+    if len(set(words)) < 2:
+        return ()
+    found = []
+    for index in range(min(len(case) for case in cases)):
+        try:
+            values = [float(case[index]) for case in cases]
+        except (TypeError, ValueError):
+            continue
+        ordered = sorted(zip(values, words, strict=True))
+        ties = all(w == v for (x, w), (y, v) in itertools.pairwise(ordered) if x == y)
+        changes = sum(w != v for (_, w), (_, v) in itertools.pairwise(ordered))
+        if ties and changes == 1:
+            found.append(index)
+    return tuple(found)
+
+
 _SEPARATING: dict[str, tuple[tuple[Any, ...], ...]] = {}
 
 
 def separating_cases(question: FunctionQuestion) -> tuple[tuple[Any, ...], ...]:
-    """Cases to add to the fixed ones so that every known mistake is separated at one of them:
-    for each mistake no fixed (or earlier added) case separates, the first case of a fixed stream
-    of the question's random cases that does. The same for every run and every course."""
+    """Cases to add to the fixed ones, the first of a fixed stream of the question's random cases
+    that do each job no fixed (or earlier added) case does: separate every known mistake, and every
+    reading that earns nothing, from the right answer; separate every such reading that names no
+    known mistake from every known mistake; and, for a word, show that neither the right answer
+    nor a known mistake follows one argument alone as a fixed threshold does (so that an answer that
+    does is never told a known mistake). The same for every run and every course."""
     if question.id in _SEPARATING:
         return _SEPARATING[question.id]
     found: list[tuple[Any, ...]] = []
-    stream = np.random.default_rng([zlib.crc32(question.id.encode("utf-8")), 0x5E9A])
-    for mistake in question.mistakes:
-        if question.random_case is None or any(
-            separates(question, mistake, case) for case in (*question.cases, *found)
-        ):
-            continue
-        for _ in range(SEPARATION_SEARCH):
-            case = question.random_case(stream)
-            if separates(question, mistake, case):
-                found.append(case)
-                break
+    if question.random_case is not None:
+        stream = np.random.default_rng([zlib.crc32(question.id.encode("utf-8")), 0x5E9A])
+        refused = [r for r in question.readings if not r.earns]
+        pairs = [(question.reference, m.answer) for m in question.mistakes]
+        pairs += [(question.reference, r.answer) for r in refused]
+        pairs += [(r.answer, m.answer) for r in refused if r.misconception is None for m in question.mistakes]
+        for one, other in pairs:
+            _search(question, stream, found, functools.partial(_apart, question, one, other))
+        if question.returns == "word":
+            for answer in (question.reference, *(m.answer for m in question.mistakes)):
+                _unthreshold(question, stream, found, answer)
     _SEPARATING[question.id] = tuple(found)
     return _SEPARATING[question.id]
+
+
+def _search(
+    question: FunctionQuestion,
+    stream: np.random.Generator,
+    found: list[tuple[Any, ...]],
+    does: Callable[[tuple[Any, ...]], bool],
+) -> None:
+    """Add to ``found`` the first case of ``stream`` that ``does``, unless a case so far already does."""
+    assert question.random_case is not None
+    if any(does(case) for case in (*question.cases, *found)):
+        return
+    for _ in range(SEPARATION_SEARCH):
+        case = question.random_case(stream)
+        if does(case):
+            found.append(case)
+            return
+
+
+def _unthreshold(
+    question: FunctionQuestion,
+    stream: np.random.Generator,
+    found: list[tuple[Any, ...]],
+    answer: Callable[..., Any],
+) -> None:
+    """Add cases until ``answer``'s words follow no argument alone as a fixed threshold does."""
+
+    def follows(cases: Sequence[tuple[Any, ...]], index: int) -> bool:
+        try:
+            return index in thresholds(cases, [str(answer(*case)) for case in cases])
+        except (ArithmeticError, ValueError):
+            return False
+
+    def breaks(known: list[tuple[Any, ...]], index: int, case: tuple[Any, ...]) -> bool:
+        return not follows([*known, case], index)
+
+    for index in range(len(question.arguments)):
+        known = [*question.cases, *found]
+        if follows(known, index):
+            _search(question, stream, found, functools.partial(breaks, known, index))
 
 
 def public_cases(question: FunctionQuestion) -> tuple[tuple[Any, ...], ...]:

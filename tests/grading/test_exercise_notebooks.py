@@ -295,7 +295,8 @@ def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> No
         assert f"relative {num(tolerance.rtol)}" in text
     assert f"{key.TOKENS.atol:g} token either way" in text
     assert f"relative {key.REPLICAS.rtol:.0%}" in text
-    for tolerance in (key.COUNT, key.MODEL, key.TOKENS, key.REPLICAS, key.WORD):
+    assert f"{key.WIDTH.atol:g} element either way" in text
+    for tolerance in (key.COUNT, key.MODEL, key.TOKENS, key.REPLICAS, key.WIDTH, key.WORD):
         assert tolerance.why in text, f"the guide's tolerance table should give the reason: {tolerance.why}"
 
 
@@ -305,6 +306,7 @@ def test_intro_states_the_tolerances_its_questions_use(name: str) -> None:
         key.COUNT: "must be exact",
         key.MODEL: f"relative {num(key.MODEL.rtol)}",
         key.TOKENS: f"within {key.TOKENS.atol:g} token",
+        key.WIDTH: f"within {key.WIDTH.atol:g} element",
         key.REPLICAS: f"within {key.REPLICAS.rtol:.0%}",
     }
     intro = " ".join(notebook(name).cells[0].source.split())

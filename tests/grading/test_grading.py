@@ -180,7 +180,7 @@ def test_the_function_forms_give_the_published_figures_at_the_exercises_own_figu
 
 def test_token_tolerance_keeps_every_mistake_at_least_a_token_away_at_the_exercises_figures() -> None:
     for qid, question in FUNCTIONS.items():
-        if question.tolerance not in (key.TOKENS, key.TILE):
+        if question.tolerance not in WHOLE:
             continue
         case = question.cases[0]
         right = float(question.reference(*case))
@@ -192,7 +192,11 @@ def test_token_tolerance_keeps_every_mistake_at_least_a_token_away_at_the_exerci
             assert abs(wrong - right) > question.tolerance.atol, (qid, mistake.misconception.name)
 
 
-@pytest.mark.parametrize("qid", [q for q, v in FUNCTIONS.items() if v.tolerance in (key.TOKENS, key.TILE)])
+WHOLE = (key.TOKENS, key.TILE, key.WIDTH)
+"""The tolerances of whole numbers (tokens, rows, elements): 1 either way."""
+
+
+@pytest.mark.parametrize("qid", [q for q, v in FUNCTIONS.items() if v.tolerance in WHOLE])
 def test_a_batch_rounded_to_a_whole_token_is_right(qid: str) -> None:
     question = FUNCTIONS[qid]
     for rounding in (math.floor, round, math.ceil):

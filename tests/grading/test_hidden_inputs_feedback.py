@@ -300,7 +300,12 @@ def test_a_copy_that_ran_out_of_time_or_was_lost_reads_the_same_sentence() -> No
 def test_a_word_answer_reads_the_same_sentence_for_another_word_or_a_failure_at_hidden_inputs() -> None:
     issued = issue_one(LIMITED_BY, SEED)
     said = {
-        judge(LIMITED_BY, issued.cases, answered(issued, right_at_public_inputs(LIMITED_BY, other)), public=7)
+        judge(
+            LIMITED_BY,
+            issued.cases,
+            answered(issued, right_at_public_inputs(LIMITED_BY, other)),
+            public=len(issued.public),
+        )
         for other in (
             lambda *a: "maybe",
             lambda *a: "memory",
