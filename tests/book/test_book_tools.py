@@ -105,18 +105,47 @@ def test_the_extensions_docstring_examples_run() -> None:
 
 
 def test_buttons_to_the_course_home_appear_only_once_it_is_set() -> None:
+    from roofline_book.home import course_home
+
     unset = {"repository_url": "", "use_repository_button": True,
              "launch_buttons": {"notebook_interface": "jupyterlab", "binderhub_url": "https://mybinder.org",
                                 "jupyterhub_url": "https://hub.example.edu"}}
-    assert roofline_book.course_home(unset) == ""
+    assert course_home(unset) == ""
     assert not unset["use_repository_button"] and not unset["use_issues_button"]
     assert unset["launch_buttons"] == {"notebook_interface": "jupyterlab", "binderhub_url": "",
                                        "jupyterhub_url": ""}
     home = "https://github.com/your-org/roofline-course"
-    published = {"repository_url": home, "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
-    assert roofline_book.course_home(published) == home
+    published = {"repository_url": home + "/", "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
+    assert course_home(published) == home
     assert published["use_repository_button"] and published["use_issues_button"]
     assert published["launch_buttons"] == {"binderhub_url": "https://mybinder.org"}
+
+
+@pytest.mark.parametrize(("home", "provider", "issues"), [
+    ("https://github.com/org/course", "github", True),
+    ("https://gitlab.com/group/course", "gitlab", True),
+    ("https://gitlab.example.edu/teaching/course", "gitlab", True),  # a self-hosted GitLab
+    ("https://bitbucket.org/org/course", "bitbucket", False),  # the theme has no issues link for it
+    ("https://codeberg.org/org/course", "bitbucket", False),  # any other host: a plain link
+    ("https://example.org/course", "bitbucket", False),
+])
+def test_an_address_on_any_host_gets_the_buttons_its_host_has(home: str, provider: str, issues: bool) -> None:
+    from roofline_book.home import course_home
+
+    options: dict[str, object] = {"repository_url": home}
+    assert course_home(options) == home
+    assert (options["repository_provider"], options["use_issues_button"]) == (provider, issues)
+
+
+def test_an_address_that_is_no_repositorys_is_refused_in_one_line() -> None:
+    from roofline_book.home import course_home
+    from sphinx.errors import ConfigError
+
+    for wrong in ("https://example.org", "git@example.org:org/course.git", "https://example.org/x?y=1"):
+        with pytest.raises(ConfigError) as refused:
+            course_home({"repository_url": wrong})
+        said = str(refused.value)
+        assert "\n" not in said and wrong in said and "http(s)://host/path" in said, said
 
 
 def test_a_translated_pages_launch_buttons_open_the_page_in_its_language() -> None:
