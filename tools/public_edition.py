@@ -76,6 +76,7 @@ PUBLIC = (
     "binder/",
     "jupyter-config/",
     "tools/build_book.py",
+    "tools/build_log.py",
     "tools/book_cache.py",
     "tools/vendor_assets.py",
     "tools/student_environment.py",
