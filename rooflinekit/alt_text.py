@@ -35,6 +35,7 @@ Written on the chart: ridge.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -256,18 +257,14 @@ def _clean(text: object) -> str:
     return " ".join(str(text or "").replace("$", "").split())
 
 
-def figure_metadata(figure: Figure) -> tuple[dict[str, Any], dict[str, Any]]:
+def figure_metadata(figure: Figure, formatters: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """What IPython's display adds to a figure's output: no data of its own, and the metadata of
-    each image of the figure IPython makes (``alt`` and :data:`ALT_KEY`)."""
-    from IPython import get_ipython
-
+    each image of the figure IPython's ``formatters`` make (``alt`` and :data:`ALT_KEY`)."""
     try:
         sentences = describe(figure)
     except Exception:  # a figure of a kind this does not read is shown without words, never an error;
         return {}, {}  # the book's build names a figure without them (roofline_book.figures)
     about = {"alt": " ".join(sentences), ALT_KEY: [s.to_data() for s in sentences]}
-    shell = get_ipython()
-    formatters = shell.display_formatter.formatters if shell is not None else {}
     made = [kind for kind in IMAGE_TYPES if kind in formatters and _formats(formatters[kind], figure)]
     return {}, {kind: about for kind in made}
 
@@ -287,6 +284,7 @@ def describe_figures_in_notebooks() -> bool:
     shell = ipython.get_ipython() if ipython is not None else None
     if shell is None or not hasattr(shell, "display_formatter"):
         return False
-    display = shell.display_formatter.mimebundle_formatter
-    display.for_type_by_name("matplotlib.figure", "Figure", figure_metadata)
+    display = shell.display_formatter
+    about = functools.partial(figure_metadata, formatters=display.formatters)
+    display.mimebundle_formatter.for_type_by_name("matplotlib.figure", "Figure", about)
     return True
