@@ -40,8 +40,9 @@ venv: $(STAMP)  ## Create .venv with the README's one recipe (every version pinn
 # files on every build). The browser tests' axe-core (a dev dependency) goes to tests/vendor,
 # outside the site; both come from one `npm ci`.
 # The one command that builds the site (jupyter-book build . --builder html -W -n --keep-going,
-# see tools/build_book.py); tests/conftest.py runs `make book` too.
-BOOK_BUILD := $(BIN)/python tools/build_book.py
+# see tools/build_book.py); tests/conftest.py runs `make book` too. It prints its progress and
+# every problem (tools/build_log.py); VERBOSE=1 prints the tools' whole output.
+BOOK_BUILD := $(BIN)/python tools/build_book.py $(if $(filter-out 0,$(VERBOSE)),--verbose)
 
 $(VENDOR_STAMP) $(AXE) &: package.json package-lock.json tools/vendor_assets.py
 	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
@@ -75,9 +76,10 @@ $(BOOK_MANIFEST): FORCE
 	@echo '$(sort $(BOOK_INPUTS))' | cmp -s - $@ || { rm -rf _build/html _build/.doctrees; \
 		echo '$(sort $(BOOK_INPUTS))' > $@; }
 
-# The build's last lines say where to open the site (tools/build_book.py), so the stamp is quiet.
+# The build says what it does and, last, where to open the site (tools/build_book.py), so
+# neither its command nor the stamp is echoed.
 $(BOOK_STAMP): $(STAMP) $(VENDOR_STAMP) $(BOOK_MANIFEST) $(BOOK_INPUTS)
-	$(BOOK_BUILD)
+	@$(BOOK_BUILD)
 	@touch $@
 
 book: $(BOOK_STAMP)  ## Build the site into _build/html (Korean edition in _build/html/ko); fails on any warning or cell error

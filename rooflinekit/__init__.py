@@ -11,7 +11,8 @@ models (FLOPs and bytes), time bounds, arithmetic intensity and critical batch s
 
 Plotting (``rooflinekit.plot``), the interactive explorer (``rooflinekit.explorer``) and
 measuring this machine (``rooflinekit.measure``) load matplotlib and ipywidgets only when
-first used, so importing the package costs little more than importing numpy.
+first used, so importing the package costs little more than importing numpy. Imported in a
+notebook, it has every figure shown there carry its alt text (``rooflinekit.alt_text``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from rooflinekit.alt_text import describe_figures_in_notebooks
 from rooflinekit.analysis import (
     Hardware,
     Roofline,
@@ -59,6 +61,9 @@ from rooflinekit.dtypes import DTYPES, DType, dtype, dtype_bytes
 from rooflinekit.errors import RooflineInputError, UnknownNameError
 
 __version__ = "0.1.0"
+
+# In a notebook, every figure shown carries its alt text, what it shows in words (rooflinekit.alt_text).
+describe_figures_in_notebooks()
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time these load lazily
     from rooflinekit.catalog import VMEM_OVER_HBM

@@ -467,9 +467,11 @@ def _draw_ceilings(ax: Axes, found: Chip, compute: str | DType, grid: np.ndarray
         style = {"color": "0.35", "linestyle": LINE_STYLES[(i + 1) % len(LINE_STYLES)], "linewidth": 1,
                  "gid": "ceiling"}
         if c.kind == "compute":
+            # labelled under its right end, where the roofs are flat above it: at its left end the
+            # label would cross the steep roofs of the fast levels
             ax.plot(grid, np.full_like(grid, c.value), label=f"_{c.label}", **style)
-            ax.annotate(c.label, (float(grid[0]), c.value), xytext=(3, -2), textcoords="offset points",
-                        ha="left", va="top", fontsize=7, color="0.35")
+            ax.annotate(c.label, (float(grid[-1]), c.value), xytext=(-3, -2), textcoords="offset points",
+                        ha="right", va="top", fontsize=7, color="0.35", gid="ceiling-label")
         else:
             ax.plot(grid, np.minimum(found.peak(compute), grid * c.value), label=c.label, **style)
 
@@ -484,12 +486,16 @@ def _level_points(ax: Axes, operations: Sequence[tuple[str, Hierarchical]], colo
         if np.ndim(op.flops) != 0:
             raise RooflineInputError("operations", "operations of one size each (not arrays of sizes)", label)
         marker = LEVEL_MARKERS[i % len(LEVEL_MARKERS)]
+        # Operations of nearly the same intensity land on one another (a matmul and attention both
+        # near 60 FLOP/B): each later one is smaller and edged in white, so it shows on the earlier.
+        size = max(4.0, 9.0 - 1.5 * i)
         for t in op.traffic:
             if t.level.bandwidth is None:
                 continue
-            ax.plot([t.intensity], [t.attainable(peak)], marker=marker, markersize=7, linestyle="none",
-                    color=colors.get(t.level.id, "0"), gid="level-point",
-                    label=message("{operation} ({level})", operation=label, level=t.level.name))
+            ax.plot([t.intensity], [t.attainable(peak)], marker=marker, markersize=size, linestyle="none",
+                    markeredgecolor="white", markeredgewidth=0.8, color=colors.get(t.level.id, "0"),
+                    label=message("{operation} ({level})", operation=label, level=t.level.name),
+                    gid="level-point", zorder=3)
 
 
 def _measured_points(ax: Axes, points: Sequence[MeasuredPoint], names: dict[str, str], colors: dict[str, str],

@@ -110,6 +110,16 @@ def chromium(playwright_session: Any) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's browser build (axe.min.js), as `make vendor` copied it from npm."""
+    import vendor_assets  # tools/vendor_assets.py: where the tests' axe-core is
+
+    path = vendor_assets.AXE
+    assert path.is_file(), f"{path.relative_to(ROOT)} is missing: run `make vendor` (make test does)"
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
 def released_course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A course with the repository's nbgrader config and solutions, released by `make exercises`,
     once per run: in a parallel run the first worker to ask releases it in the run's shared

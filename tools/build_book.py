@@ -19,14 +19,19 @@ in ``locale/`` (tools/translations.py keeps them): the same sources, read again,
 same execution cache, so a chapter is never executed twice and every number is the same.
 
 On success it ends by saying where to open the site (:func:`where_to_open`: each edition's
-index, as the README's quick start says).
+index, as the README's quick start says, and how to serve it on this machine alone).
+
+It prints its progress and every problem, not the tools' routine chatter: the build runs in a
+process of its own (``--verbose``, everything) whose output tools/build_log.py sifts, line by line
+(a warning, an error or any line it does not know is shown as it is). ``--verbose``
+(``make book VERBOSE=1``) shows everything.
 
 After a failed build it deletes Sphinx's saved environment (``_build/.doctrees``). Sphinx
 reports a page's warnings (a failing cell is one) only when it reads the page, and it saves
 the pages it has read even when the build fails; without this the next, unchanged build
 would read nothing, see no warning and pass.
 
-    python tools/build_book.py [extra jupyter-book build options]
+    python tools/build_book.py [--verbose] [extra jupyter-book build options]
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import student_environment  # noqa: E402  # tools/student_environment.py
+from build_log import BuildLog  # noqa: E402  # tools/build_log.py
 
 BUILD_ARGS = ["build", ".", "--builder", "html", "-W", "-n", "--keep-going"]
 BUILD = ROOT / "_build"
@@ -101,21 +108,36 @@ def where_to_open(languages: tuple[str, ...]) -> str:
     build_book: the site is built. Open it in a browser:
       _build/html/index.html      (English)
       _build/html/ko/index.html   (한국어)
-    or serve it: python -m http.server -d _build/html, then http://127.0.0.1:8000/
+    or serve it to this machine alone: python -m http.server -b 127.0.0.1 -d _build/html,
+    then open http://127.0.0.1:8000/
     """
-    if str(ROOT / "book" / "_ext") not in sys.path:
-        sys.path.insert(0, str(ROOT / "book" / "_ext"))
-    from roofline_book.editions import EDITIONS, PRIMARY  # each edition's name in its language
-
-    pages = [("_build/html/index.html", EDITIONS[PRIMARY])]
-    pages += [(f"_build/html/{lang}/index.html", EDITIONS.get(lang, lang)) for lang in languages]
+    pages = [("_build/html/index.html", edition_name(None))]
+    pages += [(f"_build/html/{lang}/index.html", edition_name(lang)) for lang in languages]
     width = max(len(path) for path, _ in pages) + 3
     lines = [f"  {path:<{width}}({name})" for path, name in pages]
     return "\n".join([
         "build_book: the site is built. Open it in a browser:",
         *lines,
-        "or serve it: python -m http.server -d _build/html, then http://127.0.0.1:8000/",
+        f"or serve it to this machine alone: {SERVE},",
+        "then open http://127.0.0.1:8000/",
     ])
+
+
+SERVE = "python -m http.server -b 127.0.0.1 -d _build/html"
+"""The README's server: on the loopback address, so that no other machine reaches it."""
+
+
+def edition_name(language: str | None) -> str:
+    """An edition's name in its own language (None: the English edition, at the site's root).
+
+    >>> edition_name(None), edition_name("ko")
+    ('English', '한국어')
+    """
+    if str(ROOT / "book" / "_ext") not in sys.path:
+        sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    from roofline_book.editions import EDITIONS, PRIMARY  # each edition's name in its language
+
+    return EDITIONS.get(language or PRIMARY, language or PRIMARY)
 
 
 @contextlib.contextmanager
@@ -164,7 +186,31 @@ def figure_languages() -> str:
     )
 
 
-def main() -> int:
+
+VERBOSE = "--verbose"
+
+
+def sifted(arguments: list[str]) -> int:
+    """The build (``build_book.py --verbose``) in a process of its own, its output sifted by
+    tools/build_log.py as it comes; the build's status."""
+    log = BuildLog(ROOT)
+    child = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), VERBOSE, *arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace",
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert child.stdout is not None
+    for line in child.stdout:
+        for shown in log.feed(line):
+            print(shown, flush=True)
+    return child.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if VERBOSE not in arguments:
+        return sifted(arguments)
+    arguments.remove(VERBOSE)
     import book_cache
 
     os.chdir(ROOT)
@@ -175,7 +221,8 @@ def main() -> int:
     sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import raises ImportError
     from jupyter_book.cli.main import main as jupyter_book
 
-    sys.argv = ["jupyter-book", *BUILD_ARGS, *sys.argv[1:]]
+    print(f"build_book: the {edition_name(None)} edition, into _build/html", flush=True)
+    sys.argv = ["jupyter-book", *BUILD_ARGS, *arguments]
     try:
         jupyter_book()  # a click command: it exits with the build's status
     except SystemExit as done:
@@ -183,6 +230,7 @@ def main() -> int:
     else:
         status = 0
     for language in translations() if status == 0 else ():
+        print(f"build_book: the {edition_name(language)} edition, into _build/html/{language}", flush=True)
         status = build_edition(language)
     if status != 0:
         for doctrees in [BUILD / ".doctrees", *(BUILD / f".doctrees-html-{lang}" for lang in TRANSLATIONS)]:

@@ -22,7 +22,9 @@ gradebook, submissions, builds and environments): only the files named in :data:
 git tracks are read, with the contents they have in the working tree. On the way:
 
 - ``_config.yml`` gets the public repository's address (``repository.url``, ``--repository-url``;
-  and ``repository.branch``), which turns on the site's repository, issues and launch buttons;
+  and ``repository.branch``), which turns on the site's repository, issues and launch buttons: an
+  address on any host (``roofline_book.home`` says which buttons each host gets), refused at once
+  when it is no repository's address (``http(s)://host/path``);
 - ``_toc.yml`` and the Korean manifest lose the instructor's guide;
 - ``pyproject.toml`` keeps what installs ``rooflinekit`` (``[build-system]``, ``[project]``,
   ``[tool.hatch]``) and loses the instructor's tool settings (tests, lint, the import contracts,
@@ -62,8 +64,9 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
+sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "book" / "_ext")]
 from chapter_translations import CODE_CELL  # noqa: E402  # a chapter's code cells, as the Korean chapters split them
+from roofline_book.home import check_address  # noqa: E402  # the address the site's buttons lead to
 
 PUBLIC = (
     "book/",
@@ -73,6 +76,7 @@ PUBLIC = (
     "binder/",
     "jupyter-config/",
     "tools/build_book.py",
+    "tools/build_log.py",
     "tools/book_cache.py",
     "tools/vendor_assets.py",
     "tools/student_environment.py",
@@ -306,6 +310,14 @@ def check_destination(dest: Path) -> None:
         raise EditionError(f"{dest} is inside the instructor's repository: write the edition elsewhere")
 
 
+def _address(url: str) -> str:
+    """The public repository's address on any host (the site's buttons lead there), or ``""``."""
+    try:
+        return check_address(url) if url else ""
+    except ValueError as error:
+        raise EditionError(f"REPOSITORY_URL {error}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dest", type=Path, help="a new or empty folder")
@@ -314,10 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--branch", default="main", help="the public repository's branch (default: main)")
     args = parser.parse_args(argv)
     try:
-        if args.repository_url and not re.fullmatch(r"https?://\S+", args.repository_url):
-            raise EditionError(f"--repository-url {args.repository_url!r} is not an http(s) address")
+        address = _address(args.repository_url)
         check_destination(args.dest)
-        edition = build(ROOT, args.repository_url.rstrip("/"), args.branch)
+        edition = build(ROOT, address, args.branch)
     except EditionError as error:
         print(f"public-edition: {error}", file=sys.stderr)
         return 2

@@ -59,9 +59,9 @@ def test_config_fails_builds_on_errors_and_caches_execution() -> None:
     assert {"-W", "-n", "--keep-going"} <= set(build_book.BUILD_ARGS)
     makefile = (ROOT / "Makefile").read_text()
     build = re.search(r"^BOOK_BUILD := (.*)$", makefile, re.M)
-    assert build and build.group(1).endswith("tools/build_book.py")
+    assert build and "tools/build_book.py" in build.group(1)
     recipe = makefile.split("\n$(BOOK_STAMP):", 1)[1].split("\n\n", 1)[0]
-    assert "\t$(BOOK_BUILD)" in recipe and "$(VENDOR_STAMP)" in recipe
+    assert "\t@$(BOOK_BUILD)" in recipe and "$(VENDOR_STAMP)" in recipe
     assert re.search(r"^book: \$\(BOOK_STAMP\)", makefile, re.M)
 
 
@@ -105,18 +105,47 @@ def test_the_extensions_docstring_examples_run() -> None:
 
 
 def test_buttons_to_the_course_home_appear_only_once_it_is_set() -> None:
+    from roofline_book.home import course_home
+
     unset = {"repository_url": "", "use_repository_button": True,
              "launch_buttons": {"notebook_interface": "jupyterlab", "binderhub_url": "https://mybinder.org",
                                 "jupyterhub_url": "https://hub.example.edu"}}
-    assert roofline_book.course_home(unset) == ""
+    assert course_home(unset) == ""
     assert not unset["use_repository_button"] and not unset["use_issues_button"]
     assert unset["launch_buttons"] == {"notebook_interface": "jupyterlab", "binderhub_url": "",
                                        "jupyterhub_url": ""}
     home = "https://github.com/your-org/roofline-course"
-    published = {"repository_url": home, "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
-    assert roofline_book.course_home(published) == home
+    published = {"repository_url": home + "/", "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
+    assert course_home(published) == home
     assert published["use_repository_button"] and published["use_issues_button"]
     assert published["launch_buttons"] == {"binderhub_url": "https://mybinder.org"}
+
+
+@pytest.mark.parametrize(("home", "provider", "issues"), [
+    ("https://github.com/org/course", "github", True),
+    ("https://gitlab.com/group/course", "gitlab", True),
+    ("https://gitlab.example.edu/teaching/course", "gitlab", True),  # a self-hosted GitLab
+    ("https://bitbucket.org/org/course", "bitbucket", False),  # the theme has no issues link for it
+    ("https://codeberg.org/org/course", "bitbucket", False),  # any other host: a plain link
+    ("https://example.org/course", "bitbucket", False),
+])
+def test_an_address_on_any_host_gets_the_buttons_its_host_has(home: str, provider: str, issues: bool) -> None:
+    from roofline_book.home import course_home
+
+    options: dict[str, object] = {"repository_url": home}
+    assert course_home(options) == home
+    assert (options["repository_provider"], options["use_issues_button"]) == (provider, issues)
+
+
+def test_an_address_that_is_no_repositorys_is_refused_in_one_line() -> None:
+    from roofline_book.home import course_home
+    from sphinx.errors import ConfigError
+
+    for wrong in ("https://example.org", "git@example.org:org/course.git", "https://example.org/x?y=1"):
+        with pytest.raises(ConfigError) as refused:
+            course_home({"repository_url": wrong})
+        said = str(refused.value)
+        assert "\n" not in said and wrong in said and "http(s)://host/path" in said, said
 
 
 def test_a_translated_pages_launch_buttons_open_the_page_in_its_language() -> None:
@@ -244,6 +273,11 @@ def test_the_build_ends_by_saying_where_to_open_the_site_as_the_readme_does() ->
     quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     for page in pages:
         assert f"`{page}`" in quick_start, page
+    # The server it names, as every README names it, answers this machine alone.
+    assert f"{build_book.SERVE}," in last
+    for readme_file in (ROOT / "README.md", ROOT / "public" / "README.md"):
+        servers = re.findall(r"http\.server[^`\n#]*", readme_file.read_text(encoding="utf-8"))
+        assert servers and all("-b 127.0.0.1" in server for server in servers), (readme_file, servers)
     assert all((ROOT / page).parent.name for page in pages)
     # The Makefile says nothing after the build's own last lines.
     recipe = (ROOT / "Makefile").read_text().split("\n$(BOOK_STAMP):", 1)[1].split("\n\n", 1)[0]

@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-import vendor_assets  # tools/vendor_assets.py: where the tests' axe-core is
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
@@ -46,6 +43,14 @@ from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
 from tests.support import screenshots
 from tests.support.book_site import ROOT, pages_using, toc_docnames
+from tests.support.site_pages import (
+    HEADER_CONTROLS,
+    OVERFLOW,
+    Visit,
+    accessibility_violations,
+    open_page,
+    settle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -56,98 +61,23 @@ SCREENSHOTS = ROOT / "_build" / "screenshots"
 NUMBERS = ("flops", "bytes", "intensity", "attainable", "t_math", "t_comms", "t_lower",
            "t_upper", "critical_batch", "critical_batch_approx")
 TIMES = ("t_math", "t_comms", "t_lower", "t_upper")
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-"""axe-core's rules of WCAG 2.0 and 2.1, levels A and AA."""
-
-
-@pytest.fixture(scope="session")
-def axe_script() -> str:
-    """axe-core's browser build (axe.min.js), as `make vendor` copied it from npm."""
-    path = vendor_assets.AXE
-    assert path.is_file(), f"{path.relative_to(ROOT)} is missing: run `make vendor` (make test does)"
-    return path.read_text(encoding="utf-8")
-
-
-# axe-core's audit of the page as it is now: one line per element that breaks a rule.
-AUDIT = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
-    .then(r => r.violations.flatMap(v => v.nodes.map(n =>
-        `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 160)}`)))"""
-
-
-def _accessibility_violations(page: Any, axe_script: str) -> list[str]:
-    """axe-core's WCAG 2.1 A and AA violations on ``page``; axe is injected as an inline script."""
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.add_script_tag(content=axe_script)
-    found: list[str] = page.evaluate(AUDIT, AXE_TAGS)
-    return found
-
-
-@dataclass
-class Visit:
-    """A page opened in the browser, with everything that went wrong while it loaded."""
-
-    page: Any
-    errors: list[str] = field(default_factory=list)
-    blocked: list[str] = field(default_factory=list)
-    pending: set[Any] = field(default_factory=set)
-
-
-# The page has settled: its fonts are laid out, MathJax (where the page loads it) has typeset, and
-# the next frame is drawn, so a deferred script's error would have been reported.
-SETTLED = """() => Promise.all([document.fonts.ready,
-                         window.MathJax && MathJax.startup ? MathJax.startup.promise : null])
-    .then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))))
-    .then(() => document.readyState === 'complete')"""
-
-
-def settle(seen: Visit, timeout_ms: float = 90_000) -> None:
-    """Wait until nothing the page asked for is still pending, and it has settled (SETTLED): the
-    conditions network idle stood for, without its fixed half second of quiet."""
-    page, deadline = seen.page, time.monotonic() + timeout_ms / 1000
-    assert page.evaluate(SETTLED)
-    while seen.pending:  # the browser's events reach this process while Playwright waits
-        assert time.monotonic() < deadline, f"requests still pending: {[r.url for r in seen.pending]}"
-        page.wait_for_timeout(20)
-    assert page.evaluate(SETTLED)  # what the last requests brought (a font, a MathJax part) laid out
 
 
 @pytest.fixture
 def visit(chromium: Any, site_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
-    contexts, pages = [], []
+    """Opens a page of the built site (tests/support/site_pages.py); screenshots of every page it
+    opened are kept when the test fails."""
+    pages = []
 
-    def open_page(path: str, width: int = 1280, *, touch: bool = False) -> Visit:
-        # With touch: a phone's browser (touch events, the page's meta viewport, a dense screen).
-        phone = {"has_touch": True, "is_mobile": True, "device_scale_factor": 3} if touch else {}
-        context = chromium.new_context(viewport={"width": width, "height": 1000}, **phone)
-        contexts.append(context)
-        page = context.new_page()
-        seen = Visit(page)
-
-        def route(handle: Any) -> None:
-            if handle.request.url.startswith(site_url) or handle.request.url.startswith("data:"):
-                handle.continue_()
-            else:
-                seen.blocked.append(handle.request.url)
-                handle.abort()
-
-        page.route("**/*", route)
-        page.on("console", lambda m: m.type == "error" and seen.errors.append(f"console: {m.text}"))
-        page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: seen.errors.append(f"failed: {r.url} {r.failure}"))
-        page.on("response", lambda r: r.status >= 400 and seen.errors.append(f"{r.status}: {r.url}"))
-        page.on("request", lambda r: seen.pending.add(r))
-        page.on("requestfinished", lambda r: seen.pending.discard(r))
-        page.on("requestfailed", lambda r: seen.pending.discard(r))
-        pages.append(page)
-        # Generous limits: on a busy machine a page of many equations takes a while to settle.
-        page.goto(site_url + path, wait_until="load", timeout=90_000)
-        settle(seen)
+    def opened(path: str, width: int = 1280, *, touch: bool = False) -> Visit:
+        seen = open_page(chromium, site_url, path, width, touch=touch)
+        pages.append(seen.page)
         return seen
 
-    yield open_page
+    yield opened
     screenshots.if_failed(request.node, pages)  # _build/screenshots/failed/, before the pages close
-    for context in contexts:
-        context.close()
+    for page in pages:
+        page.context.close()
 
 
 def _wait_for_math(page: Any) -> None:
@@ -157,32 +87,6 @@ def _wait_for_math(page: Any) -> None:
         timeout=90_000,
     )
 
-
-# What overflows a page's column: every element wider than the article that does not sit in a
-# box of its own that scrolls sideways (and fits). MathJax's copy of each formula for screen
-# readers is clipped to nothing, so it is left out.
-OVERFLOW = """() => {
-  const column = document.querySelector('article.bd-article') || document.querySelector('main');
-  const limit = column.getBoundingClientRect().right + 1;
-  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX)
-                       && e.getBoundingClientRect().right <= limit;
-  const wide = [];
-  for (const e of column.querySelectorAll('*')) {
-    const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || r.right <= limit || e.closest('mjx-assistive-mml')) continue;
-    let box = e.parentElement;
-    while (box && box !== column && !scrolls(box)) box = box.parentElement;
-    if (box && box !== column) continue;
-    if (wide.some(w => w.contains(e))) continue;
-    wide.push(e);
-  }
-  const describe = e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ` +
-    `(right edge ${Math.round(e.getBoundingClientRect().right)} > ${Math.round(limit)}): ` +
-    `${(e.textContent || '').trim().slice(0, 50)}`;
-  const root = document.documentElement;
-  return {page: Math.max(root.scrollWidth, document.body.scrollWidth), window: root.clientWidth,
-          wide: wide.map(describe)};
-}"""
 
 # Display equations whose box must scroll to show them all.
 CUT_EQUATIONS = """() => [...document.querySelectorAll('mjx-container[display="true"]')]
@@ -237,10 +141,12 @@ def test_page_loads_cleanly_offline(
     layout = page.evaluate(OVERFLOW)
     shot = f"{screenshots.FAILED_SHOTS.relative_to(ROOT)}/"
     assert layout["page"] <= layout["window"], f"the page scrolls sideways ({layout}); see {shot}"
+    off = [name for name, on_screen in page.evaluate(HEADER_CONTROLS) if not on_screen]
+    assert not off, f"header controls off the screen at {WIDTHS[width]} px: {off}; see {shot}"
     assert not layout["wide"], f"wider than the column, see {shot}:\n" + "\n".join(layout["wide"])
     if width == "desktop":
         assert not page.evaluate(CUT_EQUATIONS), f"equations cut at {WIDTHS[width]} px, see {shot}"
-    violations = _accessibility_violations(page, axe_script)
+    violations = accessibility_violations(page, axe_script)
     assert not violations, f"axe-core, WCAG 2.1 A/AA, at {WIDTHS[width]} px:\n" + "\n".join(violations)
 
 
@@ -250,7 +156,7 @@ def test_the_audit_names_what_it_breaks(chromium: Any, axe_script: str) -> None:
     page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>t</h1>'
                      '<button aria-label="Search">Search <kbd>Ctrl</kbd>+<kbd>K</kbd></button>'
                      '<details><summary><i></i></summary><p>more</p></details></main></body></html>')
-    rules = {line.split(" ", 1)[0] for line in _accessibility_violations(page, axe_script)}
+    rules = {line.split(" ", 1)[0] for line in accessibility_violations(page, axe_script)}
     page.close()
     assert rules == {"label-content-name-mismatch", "summary-name"}
 
@@ -294,7 +200,12 @@ def _shown(explorer: Any) -> dict[str, Any]:
         "e => [...e.querySelectorAll('.rk-point')].map(c => Number(c.getAttribute('cx')))"
     )
     axes = explorer.evaluate("e => JSON.parse(e.querySelector('svg.rk-plot').getAttribute('data-axes'))")
-    return {"state": state, "rows": rows, "summary": summary, "points": point_x, "axes": axes}
+    said = explorer.evaluate(
+        """e => [e.querySelector('svg.rk-plot').getAttribute('aria-label'),
+                 [...e.querySelectorAll('svg.rk-plot .rk-point title, svg.rk-plot .rk-ridge-label tspan')]
+                     .map(t => t.textContent)]"""
+    )
+    return {"state": state, "rows": rows, "summary": summary, "points": point_x, "axes": axes, "said": said}
 
 
 def _close(shown: float, expected: float | None) -> bool:
@@ -322,6 +233,10 @@ def _check_against_rooflinekit(shown: dict[str, Any]) -> list[Point]:
     assert shown["axes"] == {"intensity": list(fitted.intensity), "attainable": list(fitted.attainable)}
     roof = rk.hardware(peak=state["peak"], bandwidth=state["bandwidth"], achieved=share)
     assert math.isclose(shown["summary"]["critical_intensity"], roof.critical_intensity)
+    # The plot says what it shows (a screen reader reads an image by its name): every point and the ridge.
+    name, drawn = shown["said"]
+    assert len(drawn) == len(expected) + 1 + (share != 1), drawn  # the points, the ridge and its share
+    assert all(text in name for text in drawn), (name, drawn)
     for point in expected:
         row = shown["rows"][point.key]
         assert row["bound"][0] == point.bound, point.key
@@ -660,7 +575,9 @@ def _transformer_shown(view: Any) -> dict[str, Any]:
             rows: Object.fromEntries([...v.querySelectorAll('tbody tr')].map(
                 tr => [tr.dataset.op, [...tr.children].map(c => c.textContent)])),
             points: Object.fromEntries([...v.querySelectorAll('.rk-tv-point')].map(
-                p => [p.dataset.op, p.transform.baseVal.consolidate().matrix.e]))
+                p => [p.dataset.op, p.transform.baseVal.consolidate().matrix.e])),
+            said: v.querySelector('svg.rk-tv-svg').getAttribute('aria-label'),
+            tips: [...v.querySelectorAll('.rk-tv-point title')].map(t => t.textContent)
         })"""
     )
 
@@ -669,6 +586,10 @@ def _check_transformer_against_rooflinekit(shown: dict[str, Any]) -> rk.Transfor
     """The figures the view shows are rooflinekit's step at its state, to the digits shown."""
     state = shown["state"]
     settings = {"n_chips": 8, "phase": state["phase"], "batch": state["batch"], "context": state["context"]}
+    # The plot says what it shows (a screen reader reads an image by its name): the step, each point.
+    said = shown["said"]
+    assert shown["title"] in said and shown["message"] in said, said
+    assert all(tip in said for tip in shown["tips"]), said
     try:
         step = rk.transformer_step("llama-3.1-70b", "h100-sxm", **settings)
     except rk.RooflineInputError as error:

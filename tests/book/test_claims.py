@@ -18,6 +18,7 @@ import build_book  # tools/build_book.py: the build's own arguments
 import numpy as np
 import pytest
 import yaml
+from build_log import BuildLog  # tools/build_log.py: what make book prints of a build
 
 from rooflinekit.claims import ClaimError, claim, compare, verdict
 from rooflinekit.errors import RooflineInputError
@@ -113,3 +114,12 @@ def test_a_false_claim_fails_the_build_and_names_itself(tmp_path: Path) -> None:
     assert "ClaimError" in output, output
     named = "the claim \"the H200's ridge is above the H100's\" does not hold for h200 = 206.2, h100 = 295.2"
     assert named in output
+    # What `make book` prints of this build (tools/build_log.py): the claim and the failure, in full;
+    # the tools' chatter (the kernel's TCP notice, the configuration dumps, Sphinx's steps) gone.
+    log = BuildLog(tmp_path)
+    shown = "\n".join(line for raw in output.splitlines() for line in log.feed(raw))
+    assert named in shown and "ClaimError" in shown and "build finished with problems" in shown, shown
+    assert "ParserConfig(" in output and "ParserConfig(" not in shown
+    assert "reading sources" in output and "reading sources" not in shown
+    assert "without encryption" not in shown
+    assert "  running page.md" in shown

@@ -13,8 +13,11 @@ beside it (as after a grading round), once for the module. Then, in that edition
   language pack and rooflinekit's explorer are there, and the clone is left clean;
 - in it, every released exercise (English and Korean) runs with its visible checks (nbclient):
   the model answers pass them, a known mistake is named; the site builds (``make book``, which
-  runs every chapter), with the repository's buttons, and offers the same environment as a
-  download, which resolves to the same pinned packages;
+  runs every chapter), with the repository's buttons for its address on a host of its own, and
+  offers the same environment as a download, which resolves to the same pinned packages;
+- that site, in Debian's chromium at a phone's width (390 px), every page of both editions: no
+  sideways scroll, every header button on the screen, nothing wider than its column, no
+  violation of axe-core's WCAG 2.1 A and AA rules (screenshots in _build/screenshots/public-phone/);
 - in its JupyterLab (Debian's chromium), a chapter opens as a notebook on a double click and runs,
   and *Validate* on a released notebook with a known mistake fails naming it, and passes once it
   is put right (the steps of tests/e2e/test_jupyterlab.py).
@@ -37,6 +40,8 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import jupytext
 import nbformat
@@ -45,6 +50,7 @@ import pytest
 from roofline_grading import reference
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
+from tests.support.book_site import toc_docnames
 from tests.support.jupyterlab import (
     CHAPTER,
     Browser,
@@ -57,6 +63,7 @@ from tests.support.jupyterlab import (
     run_all,
 )
 from tests.support.make_targets import command
+from tests.support.site_pages import HEADER_CONTROLS, OVERFLOW, accessibility_violations, open_page, served
 from tests.support.slips import SLIPS, answered
 
 # Its module-scoped fixtures are built once, on one worker, and that worker is the one of
@@ -66,7 +73,9 @@ from tests.support.slips import SLIPS, answered
 pytestmark = pytest.mark.xdist_group("jupyterlab")
 
 ROOT = Path(__file__).resolve().parents[2]
-REPOSITORY_URL = "https://github.com/your-org/roofline-course"
+REPOSITORY_URL = "https://git.example.edu/teaching/roofline-course"
+"""The public repository, on a host of its own (a university's forge): sphinx-book-theme knows
+GitHub, GitLab and Bitbucket only, and the site must work on any host (roofline_book.home)."""
 RECIPE = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt"
 """The student environment's one command, as the README, the exercises page and the guide give it."""
 ASSIGNMENT = "roofline"
@@ -161,7 +170,11 @@ def test_make_public_edition_wants_a_new_or_empty_folder(tmp_path: Path) -> None
     inside = _make("public-edition", f"DEST={ROOT / '_build' / 'public'}")
     assert inside.returncode == 2 and "inside the instructor's repository" in inside.stderr, inside.stderr
     address = _make("public-edition", f"DEST={tmp_path / 'new'}", "REPOSITORY_URL=github.com/org/x")
-    assert address.returncode == 2 and "is not an http(s) address" in address.stderr
+    assert address.returncode == 2 and "is not a repository's address" in address.stderr
+    said = [line for line in address.stderr.splitlines() if line.startswith("public-edition:")]
+    assert len(said) == 1 and "http(s)://host/path" in said[0], address.stderr  # one line (then make's own)
+    no_path = _make("public-edition", f"DEST={tmp_path / 'new'}", "REPOSITORY_URL=https://example.org")
+    assert no_path.returncode == 2 and "'https://example.org' is not a repository's address" in no_path.stderr
     assert not (tmp_path / "new").exists()
 
 
@@ -532,8 +545,9 @@ def test_the_public_site_builds_in_the_student_environment(edition: Edition, sit
             assert (site / prefix / "exercises" / ASSIGNMENT / f"{name}.html").is_file(), (prefix, name)
         assert not (site / prefix / "book" / "instructor-guide.html").exists()
         errata = (site / prefix / "book" / "chapters" / "10-errata.html").read_text()
-        assert f'href="{REPOSITORY_URL}"' in errata  # the repository button
-        assert "https://mybinder.org/v2/gh/your-org/roofline-course/main" in errata  # the launch button
+        assert f'href="{REPOSITORY_URL}"' in errata and "fa-git-alt" in errata  # the repository button
+        # the launch button: Binder's generic git provider, the address escaped whole
+        assert f"https://mybinder.org/v2/git/{quote(REPOSITORY_URL, safe='')}/main?" in errata
         # ...which opens the page in its edition's language: the chapter binder/postBuild writes,
         # an exercise's release in that language
         chapter = {"": "book/chapters", "ko/": "locale/ko/chapters"}[prefix]
@@ -608,6 +622,42 @@ def test_the_sites_download_is_the_same_environment(
     }
     installed = {_canonical(line) for line in _installed(student, edition.path) if " @ " not in line}
     assert {p for p in resolved if not p.startswith(BUNDLED)} == installed | {"rooflinekit==0.1.0"}
+
+
+PHONE = 390
+"""A phone's width in CSS pixels (an iPhone 12 to 15's)."""
+PHONE_SHOTS = ROOT / "_build" / "screenshots" / "public-phone"
+
+
+@pytest.mark.lab
+@pytest.mark.browser
+def test_every_page_of_the_public_site_fits_a_phone_with_its_repositorys_buttons(
+    edition: Edition, site: Path, chromium: Any, axe_script: str
+) -> None:
+    """The site as published, its address on a host GitHub is not, in a phone's browser: every
+    page of both editions, the header's buttons (launch, repository, download, full screen, colour
+    mode, search, contents) all on the screen and the page never wider than the screen."""
+    pages = [f"{prefix}{docname}.html" for prefix in ("", "ko/") for docname in toc_docnames(edition.path)]
+    PHONE_SHOTS.mkdir(parents=True, exist_ok=True)
+    problems = []
+    with served(site) as url:
+        for path in pages:
+            seen = open_page(chromium, url, path, PHONE, touch=True)
+            page = seen.page
+            seen.page.screenshot(path=str(PHONE_SHOTS / f"{path.replace('/', '_')}.png"))
+            layout = page.evaluate(OVERFLOW)
+            controls = page.evaluate(HEADER_CONTROLS)
+            if path.endswith(("chapters/10-errata.html", "ex1_int8_matmul.html")):  # a chapter, an exercise
+                repository = page.locator(".btn-source-repository-button")
+                assert repository.get_attribute("href") == REPOSITORY_URL, path
+                assert page.locator(".dropdown-launch-buttons").count() == 1, path
+            if layout["page"] > layout["window"] or layout["wide"]:
+                problems.append(f"{path} scrolls sideways: {layout}")
+            problems += [f"{path}: {name} is off the screen" for name, on_screen in controls if not on_screen]
+            problems += [f"{path}: {v}" for v in accessibility_violations(page, axe_script)]
+            problems += [f"{path}: {e}" for e in seen.errors + seen.blocked]
+            page.context.close()
+    assert not problems, "\n".join(problems) + f"\n(screenshots in {PHONE_SHOTS.relative_to(ROOT)})"
 
 
 # --- Validate, in the student environment's JupyterLab ------------------------------------

@@ -21,16 +21,18 @@
 - Drops repeated inline scripts from pages. Extensions that add a script in a build event
   (sphinx-togglebutton) get it twice under Sphinx 7.4; a ``const`` declared twice would be a
   JavaScript error on every page.
-- The course's public home is one setting, ``repository.url`` in _config.yml. Until it is set
-  the repository, issues, edit and launch buttons are turned off (they would lead to a page
-  that does not exist), and the tag ``course_home`` is not set, so ``{only} course_home``
-  blocks stay out of the pages. The ``.ipynb`` download of a chapter, which
-  sphinx-book-theme offers only with launch buttons, is offered either way.
+- The course's public home is one setting, ``repository.url`` in _config.yml, an address on
+  any host (:mod:`roofline_book.home`). Until it is set the repository, issues, edit and launch
+  buttons are turned off (they would lead to a page that does not exist), and the tag
+  ``course_home`` is not set, so ``{only} course_home`` blocks stay out of the pages. The
+  ``.ipynb`` download of a chapter, which sphinx-book-theme offers only with launch buttons, is
+  offered either way.
 - The editions (English, Korean) and Korean search: :mod:`roofline_book.editions`; a translated
   edition's downloads in its language: :mod:`roofline_book.downloads`; its launch buttons open
   the page in its language: :mod:`roofline_book.launch`.
 - Controls named by what they show (axe-core's WCAG 2.1 A and AA rules):
-  :mod:`roofline_book.accessibility`.
+  :mod:`roofline_book.accessibility`; every figure a cell drew says what it shows, in the page's
+  language: :mod:`roofline_book.figures`.
 """
 
 from __future__ import annotations
@@ -45,13 +47,14 @@ from docutils.statemachine import StringList
 from myst_nb.core.variables import RetrievalError, create_warning
 from myst_nb.ext.glue.roles import PasteTextRole
 from myst_nb.ext.glue.utils import retrieve_glue_data
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-from roofline_book import accessibility, computed, downloads, editions, launch
-from roofline_book.exercises import find_exercises, in_language, listing_markdown
+from roofline_book import accessibility, computed, downloads, editions, figures, home, launch
+from roofline_book.exercises import find_exercises, in_language, listing_markdown, name_pieces
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.glue import MESSAGE_MIME
 from rooflinekit.words import Message
@@ -74,7 +77,20 @@ class ExerciseList(SphinxDirective):
         container = nodes.container(classes=["exercise-list"])
         lines = StringList(listing_markdown(exercises).splitlines(), source=self.env.docname)
         self.state.nested_parse(lines, self.content_offset, container)
+        for download in container.findall(addnodes.download_reference):
+            for literal in list(download.findall(nodes.literal)):
+                _breakable(literal)
         return [container]
+
+
+def _breakable(literal: nodes.literal) -> None:
+    """A file name shown in ``literal`` that breaks only between its pieces (``<wbr>``)."""
+    pieces = name_pieces(literal.astext())
+    literal.children = []
+    for number, piece in enumerate(pieces):
+        if number:
+            literal += nodes.raw("", "<wbr>", format="html")
+        literal += nodes.Text(piece)
 
 
 def _listing_docs(env: BuildEnvironment) -> set[str]:
@@ -154,37 +170,6 @@ def _check_vendored(app: Sphinx) -> None:
 
 def _no_header_navbar(app: Sphinx, config: Any) -> None:
     config.html_theme_options.setdefault("navbar_persistent", [])
-
-
-HOME_BUTTONS = ("use_repository_button", "use_issues_button")
-LAUNCH_URLS = ("binderhub_url", "jupyterhub_url", "colab_url", "jupyterlite_url")
-
-
-def course_home(theme_options: dict[str, Any]) -> str:
-    """The course's public home (``repository.url``), or ``""`` while it is unset.
-
-    With it, the repository and issues buttons are turned on in ``theme_options``; without it
-    they and the launch buttons are turned off, since each would lead nowhere.
-
-    >>> options = {"repository_url": "", "launch_buttons": {"binderhub_url": "https://mybinder.org"}}
-    >>> course_home(options), options["use_issues_button"], options["launch_buttons"]
-    ('', False, {'binderhub_url': ''})
-    >>> options = {"repository_url": "https://github.com/org/course"}
-    >>> course_home(options), options["use_repository_button"]
-    ('https://github.com/org/course', True)
-    """
-    home = str(theme_options.get("repository_url") or "").strip()
-    for button in HOME_BUTTONS:
-        theme_options[button] = bool(home)
-    if not home:
-        launch = theme_options.get("launch_buttons") or {}
-        theme_options["launch_buttons"] = {k: ("" if k in LAUNCH_URLS else v) for k, v in launch.items()}
-    return home
-
-
-def _course_home(app: Sphinx, config: Any) -> None:
-    if course_home(config.html_theme_options):
-        app.tags.add("course_home")
 
 
 def _notebook_download(
@@ -281,7 +266,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("eval", GluedText(), override=True)
     app.add_directive("exercise-list", ExerciseList)
     app.connect("config-inited", _no_header_navbar)
-    app.connect("config-inited", _course_home)
     app.connect("html-page-context", _notebook_download, priority=500)  # before the theme's buttons
     app.connect("builder-inited", _check_vendored)
     app.connect("env-get-outdated", _refresh_listing)
@@ -293,4 +277,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     accessibility.setup(app)
     downloads.setup(app)
     launch.setup(app)
+    home.setup(app)
+    figures.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -63,14 +63,37 @@ def _named_toggles(
     context["generate_toctree_html"] = generate_toctree_html
 
 
+PROMPTS = {
+    "ko": {
+        "Show code cell source": "코드 셀 소스 보기", "Hide code cell source": "코드 셀 소스 숨기기",
+        "Show code cell outputs": "코드 셀 출력 보기", "Hide code cell outputs": "코드 셀 출력 숨기기",
+        "Show code cell content": "코드 셀 내용 보기", "Hide code cell content": "코드 셀 내용 숨기기",
+    },
+}
+"""myst-nb's words on a folded cell (``nb_code_prompt_show``/``_hide``) in each translated edition,
+as editions.py keeps the edition's notices: myst-nb fills them in English, out of the catalogs' reach."""
+
+
+def prompt(text: str, language: str | None) -> str:
+    """A folded cell's words in ``language`` (the English where there is no translation).
+
+    >>> prompt("Show code cell source", "ko"), prompt("Show code cell source", None)
+    ('코드 셀 소스 보기', 'Show code cell source')
+    """
+    return PROMPTS.get(language or "", {}).get(text, text)
+
+
 def visit_hidden_cell(self: Any, node: HideCodeCellNode) -> None:
     """myst-nb's ``<details>`` of a hidden cell (``visit_HideCellInput``), its summary named by
-    what it shows ("Show code cell source") rather than by an English aria-label."""
+    what it shows ("Show code cell source") rather than by an English aria-label, in the page's
+    language (:func:`prompt`)."""
     classes = " ".join(node["classes"])
+    language = self.builder.config.language
+    show, hide = (escape(prompt(node[key], language)) for key in ("prompt_show", "prompt_hide"))
     self.body.append(f'<details class="admonition hide {classes}">\n')
     self.body.append("<summary>\n")
-    self.body.append(f'<p class="collapsed admonition-title">{escape(node["prompt_show"])}</p>\n')
-    self.body.append(f'<p class="expanded admonition-title">{escape(node["prompt_hide"])}</p>\n')
+    self.body.append(f'<p class="collapsed admonition-title">{show}</p>\n')
+    self.body.append(f'<p class="expanded admonition-title">{hide}</p>\n')
     self.body.append("</summary>\n")
 
 

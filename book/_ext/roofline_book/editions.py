@@ -20,7 +20,7 @@ cache with Sphinx's ``language`` set; the translated prose comes from gettext ca
   page's heading (_config.yml's ``title`` and book/intro.md's first line say the same), so its
   translation is in the root page's catalog (:func:`site_title`);
 - executed notebooks go to the English build's ``jupyter_execute`` (the same outputs), not
-  inside the site.
+  inside the site, and hold their outputs even when these came from the execution cache.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import nbformat
 from docutils import nodes
 from myst_nb.sphinx_ import Parser as NotebookParser
 from sphinx import addnodes
@@ -238,12 +239,18 @@ class _KeepsNotebook(dict):  # type: ignore[type-arg]
 
 
 class TranslationParser(NotebookParser):  # type: ignore[misc]  # myst-nb has no type hints
-    """myst-nb's parser; a translated sentence gets the notebook of the page it belongs to.
+    """myst-nb's parser; a translated sentence gets the notebook of the page it belongs to, and
+    the executed notebook written beside the build holds the outputs.
 
     myst-nb keeps the executed notebook (``nb_renderer``, with its glue data) on the document
     only while it parses the page; Sphinx translates afterwards, parsing each translated
     sentence in a new document; the page's notebook waits in ``env.temp_data``, which Sphinx
     clears after each page.
+
+    myst-nb writes the page's notebook to ``jupyter_execute/`` as it read it, which is without
+    outputs when they came from the execution cache (a page whose code did not change): it is
+    written again with its outputs (:func:`write_executed`), the notebook readers download and
+    the figures' alt texts are read from (:mod:`roofline_book.figures`).
     """
 
     def parse(self, inputstring: str, document: nodes.document) -> None:
@@ -257,15 +264,29 @@ class TranslationParser(NotebookParser):  # type: ignore[misc]  # myst-nb has no
             finally:
                 document.attributes.pop("nb_renderer", None)  # the page's doctree is pickled
             return
-        if edition(settings.env.config.language) == PRIMARY:
-            super().parse(inputstring, document)
-            return
         document.attributes = _KeepsNotebook(document.attributes)
         try:
             super().parse(inputstring, document)
         finally:
-            settings.env.temp_data["roofline_notebook"] = document.attributes.kept
+            kept = document.attributes.kept
             document.attributes = dict(document.attributes)
+        write_executed(settings.env.docname, kept)
+        if edition(settings.env.config.language) != PRIMARY:
+            settings.env.temp_data["roofline_notebook"] = kept
+
+
+def write_executed(docname: str, renderer: Any) -> None:
+    """``jupyter_execute/<docname>.ipynb`` written with the outputs of the notebook myst-nb
+    rendered (``renderer``: its element renderer, kept from the page's parse; None for a page
+    that is no notebook)."""
+    options = getattr(getattr(renderer, "renderer", None), "md_options", None) or {}
+    client = options.get("nb_client")
+    notebook = getattr(client, "notebook", None)
+    if notebook is None:
+        return
+    path = docname.split("/")
+    written = nbformat.writes(notebook).encode("utf-8")  # type: ignore[no-untyped-call]
+    renderer.write_file([*path[:-1], f"{path[-1]}.ipynb"], written, overwrite=True)
 
 
 def _not_translated_notice(app: Sphinx, doctree: nodes.document) -> None:

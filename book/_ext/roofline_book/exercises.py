@@ -3,7 +3,9 @@
 nbgrader releases each assignment into ``exercises/<assignment>/<notebook>.ipynb``. The book
 shows every released notebook as a page (a glob in _toc.yml) and lists them on one page with
 their graded parts, points and a download link. Only ``exercises/`` is read: the instructor
-versions in ``solutions/`` never reach the site.
+versions in ``solutions/`` never reach the site. A page shows the notebook as released, its
+helper code folded (:func:`read_released`, myst-nb's reader of ``.ipynb`` pages, _config.yml's
+``nb_custom_formats``): the question comes first, the machinery of the checks a click away.
 
 >>> import json, tempfile
 >>> from pathlib import Path
@@ -71,6 +73,44 @@ def describe(root: Path, path: Path) -> ExerciseNotebook:
     return ExerciseNotebook(path=path, title=title, graded_parts=len(graded), points=points)
 
 
+FOLDED = "hide-input"
+"""myst-nb's tag of a cell shown folded: "Show code cell source", its code a click away."""
+
+
+def is_helper(cell: dict[str, Any]) -> bool:
+    """Whether ``cell`` is code the student runs but neither writes nor is graded on (the setup,
+    the known mistakes' fingerprints, every check at once): nbgrader's read-only code cells.
+
+    >>> is_helper({"cell_type": "code", "metadata": {"nbgrader": {"locked": True, "grade": False}}})
+    True
+    >>> is_helper({"cell_type": "code", "metadata": {"nbgrader": {"locked": True, "grade": True}}})  # a check
+    False
+    """
+    marks = cell.get("metadata", {}).get("nbgrader", {})
+    return cell.get("cell_type") == "code" and bool(marks.get("locked")) and not marks.get("grade") \
+        and not marks.get("solution")
+
+
+def read_released(text: str) -> Any:
+    """A released notebook as its page shows it: every helper cell (:func:`is_helper`) tagged to
+    be folded; the notebook a reader downloads is the file itself, untouched.
+
+    >>> cell = {"id": "a", "cell_type": "code", "metadata": {"nbgrader": {"locked": True}}, "source": "",
+    ...         "outputs": [], "execution_count": None}
+    >>> nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    >>> read_released(json.dumps(nb)).cells[0].metadata.tags
+    ['hide-input']
+    """
+    import nbformat
+
+    notebook = nbformat.reads(text, as_version=nbformat.NO_CONVERT)  # type: ignore[no-untyped-call]
+    for cell in notebook.cells:
+        tags = cell.metadata.setdefault("tags", [])
+        if is_helper(cell) and FOLDED not in tags:
+            tags.append(FOLDED)
+    return notebook
+
+
 def find_exercises(root: Path) -> list[ExerciseNotebook]:
     """Every ``exercises/<assignment>/<notebook>.ipynb`` under ``root``, sorted by path."""
     base = root / EXERCISES_DIR
@@ -113,6 +153,18 @@ def in_language(root: Path, exercises: list[ExerciseNotebook], language: str) ->
             raise ValueError(f"{translated} grades other parts than {ex.path}: run `make exercises`")
         found.append(ExerciseNotebook(ex.path, other.title, ex.graded_parts, ex.points, download=translated))
     return found
+
+
+def name_pieces(name: str) -> list[str]:
+    """A file name in the pieces a narrow table may break it into: after each underscore and
+    before the extension, never inside a word.
+
+    >>> name_pieces("ex4_batched_matmul.ipynb")
+    ['ex4_', 'batched_', 'matmul', '.ipynb']
+    """
+    stem, dot, extension = name.rpartition(".") if "." in name else (name, "", "")
+    pieces = re.findall(r"[^_]+_*|_+", stem)
+    return pieces + ([dot + extension] if dot else [])
 
 
 def listing_markdown(exercises: list[ExerciseNotebook]) -> str:

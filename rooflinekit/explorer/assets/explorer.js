@@ -382,8 +382,10 @@
     var lo = fitted.intensity[0], hi = fitted.intensity[1], bw = used.bandwidth;
     if (!bw) {
       /* A level no source gives a bandwidth for: no roof and no points; the note says why. */
+      var none = tr("no roof: no source gives this level's bandwidth");
       plot.appendChild(svg("text", { x: PLOT.left + w / 2, y: PLOT.top + h / 2, "text-anchor": "middle",
-        "class": "rk-no-roof" }, tr("no roof: no source gives this level's bandwidth")));
+        "class": "rk-no-roof" }, none));
+      plot.setAttribute("aria-label", tr("roofline plot") + ": " + none);
       return;
     }
     function roofLine(peak, className) {
@@ -404,12 +406,14 @@
         "class": "rk-roof-label rk-achieved-label" }, atShare));
     }
     body.appendChild(svg("line", { x1: X(ridge), x2: X(ridge), y1: PLOT.top, y2: PLOT.top + h, "class": "rk-ridge" }));
-    rows.forEach(function (row) {
+    var tips = rows.map(function (row) {
       var dot = svg("circle", { cx: X(row.intensity), cy: Y(row.attainable), r: 6, fill: row.color, "class": "rk-point", "data-op": row.key });
-      dot.appendChild(svg("title", {}, tr("{operation}: {intensity} FLOP/B, {bound}-bound", {
+      var tip = tr("{operation}: {intensity} FLOP/B, {bound}-bound", {
         operation: say.words.operations[row.key].label, intensity: figure(row.intensity), bound: tr(row.bound)
-      })));
+      });
+      dot.appendChild(svg("title", {}, tip));
       body.appendChild(dot);
+      return tip;
     });
     plot.appendChild(body);
     /* The share, when there is one, on a line of its own below: a phone's plot is narrow. */
@@ -424,6 +428,9 @@
     });
     label.setAttribute("text-anchor", right ? "start" : "end");
     plot.appendChild(label);
+    /* What the plot shows, for a screen reader (it reads an image by its name): its ridge, the
+     * roof it is taken under and each operation's point, in the words drawn on the plot. */
+    plot.setAttribute("aria-label", tr("roofline plot") + ": " + [lines.join(" ")].concat(tips).join("; "));
   }
 
   /* One column per operation, one row per quantity: narrow enough for a book page. */

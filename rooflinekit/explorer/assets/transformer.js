@@ -148,7 +148,10 @@
         phase: state.phase, batch: grid.batches[state.iB], context: grid.contexts[state.iL],
         fits: fits
       }));
+      var named = tr("the step's operations on the roofline") + ": " + t(cell.title);
+      plot.setAttribute("aria-label", fits ? named : named + ". " + t(cell.message));
       if (!fits) { return; }
+      var tips = [];
       grid.summary.forEach(function (key, i) {
         summary.appendChild(el("dt", {}, words.summary[i]));
         summary.appendChild(el("dd", { "data-key": key }, t(cell.summary[i])));
@@ -178,7 +181,10 @@
           { operation: words.ops[i], intensity: texts[2], bound: texts[3] });
         mark.appendChild(tip);
         points.appendChild(mark);
+        tips.push(tip.textContent);
       });
+      /* What the plot shows, for a screen reader (it reads an image by its name): each point. */
+      plot.setAttribute("aria-label", named + ". " + tips.join("; "));
     }
 
     phases.addEventListener("change", function (event) {
