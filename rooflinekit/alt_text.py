@@ -9,10 +9,10 @@ from the picture, since both come from the same figure. It is a list of sentence
 names and notes stay as the figure writes them, as a sighted reader sees them.
 
 In a notebook, every figure carries its alt text: importing rooflinekit in IPython (a chapter's
-first cell) registers :func:`figure_metadata` with IPython's display, which puts the text (``alt``)
-and its sentences (:data:`ALT_KEY`) in the metadata of the figure's image output, beside the
-image. The book (``roofline_book.figures``) writes them into the page's ``<img alt>``, composed in
-the page's language by :func:`alt_in`.
+first cell) has IPython's display put the text (``alt``) and its sentences (:data:`ALT_KEY`) in the
+metadata of the figure's image output, beside the image (:func:`figure_metadata`, contributed to
+:mod:`rooflinekit.figure_display`). The book (``roofline_book.figures``) writes them into the
+page's ``<img alt>``, composed in the page's language by :func:`alt_in`.
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
@@ -35,13 +35,12 @@ Written on the chart: ridge.
 
 from __future__ import annotations
 
-import functools
-import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from rooflinekit.figure_display import contribute
 from rooflinekit.fmt import num
 from rooflinekit.words import Message, Translate, english, message
 
@@ -53,7 +52,6 @@ if TYPE_CHECKING:
 
 ALT_KEY = "rooflinekit_alt"
 """The key, in an image output's metadata, of its alt text's sentences (``Message.to_data``)."""
-IMAGE_TYPES = ("image/png", "image/svg+xml", "image/jpeg")
 
 SCALES = {
     "log": message("logarithmic scale"),
@@ -257,34 +255,15 @@ def _clean(text: object) -> str:
     return " ".join(str(text or "").replace("$", "").split())
 
 
-def figure_metadata(figure: Figure, formatters: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """What IPython's display adds to a figure's output: no data of its own, and the metadata of
-    each image of the figure IPython's ``formatters`` make (``alt`` and :data:`ALT_KEY`)."""
-    try:
-        sentences = describe(figure)
-    except Exception:  # a figure of a kind this does not read is shown without words, never an error;
-        return {}, {}  # the book's build names a figure without them (roofline_book.figures)
-    about = {"alt": " ".join(sentences), ALT_KEY: [s.to_data() for s in sentences]}
-    made = [kind for kind in IMAGE_TYPES if kind in formatters and _formats(formatters[kind], figure)]
-    return {}, {kind: about for kind in made}
-
-
-def _formats(formatter: Any, figure: Figure) -> bool:
-    try:
-        formatter.lookup(figure)
-    except KeyError:
-        return False
-    return bool(formatter.enabled)
+def figure_metadata(figure: Figure) -> dict[str, Any]:
+    """What a figure's image output carries of its alt text: the text (``alt``) and its sentences
+    (:data:`ALT_KEY`)."""
+    sentences = describe(figure)
+    return {"alt": " ".join(sentences), ALT_KEY: [s.to_data() for s in sentences]}
 
 
 def describe_figures_in_notebooks() -> bool:
-    """Have every matplotlib figure IPython displays carry its alt text (:func:`figure_metadata`);
-    False, doing nothing, outside IPython. IPython is never imported here, nor matplotlib."""
-    ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
-    if shell is None or not hasattr(shell, "display_formatter"):
-        return False
-    display = shell.display_formatter
-    about = functools.partial(figure_metadata, formatters=display.formatters)
-    display.mimebundle_formatter.for_type_by_name("matplotlib.figure", "Figure", about)
-    return True
+    """Have every matplotlib figure IPython displays carry its alt text (:func:`figure_metadata`,
+    through :mod:`rooflinekit.figure_display`); False, doing nothing, outside IPython. IPython is
+    never imported here, nor matplotlib."""
+    return contribute("alt_text", figure_metadata)

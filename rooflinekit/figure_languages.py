@@ -24,12 +24,12 @@ from __future__ import annotations
 import base64
 import io
 import os
-import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rooflinekit.figure_display import contribute
 from rooflinekit.words import Translate, catalog_translations, known_message, translator_from
 
 VARIABLE = "ROOFLINEKIT_FIGURE_LANGUAGES"
@@ -116,20 +116,9 @@ def _font_exists(font_manager: Any, name: str) -> bool:
 
 def install(translators: Mapping[str, Translate] | None = None) -> bool:
     """In an IPython kernel, make each displayed matplotlib figure carry its PNG in every language of
-    :data:`VARIABLE`; whether it did (no kernel, or no language, does nothing)."""
+    :data:`VARIABLE` (contributed to :mod:`rooflinekit.figure_display`, beside the figure's other
+    metadata); whether it did (no kernel, or no language, does nothing)."""
     chosen = languages() if translators is None else dict(translators)
-    ipython = sys.modules.get("IPython")  # a kernel has it loaded; the library never imports it
-    shell = ipython.get_ipython() if ipython is not None else None
-    if shell is None or not chosen:
+    if not chosen:
         return False
-    import matplotlib.pyplot as plt
-    from matplotlib.figure import Figure
-
-    plt.close(plt.figure())  # loads the inline backend now: it registers its own formatter, then this one
-
-    def png(figure: Figure) -> tuple[str, dict[str, Any]]:
-        english = base64.b64encode(figure_png(figure)).decode("ascii")
-        return english, {METADATA_KEY: translations(figure, chosen)}
-
-    shell.display_formatter.formatters["image/png"].for_type(Figure, png)
-    return True
+    return contribute("figure_languages", lambda figure: {METADATA_KEY: translations(figure, chosen)})

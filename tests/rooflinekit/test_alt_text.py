@@ -108,10 +108,18 @@ def test_a_figure_outside_a_notebook_changes_nothing_and_ipython_is_not_loaded()
 
 
 @pytest.mark.slow  # a kernel
-def test_a_figure_shown_in_a_notebook_carries_its_alt_text_beside_its_image() -> None:
+def test_a_figure_shown_in_a_notebook_carries_its_alt_text_beside_its_image(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As the book's build runs a chapter: the figure carries its alt text and its drawing in Korean,
+    both (each part adds to the figure's metadata through rooflinekit.figure_display)."""
     import nbformat
     from nbclient import NotebookClient
 
+    from rooflinekit.figure_languages import METADATA_KEY, VARIABLE
+
+    catalogs = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES"
+    monkeypatch.setenv(VARIABLE, f"ko={catalogs / 'computed.po'}")
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(
         "import matplotlib.pyplot as plt\nimport rooflinekit\n"
@@ -121,5 +129,6 @@ def test_a_figure_shown_in_a_notebook_carries_its_alt_text_beside_its_image() ->
     (image,) = [o for o in notebook.cells[0].outputs if "image/png" in o.get("data", {})]
     about = image["metadata"]["image/png"]
     assert about["alt"].startswith("A chart: a roof.") and "Lines: roof." in about["alt"]
+    assert about[METADATA_KEY]["ko"]["png"] and "a roof" in about[METADATA_KEY]["ko"]["texts"]
     assert alt_in(about[ALT_KEY]) == about["alt"]
     assert HANGUL.search(alt_in(about[ALT_KEY], _korean()))

@@ -28,7 +28,8 @@ from sphinx.util import logging
 
 from roofline_book import computed
 from roofline_book.editions import PRIMARY, edition, executed_notebooks
-from rooflinekit.alt_text import ALT_KEY, IMAGE_TYPES, alt_in
+from rooflinekit.alt_text import ALT_KEY, alt_in
+from rooflinekit.figure_display import IMAGE_TYPES
 from rooflinekit.words import english
 
 LOGGER = logging.getLogger(__name__)
