@@ -20,7 +20,11 @@ help:  ## List the targets
 # version pinned by requirements.lock; rooflinekit installs the JupyterLab setting in
 # jupyter-config/ that opens a chapter as a notebook on a double click). In the instructor's
 # edition, instructor.mk makes it the instructor's environment instead.
-ENVIRONMENT := requirements.txt requirements.lock pyproject.toml jupyter-config/labconfig/default_setting_overrides.json
+# The JupyterLab settings rooflinekit installs (pyproject.toml's shared-data): chapters open as
+# notebooks, and nbgrader offers a student its Validate button only.
+LAB_CONFIG := jupyter-config/labconfig/default_setting_overrides.json jupyter-config/labconfig/page_config.json \
+	jupyter-config/jupyter_server_config.d/rooflinekit.json
+ENVIRONMENT := requirements.txt requirements.lock pyproject.toml $(LAB_CONFIG)
 INSTALL = $(BIN)/pip install -qq -r requirements.txt
 # (instructor.mk's test target needs the tests' axe-core, named here before it is included.)
 VENDOR_STAMP := book/_static/vendor/.vendored
@@ -60,7 +64,7 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 # is a file git ignores. (requirements.txt, student/README.md and the JupyterLab setting go into
 # the student environment's zip, tools/student_environment.py.)
 BOOK_INPUTS := _config.yml _toc.yml requirements.txt requirements.lock pyproject.toml student/README.md \
-	jupyter-config/labconfig/default_setting_overrides.json tools/build_book.py tools/book_cache.py \
+	$(LAB_CONFIG) tools/build_book.py tools/book_cache.py \
 	tools/student_environment.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
 	-o -regex 'locale/[^/]*/chapters' -prune -o -name __pycache__ -prune -o -name .ipynb_checkpoints -prune \
 	-o -name '*.mo' -prune -o -print 2>/dev/null)

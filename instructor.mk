@@ -140,8 +140,11 @@ grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change),
 
 # nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
 # by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
+# The environment's JupyterLab is the student's (Validate only); jupyter-config/instructor, first
+# on JUPYTER_CONFIG_PATH, turns nbgrader's menu, Formgrader and Create Assignment back on for this run.
 formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
-	cd $(COURSE) && $(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
+	cd $(COURSE) && JUPYTER_CONFIG_PATH='$(abspath jupyter-config/instructor)'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} \
+		$(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
 
 grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
 	$(MAKE) -o $(STAMP) collect
