@@ -481,7 +481,8 @@ def test_an_unanswered_function_fails_in_one_line_naming_it_and_a_cell_of_its_ow
     the call with one line naming the function; at a cell's top level it prints one line and
     lets the cell end without an error."""
     namespace = loaded("ex1_int8_matmul")
-    exec(compile("def ops(B, D, F):\n    # YOUR CODE HERE\n    not_answered()\n", "answer", "exec"), namespace)
+    answer = "def ops(B, D, F):\n    # YOUR CODE HERE\n    not_answered()\n"
+    exec(compile(answer, "answer", "exec"), namespace)
     with pytest.raises(NotImplementedError) as raised:
         namespace["ops"](2, 3, 4)
     assert raised.value._render_traceback_() == [SAYS["unanswered"].format(name="ops")]  # type: ignore[attr-defined]
