@@ -23,7 +23,9 @@ help:  ## List the targets
 # The JupyterLab settings rooflinekit installs (pyproject.toml's shared-data): chapters open as
 # notebooks, and nbgrader offers a student its Validate button only.
 LAB_CONFIG := jupyter-config/labconfig/default_setting_overrides.json jupyter-config/labconfig/page_config.json \
-	jupyter-config/jupyter_server_config.d/rooflinekit.json
+	jupyter-config/jupyter_server_config.d/rooflinekit.json \
+	jupyter-config/labextensions/roofline-course/package.json \
+	jupyter-config/labextensions/roofline-course/static/remoteEntry.js
 ENVIRONMENT := requirements.txt requirements.lock pyproject.toml $(LAB_CONFIG)
 INSTALL = $(BIN)/pip install -qq -r requirements.txt
 # (instructor.mk's test target needs the tests' axe-core, named here before it is included.)

@@ -42,7 +42,8 @@ c.FileNameCollectorPlugin.named_regexp = (
 c.ExportApp.plugin_class = "roofline_grading.export.SortedCsvExport"
 
 # No nbgrader exchange: students hand in through the LMS (above). Listing the exchange finds nothing
-# instead of failing on its missing directory (formgrader's warning, JupyterLab's Assignments panel).
+# instead of failing on its missing directory (formgrader's warning). Its JupyterLab panels,
+# Assignment List and Course List, are disabled (jupyter-config/, pyproject.toml's shared-data).
 c.ExchangeFactory.list = "roofline_grading.formgrader.NoExchangeList"
 # Formgrader (make formgrader) lists the assignments of solutions/ but not the Korean release in
 # solutions/ko/, and offers no release or collect (the LMS's job): roofline_grading/formgrader.py.
