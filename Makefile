@@ -94,18 +94,25 @@ FORCE:
 # and formgrader tell it so when make runs as root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 # Both write the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
+# The environment's JupyterLab is the student's: nbgrader's Validate button and no instructor tool.
+# In the instructor's edition, instructor.mk names in INSTRUCTOR_CONFIG the folder that turns
+# nbgrader's Create Assignment and Formgrader back on; `lab_config` puts the folders it is given
+# first on JUPYTER_CONFIG_PATH, for this run only.
 LAB := $(BIN)/jupyter lab $(ALLOW_ROOT)
+empty :=
+space := $(empty) $(empty)
+lab_config = $(if $(strip $(1)),JUPYTER_CONFIG_PATH='$(subst $(space),:,$(strip $(1)))'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH})
 KO_CHAPTERS := $(BIN)/python tools/chapter_translations.py --language ko
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
 	$(KO_CHAPTERS)
-	$(LAB)
+	$(call lab_config,$(INSTRUCTOR_CONFIG)) $(LAB)
 
 # The same JupyterLab with its interface in Korean (its language pack, jupyterlab-language-pack-ko-KR):
 # jupyter-config/ko/labconfig sets the default of the setting Settings > Language writes, for this
 # run only (a language chosen in that menu, a user setting, still wins).
 lab-ko: $(STAMP)  ## Open JupyterLab with its interface in Korean (한국어)
 	$(KO_CHAPTERS)
-	JUPYTER_CONFIG_PATH='$(abspath jupyter-config/ko)'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(LAB)
+	$(call lab_config,$(abspath jupyter-config/ko) $(INSTRUCTOR_CONFIG)) $(LAB)
 
 clean:  ## Remove build outputs (keeps .venv)
 	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor tests/vendor node_modules

@@ -5,6 +5,12 @@ A ``jupyter lab`` server from the course's environment (``make lab``'s, with the
 with its own config, settings and runtime folders. Chromium, with a fresh profile and every
 request to another host blocked, then does what a student does:
 
+- finds only a student's tools: no Nbgrader menu, no Create Assignment sidebar, none of
+  nbgrader's instructor or exchange commands in the command palette; *Validate* in an exercise's
+  toolbar and not in a chapter's;
+- runs all cells of a fresh exercise: Run All reaches the last cell, the unanswered figures cell
+  and each check under an unanswered function say so in one line (no traceback), and *Validate*
+  lists each unanswered part in one line;
 - opens each released exercise: it opens unmodified (no unsaved-changes
   mark; saved as it opened, it is the released file, byte for byte);
 - types the answers into the answer cells (of ex1, ex3 and ex9), runs all cells and presses
@@ -17,7 +23,8 @@ request to another host blocked, then does what a student does:
   as on the site (jupyterlab-myst): no MyST role or label shows raw, and the figures and words
   the chapter computes stand in the text as rooflinekit gives them (in English);
 - uses the live explorer: a catalog chip shows its own figures (rooflinekit's, to the digits
-  shown) and stays chosen, another chip too, a dragged slider gives custom figures labelled so,
+  shown, in the caption and on the peak and HBM sliders' readouts) and stays chosen, another
+  chip too, a dragged slider gives custom figures labelled so (its readout the same),
   "back to" returns to the chip, and the chip's typical achieved share of the peak (marked in
   its menu) gives the figures under that lower roof, labelled so;
 - in Korean: Settings > Language offers JupyterLab's Korean interface (its language pack);
@@ -310,7 +317,8 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     screenshot(page, "chapter-explorer-smem")
     _select(levels, "L2 cache")
     page.wait_for_function(
-        "e => e.querySelector('.rk-level').textContent.includes('has no bandwidth figure')",
+        "e => e.querySelector('.rk-level').textContent.includes('has no bandwidth figure')"
+        " && !e.querySelector('table td')",  # the note, then the table
         arg=explorer.element_handle(),
         timeout=30_000,
     )
@@ -338,7 +346,20 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     assert _chosen(menu) == "custom (sliders)"
     custom = re.search(r"peak (\S+) FLOP/s", _caption(explorer))
     assert custom and float(custom.group(1)) > peak
-    assert _readouts(explorer)[0] == float(custom.group(1))  # the slider reads the figure in use
+    page.wait_for_function(  # the slider reads the figure in use, once the kernel has its last move
+        """e => { const peak = e.querySelector('.rk-figures').textContent.match(/peak (\\S+) FLOP/);
+                  const slider = [...e.querySelectorAll('.widget-slider')]
+                      .find(s => s.textContent.includes('peak FLOP/s'));
+                  const shown = slider.querySelector('.widget-readout').textContent
+                      .match(/^([0-9.]+)([kMGTP]?)$/);
+                  const si = {"": 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15};
+                  return peak && shown && Number(peak[1]).toPrecision(3)
+                         === (Number(shown[1]) * si[shown[2]]).toPrecision(3); }""",
+        arg=explorer.element_handle(),
+        timeout=30_000,
+    )
+    custom = re.search(r"peak (\S+) FLOP/s", _caption(explorer))
+    assert custom and _readouts(explorer)[0] == float(custom.group(1))
     screenshot(page, "chapter-explorer-custom")
     assert back.is_visible() and back.inner_text() == f"back to {h100.name}"
     back.click()

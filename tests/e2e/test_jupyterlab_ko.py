@@ -3,7 +3,9 @@
 A second server, started as ``make lab-ko`` starts it (jupyter-config/ko), on a scratch folder
 holding the Korean release of exercise 1: its menus are in Korean (JupyterLab's language pack);
 every Korean release opens unmodified; there a Korean student reads the check's Korean words for
-a known mistake under the answer, puts it right, and *Validate* agrees. The interface's words
+a known mistake under the answer, puts it right, and *Validate* agrees; finds only a student's
+tools (Validate on the exercise, not on a chapter); and runs a fresh exercise to its last cell,
+each unanswered part said in Korean in one line. The interface's words
 come from the language pack's own catalog and the notebook's from roofline_grading's, so no
 translation is typed into the test. The server, the browser and the steps are
 tests/support/jupyterlab.py's, as for tests/e2e/test_jupyterlab.py.

@@ -399,8 +399,13 @@ def test_the_student_environment_is_one_pinned_command_everywhere(edition: Editi
         "@jupyter/nbgrader",
         "jupyterlab-jupytext",
         "@jupyter-widgets/jupyterlab-manager",
+        "roofline-course",  # the course's plugin: Validate on the exercises only
     ):
         assert re.search(rf"{re.escape(extension)} v\S+ enabled OK", shown), (extension, shown)
+    # A student's nbgrader: Validate, none of its instructor or exchange plugins.
+    disabled = shown.split("Disabled extensions:", 1)[-1].split()
+    for plugin in ("menu", "formgrader", "create-assignment", "assignment-list", "course-list"):
+        assert f"@jupyter/nbgrader:{plugin}" in disabled, shown
     probe = """
         import json, sys
         from importlib.metadata import entry_points, files

@@ -8,7 +8,9 @@ listed mistake and never a right answer (within the tolerance), that a mistake a
 inherits from an earlier function is named as inherited, never as another one; in a kernel, as
 Run All runs the released notebook, that a failing check shows its message first, alone, that
 Run All goes on to the last cell, which lists every check, and that every passing check says so
-(in English and in Korean); and, through ``nbgrader validate`` on the released student version,
+(in English and in Korean); that a fresh released notebook runs to its last cell, each
+unanswered part said in one line (nbgrader's code stub ``not_answered()``); and, through
+``nbgrader validate`` on the released student version,
 that each slip of the grading tests gets its misconception's words from the visible checks
 alone while the model answers pass.
 """

@@ -418,9 +418,10 @@ INSTRUCTOR_COMMANDS = ("Assignment List", "Course List", "Formgrader", "Create a
 """nbgrader's commands for instructors and its exchange: none is in the student's Lab."""
 
 
-def palette_labels(page: Any, query: str) -> list[str]:
-    """The command palette's entries for ``query``, as a student finds them there."""
-    page.keyboard.press("Control+Shift+C")
+def palette_labels(page: Any, words: Words, query: str) -> list[str]:
+    """The command palette's entries for ``query``, as a student finds them there (menu View)."""
+    page.locator(".lm-MenuBar-item", has_text=words("View", "menu")).click()
+    page.locator(".lm-Menu-item:visible[data-command='apputils:activate-command-palette']").click()
     search = page.locator(".lm-CommandPalette-input:visible")
     search.wait_for(timeout=30_000)
     search.fill(query)
@@ -437,6 +438,11 @@ def only_students_tools(browser: Browser, lab: Lab, exercise: str, chapter: str,
     instructor or exchange commands in the command palette; *Validate* in an exercise's toolbar
     and not in a chapter's (which opens as a notebook too)."""
     page = browser.page
+    page.goto(f"{lab.url}/lab/workspaces/palette?reset&token={TOKEN}")
+    page.locator(".jp-DirListing-content").wait_for(timeout=60_000)
+    for query in ("nbgrader", "Formgrader", "Assignment", "Course"):
+        offered = palette_labels(page, lab.words, query)
+        assert not [c for c in INSTRUCTOR_COMMANDS if c in offered], (query, offered)
     open_path(page, lab, exercise)
     validate = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .validate-button")
     validate.wait_for(state="visible", timeout=30_000)
@@ -446,9 +452,6 @@ def only_students_tools(browser: Browser, lab: Lab, exercise: str, chapter: str,
     assert not any("Assignment" in t for t in tabs), tabs  # nbgrader's Create Assignment sidebar
     assert page.locator("#nbgrader-create_assignemnt").count() == 0  # (nbgrader's id, spelt so)
     screenshot(page, f"{prefix}student-tools")
-    for query in ("nbgrader", "Formgrader", "Assignment", "Course"):
-        offered = palette_labels(page, query)
-        assert not [c for c in INSTRUCTOR_COMMANDS if c in offered], (query, offered)
     close_all(page, lab.words)
     open_path(page, lab, chapter)
     hidden = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .validate-button")
@@ -474,6 +477,8 @@ def fresh_run_all_reaches_the_last_cell(browser: Browser, lab: Lab, path: str, l
     run_all(page, lab.words)
     figures = cell_at(page, grade_index(notebook, f"{exercise}_figures"))
     assert flat(figures.locator(".jp-OutputArea").inner_text()) == flat(says(SAYS["todo"]))
+    figures.scroll_into_view_if_needed()
+    screenshot(page, f"{prefix}fresh-figures")
     unanswered = says(SAYS["unanswered"]).split("}", 1)[1]  # " is not answered yet: ..."
     for grade_id in tests:
         cell = cell_at(page, grade_index(notebook, grade_id))
