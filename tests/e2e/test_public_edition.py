@@ -53,6 +53,7 @@ from tests.support.jupyterlab import (
     flat,
     known_mistake_named_then_put_right,
     lab_with,
+    only_students_tools,
     open_path,
     run_all,
 )
@@ -642,6 +643,14 @@ def test_validate_in_the_student_jupyterlab_names_a_known_mistake_then_passes(
 ) -> None:
     known_mistake_named_then_put_right(browser, lab, "en")
     assert not browser.blocked, browser.blocked
+
+
+@pytest.mark.lab
+@pytest.mark.browser
+def test_the_student_jupyterlab_offers_validate_on_an_exercise_and_no_instructors_tool(
+    browser: Browser, lab: Lab
+) -> None:
+    only_students_tools(browser, lab, f"{ASSIGNMENT}/ex1_int8_matmul.ipynb", CHAPTER, "student-env-")
 
 
 def _errors(browser: Browser) -> list[str]:
