@@ -20,7 +20,13 @@ help:  ## List the targets
 # version pinned by requirements.lock; rooflinekit installs the JupyterLab setting in
 # jupyter-config/ that opens a chapter as a notebook on a double click). In the instructor's
 # edition, instructor.mk makes it the instructor's environment instead.
-ENVIRONMENT := requirements.txt requirements.lock pyproject.toml jupyter-config/labconfig/default_setting_overrides.json
+# The JupyterLab settings rooflinekit installs (pyproject.toml's shared-data): chapters open as
+# notebooks, and nbgrader offers a student its Validate button only.
+LAB_CONFIG := jupyter-config/labconfig/default_setting_overrides.json jupyter-config/labconfig/page_config.json \
+	jupyter-config/jupyter_server_config.d/rooflinekit.json \
+	jupyter-config/labextensions/roofline-course/package.json \
+	jupyter-config/labextensions/roofline-course/static/remoteEntry.js
+ENVIRONMENT := requirements.txt requirements.lock pyproject.toml $(LAB_CONFIG)
 INSTALL = $(BIN)/pip install -qq -r requirements.txt
 # (instructor.mk's test target needs the tests' axe-core, named here before it is included.)
 VENDOR_STAMP := book/_static/vendor/.vendored
@@ -61,7 +67,7 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 # is a file git ignores. (requirements.txt, student/README.md and the JupyterLab setting go into
 # the student environment's zip, tools/student_environment.py.)
 BOOK_INPUTS := _config.yml _toc.yml requirements.txt requirements.lock pyproject.toml student/README.md \
-	jupyter-config/labconfig/default_setting_overrides.json tools/build_book.py tools/book_cache.py \
+	$(LAB_CONFIG) tools/build_book.py tools/book_cache.py \
 	tools/student_environment.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
 	-o -regex 'locale/[^/]*/chapters' -prune -o -name __pycache__ -prune -o -name .ipynb_checkpoints -prune \
 	-o -name '*.mo' -prune -o -print 2>/dev/null)
@@ -90,18 +96,25 @@ FORCE:
 # and formgrader tell it so when make runs as root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 # Both write the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
+# The environment's JupyterLab is the student's: nbgrader's Validate button and no instructor tool.
+# In the instructor's edition, instructor.mk names in INSTRUCTOR_CONFIG the folder that turns
+# nbgrader's Create Assignment and Formgrader back on; `lab_config` puts the folders it is given
+# first on JUPYTER_CONFIG_PATH, for this run only.
 LAB := $(BIN)/jupyter lab $(ALLOW_ROOT)
+empty :=
+space := $(empty) $(empty)
+lab_config = $(if $(strip $(1)),JUPYTER_CONFIG_PATH='$(subst $(space),:,$(strip $(1)))'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH})
 KO_CHAPTERS := $(BIN)/python tools/chapter_translations.py --language ko
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
 	$(KO_CHAPTERS)
-	$(LAB)
+	$(call lab_config,$(INSTRUCTOR_CONFIG)) $(LAB)
 
 # The same JupyterLab with its interface in Korean (its language pack, jupyterlab-language-pack-ko-KR):
 # jupyter-config/ko/labconfig sets the default of the setting Settings > Language writes, for this
 # run only (a language chosen in that menu, a user setting, still wins).
 lab-ko: $(STAMP)  ## Open JupyterLab with its interface in Korean (한국어)
 	$(KO_CHAPTERS)
-	JUPYTER_CONFIG_PATH='$(abspath jupyter-config/ko)'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} $(LAB)
+	$(call lab_config,$(abspath jupyter-config/ko) $(INSTRUCTOR_CONFIG)) $(LAB)
 
 clean:  ## Remove build outputs (keeps .venv)
 	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor tests/vendor node_modules

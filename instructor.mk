@@ -9,6 +9,10 @@
 # library readers and students install) and roofline-grading in grading/ (the answer key, the
 # model answers and the autograde driver, for instructors).
 ENVIRONMENT += grading/pyproject.toml
+# nbgrader's instructor tools in the instructor's JupyterLab (make lab, lab-ko and formgrader; the
+# Makefile's lab_config): its menu, Formgrader and the Create Assignment toolbar, which the student's
+# Lab has not (jupyter-config/labconfig/page_config.json).
+INSTRUCTOR_CONFIG := $(abspath jupyter-config/instructor)
 INSTALL = $(BIN)/python -m pip install -qq --upgrade pip && \
 	$(BIN)/python -m pip install -qq -r requirements.lock && \
 	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
@@ -140,8 +144,10 @@ grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change),
 
 # nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
 # by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
+# The environment's JupyterLab is the student's (Validate only); INSTRUCTOR_CONFIG, first on
+# JUPYTER_CONFIG_PATH, turns nbgrader's menu, Formgrader and Create Assignment back on for this run.
 formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
-	cd $(COURSE) && $(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
+	cd $(COURSE) && $(call lab_config,$(INSTRUCTOR_CONFIG)) $(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
 
 grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (needs ZIP=...)
 	$(MAKE) -o $(STAMP) collect

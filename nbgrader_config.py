@@ -14,6 +14,13 @@ c.CourseDirectory.course_id = "roofline"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"
 
+# What an answer cell holds until the student writes in it (instead of nbgrader's
+# `raise NotImplementedError()`): not_answered(), defined in each exercise's known-mistakes cell
+# (roofline_grading/mistake_check.py). A function holding it fails, in one line naming it, so the
+# part scores 0 as before; a cell of its own holding it (the figures, exercise 3's plot) says it is
+# not answered yet without failing, so that Run All goes on to the cells below.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nnot_answered()"}
+
 # A cell may take a while only if the student's code does; the model answers take well under a second.
 # The grading driver (make autograde) also stops a whole notebook after 10 times this.
 c.Execute.timeout = 30
@@ -35,7 +42,8 @@ c.FileNameCollectorPlugin.named_regexp = (
 c.ExportApp.plugin_class = "roofline_grading.export.SortedCsvExport"
 
 # No nbgrader exchange: students hand in through the LMS (above). Listing the exchange finds nothing
-# instead of failing on its missing directory (formgrader's warning, JupyterLab's Assignments panel).
+# instead of failing on its missing directory (formgrader's warning). Its JupyterLab panels,
+# Assignment List and Course List, are disabled (jupyter-config/, pyproject.toml's shared-data).
 c.ExchangeFactory.list = "roofline_grading.formgrader.NoExchangeList"
 # Formgrader (make formgrader) lists the assignments of solutions/ but not the Korean release in
 # solutions/ko/, and offers no release or collect (the LMS's job): roofline_grading/formgrader.py.

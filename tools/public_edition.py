@@ -95,7 +95,12 @@ PUBLIC = (
 )
 """What the public edition holds: these files and folders, as git tracks them here."""
 INSTRUCTOR_GUIDE = "book/instructor-guide"
-LEFT_OUT = (f"{INSTRUCTOR_GUIDE}.md", f"locale/ko/LC_MESSAGES/{INSTRUCTOR_GUIDE}.po")
+LEFT_OUT = (
+    f"{INSTRUCTOR_GUIDE}.md",
+    f"locale/ko/LC_MESSAGES/{INSTRUCTOR_GUIDE}.po",
+    "jupyter-config/instructor/labconfig/page_config.json",  # make formgrader's (instructor.mk)
+    "jupyter-config/instructor/jupyter_server_config.json",
+)
 """Files under :data:`PUBLIC` that stay in the instructor's edition."""
 README = "public/README.md"
 """The public edition's README.md."""

@@ -19,7 +19,11 @@ not written again: Sphinx would otherwise write the exercises page again on ever
 >>> import zipfile
 >>> names = zipfile.ZipFile(io.BytesIO(archive(ROOT))).namelist()
 >>> [n for n in names if not n.startswith(f"{FOLDER}/rooflinekit/")]  # doctest: +NORMALIZE_WHITESPACE
-['roofline-student/README.md', 'roofline-student/jupyter-config/labconfig/default_setting_overrides.json',
+['roofline-student/README.md', 'roofline-student/jupyter-config/jupyter_server_config.d/rooflinekit.json',
+ 'roofline-student/jupyter-config/labconfig/default_setting_overrides.json',
+ 'roofline-student/jupyter-config/labconfig/page_config.json',
+ 'roofline-student/jupyter-config/labextensions/roofline-course/package.json',
+ 'roofline-student/jupyter-config/labextensions/roofline-course/static/remoteEntry.js',
  'roofline-student/pyproject.toml', 'roofline-student/requirements.lock', 'roofline-student/requirements.txt']
 >>> f"{FOLDER}/rooflinekit/exercises.py" in names, any("__pycache__" in n for n in names)
 (True, False)
@@ -40,6 +44,10 @@ FILES = (
     "requirements.lock",
     "pyproject.toml",
     "jupyter-config/labconfig/default_setting_overrides.json",
+    "jupyter-config/labconfig/page_config.json",
+    "jupyter-config/jupyter_server_config.d/rooflinekit.json",
+    "jupyter-config/labextensions/roofline-course/package.json",
+    "jupyter-config/labextensions/roofline-course/static/remoteEntry.js",
 )
 """What ``pip install -r requirements.txt`` reads besides the package itself and the README."""
 README = Path("student") / "README.md"

@@ -98,7 +98,10 @@ SAYS = {
     "every": N_("Every check of this notebook, run again now:"),
     "tally": N_("{passed} of {total} parts pass their checks."),
     "decide": N_("A part that passes its checks is not necessarily right: the hidden tests decide."),
-    "unanswered": N_("not answered yet: it, or a function it uses, raises NotImplementedError"),
+    "unanswered": N_("{name} is not answered yet: replace not_answered() in it with your answer."),
+    "unanswered_here": N_("not answered yet"),
+    "todo": N_("Not answered yet: replace not_answered() with your answer, then run this cell."),
+    "raised_unanswered": N_("not answered yet: it, or a function it uses, raises NotImplementedError"),
     "not_run": N_("not run yet ({error}): run the cells above it first (Run All)"),
     "raised": N_("raised {error}"),
 }

@@ -14,6 +14,10 @@ than one known mistake fits, the earlier parts decide: a mistake an earlier part
 preferred, one an earlier part is free of is dropped, and an answer that calls an earlier
 function making the mistake is told so ("intensity uses your bytes_read, which ...").
 
+An answer not written yet is the line ``not_answered()`` (nbgrader's code stub, nbgrader_config.py):
+a function holding it raises :class:`NotAnswered`, shown as one line naming the function, and a
+cell of its own holding it only says so, so that Run All goes on past it.
+
 A check that fails raises :class:`CheckFailed`, whose ``_render_traceback_`` IPython calls to show
 it: the message first, then the line of the check, and no traceback (the helpers' frames are
 nothing a student can act on). A test cell's plain checks are written
@@ -216,6 +220,30 @@ def fail(message):
     raise CheckFailed(message, where(sys._getframe(1)))
 
 
+class NotAnswered(NotImplementedError):
+    """A part whose answer is not written yet: shown as one line, not a traceback."""
+
+    def __init__(self, name):
+        super().__init__(SAYS["unanswered"].format(name=name))
+        self.name = name
+
+    def _render_traceback_(self):
+        """One line: the message, no traceback."""
+        return [str(self)]
+
+
+def not_answered():
+    """What an answer cell holds until the answer is written: replace the line with your answer.
+    In a function, calling the function fails with NotAnswered naming it, so its checks (and the
+    hidden tests) find the part unanswered; in a cell of its own, it only says so, so that Run All
+    goes on to the cells below."""
+    caller = sys._getframe(1).f_code.co_name
+    if caller == "<module>":
+        say(SAYS["todo"])
+        return
+    raise NotAnswered(caller)
+
+
 def no_known_mistake(name, answer):
     """True (saying so) if `answer` makes none of the known mistakes; CheckFailed naming the one it makes."""
     mistake = diagnosis(name, answer)
@@ -248,8 +276,11 @@ class every_check:
                 yield
         except CheckFailed as failed:
             self.results.append((name, str(failed)))
+        except NotAnswered as error:
+            said = SAYS["unanswered_here"] if error.name == name else str(error)
+            self.results.append((name, said))
         except NotImplementedError:
-            self.results.append((name, SAYS["unanswered"]))
+            self.results.append((name, SAYS["raised_unanswered"]))
         except NameError as error:
             self.results.append((name, SAYS["not_run"].format(error=error)))
         except Exception as error:

@@ -465,8 +465,16 @@ def chip_figures(on: str | Chip) -> tuple[float, float]:
     return found.peak(COMPUTE), found.hbm_bandwidth
 
 
-SLIDER_STEP = 0.01
-"""A peak or bandwidth slider's step, in decades (log10)."""
+SLIDER_STEP = 1e-4
+"""A peak or bandwidth slider's step, in decades (log10): fine enough that the step nearest a
+chip's figure reads, to three significant digits (the sliders' readout and :func:`slider_figure`),
+as the figure itself (0.01 % off at most)."""
+
+
+READOUT = ".3s"
+"""How the live explorer's peak and bandwidth sliders show their value (ipywidgets' readout, a d3
+format): three significant digits and an SI prefix, 197T for 1.97e14, the digits of
+:func:`slider_figure`."""
 
 
 def slider_figure(value: float) -> float:
@@ -483,7 +491,7 @@ def off_by_a_step(value: float, figure: float) -> bool:
     """True when a slider's ``value`` is at least half a step from ``figure``: the slider was
     moved, rather than placed on the nearest step to ``figure``.
 
-    >>> off_by_a_step(10 ** 14.29, 1.97e14), off_by_a_step(10 ** 14.31, 1.97e14)
+    >>> off_by_a_step(10 ** 14.2945, 1.97e14), off_by_a_step(10 ** 14.2947, 1.97e14)
     (False, True)
     """
     return abs(math.log10(value) - math.log10(figure)) > SLIDER_STEP / 2 + 1e-9

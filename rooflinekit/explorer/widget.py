@@ -48,6 +48,7 @@ from rooflinekit.explorer.model import (
     HBM,
     OPERATIONS,
     PEAK_RANGE,
+    READOUT,
     SLIDER_STEP,
     TILES,
     ExplorerSettings,
@@ -281,15 +282,17 @@ class Explorer:
         log = np.log10
         return {
             "chip": w.Dropdown(options=chip_options, value=s.chip, description=tr("chip")),
-            # No readout: a slider shows its nearest step, which need not be the chip's figure;
-            # the caption (figures_html) says which figures are in use.
+            # Each slider reads its figure to three significant digits with an SI prefix (d3's
+            # ".3s": 197T, 820G), as slider_figure reads it: its step nearest a chip's figure
+            # reads as the figure (SLIDER_STEP).
             "peak": w.FloatLogSlider(
                 value=self.peak, base=10, min=log(PEAK_RANGE[0]), max=log(PEAK_RANGE[1]),
-                step=SLIDER_STEP, description=tr("peak FLOP/s"), readout=False,
+                step=SLIDER_STEP, description=tr("peak FLOP/s"), readout_format=READOUT,
             ),
             "bandwidth": w.FloatLogSlider(
                 value=self.bandwidth, base=10, min=log(BANDWIDTH_RANGE[0]),
-                max=log(BANDWIDTH_RANGE[1]), step=SLIDER_STEP, description=tr("HBM B/s"), readout=False,
+                max=log(BANDWIDTH_RANGE[1]), step=SLIDER_STEP, description=tr("HBM B/s"),
+                readout_format=READOUT,
             ),
             "back": w.Button(description=self.back_label(),
                              layout=w.Layout(visibility="hidden", width="auto")),

@@ -107,7 +107,7 @@ def step_summary(step: TransformerStep, tr: Translate = english) -> list[Summary
         SummaryLine("max_batch", tr("largest batch that fits"),
                     tr("{sequences} sequences of {tokens} tokens").format(sequences=step.max_batch,
                                                                           tokens=s.attended)),
-        SummaryLine("t_lower", tr("t_lower"), time.format(time=seconds(step.t_lower, 4))),
+        SummaryLine("t_lower", tr("step time (lower bound)"), time.format(time=seconds(step.t_lower, 4))),
         SummaryLine("bound", tr("bound"), tr("{bound} (operations {spent})").format(bound=tr(step.bound),
                                                                                       spent=spent)),
         SummaryLine("tokens_per_second", tr("tokens per second"), rate),

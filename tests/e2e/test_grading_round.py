@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.error
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,7 +30,15 @@ from roofline_grading import answer_key as key
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion, Misconception, draw_cases
-from tests.support.formgrader_server import Formgrader, api, page_text, start_formgrader
+from tests.support.formgrader_server import (
+    EXCHANGE_PLUGINS,
+    INSTRUCTOR_PLUGINS,
+    Formgrader,
+    api,
+    lab_page_config,
+    page_text,
+    start_formgrader,
+)
 from tests.support.make_targets import command, make
 from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered, read
 
@@ -582,7 +591,9 @@ def test_make_formgrader_lists_the_assignment_without_warnings(formgrader: Formg
     """``make formgrader`` starts (as root too: the tests run as root in CI); formgrader lists the
     assignment ``roofline`` and not the Korean release's folder ``solutions/ko/``; its page shows
     no warning about nbgrader's exchange (which the course does not use), offers no release or
-    collect, and the server logs no exchange error; JupyterLab's Assignments panel lists nothing."""
+    collect, and the server logs no exchange error. Its JupyterLab has nbgrader's menu, Formgrader
+    and Create Assignment (jupyter-config/instructor), which the student's Lab has not, and no
+    Assignment List or Course List, in neither Lab: they serve nbgrader's exchange."""
     url, token = formgrader.url, formgrader.token
     assignments = api(f"{url}/formgrader/api/assignments", token)
     assert [a["name"] for a in assignments] == [ASSIGNMENT], assignments
@@ -592,8 +603,13 @@ def test_make_formgrader_lists_the_assignment_without_warnings(formgrader: Formg
     page = BeautifulSoup(page_text(f"{url}/formgrader/manage_assignments", token), "html.parser")
     assert page.find(id="warning-exchange") is None
     assert not page.select(".alert"), [alert.get_text(" ", strip=True) for alert in page.select(".alert")]
-    panel = api(f"{url}/assignments?course_id=roofline", token)
-    assert panel == {"success": True, "value": []}, panel
+    disabled = lab_page_config(url, token)["disabledExtensions"]
+    assert not set(INSTRUCTOR_PLUGINS) & set(disabled), disabled
+    assert set(EXCHANGE_PLUGINS) <= set(disabled), disabled
+    with pytest.raises(urllib.error.HTTPError) as missing:  # no Assignment List's server extension
+        api(f"{url}/assignments?course_id=roofline", token)
+    missing.value.close()
+    assert missing.value.code == 404
     log = formgrader.log.read_text()  # nbgrader's exchange logs "Unwritable directory ...exchange"
     assert "Unwritable directory" not in log and "exchange directory" not in log, log[-3000:]
 

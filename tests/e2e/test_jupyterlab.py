@@ -5,6 +5,12 @@ A ``jupyter lab`` server from the course's environment (``make lab``'s, with the
 with its own config, settings and runtime folders. Chromium, with a fresh profile and every
 request to another host blocked, then does what a student does:
 
+- finds only a student's tools: no Nbgrader menu, no Create Assignment sidebar, none of
+  nbgrader's instructor or exchange commands in the command palette; *Validate* in an exercise's
+  toolbar and not in a chapter's;
+- runs all cells of a fresh exercise: Run All reaches the last cell, the unanswered figures cell
+  and each check under an unanswered function say so in one line (no traceback), and *Validate*
+  lists each unanswered part in one line;
 - opens each released exercise: it opens unmodified (no unsaved-changes
   mark; saved as it opened, it is the released file, byte for byte);
 - types the answers into the answer cells (of ex1, ex3 and ex9), runs all cells and presses
@@ -17,7 +23,8 @@ request to another host blocked, then does what a student does:
   as on the site (jupyterlab-myst): no MyST role or label shows raw, and the figures and words
   the chapter computes stand in the text as rooflinekit gives them (in English);
 - uses the live explorer: a catalog chip shows its own figures (rooflinekit's, to the digits
-  shown) and stays chosen, another chip too, a dragged slider gives custom figures labelled so,
+  shown, in the caption and on the peak and HBM sliders' readouts) and stays chosen, another
+  chip too, a dragged slider gives custom figures labelled so (its readout the same),
   "back to" returns to the chip, and the chip's typical achieved share of the peak (marked in
   its menu) gives the figures under that lower roof, labelled so;
 - in Korean: Settings > Language offers JupyterLab's Korean interface (its language pack);
@@ -39,7 +46,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
-from rooflinekit.explorer.model import chip_figures, evaluate, level_note, on_level
+from rooflinekit.explorer.model import chip_figures, evaluate, level_note, on_level, slider_figure
 from rooflinekit.fmt import num, pct, si
 from tests.support.jupyterlab import (
     CHAPTER,
@@ -51,8 +58,10 @@ from tests.support.jupyterlab import (
     close_all,
     close_dialog,
     flat,
+    fresh_run_all_reaches_the_last_cell,
     known_mistake_named_then_put_right,
     lab_with,
+    only_students_tools,
     open_path,
     opens_unmodified,
     outputs,
@@ -66,6 +75,7 @@ from tests.support.slips import answered
 pytestmark = [pytest.mark.lab, pytest.mark.browser, pytest.mark.xdist_group("jupyterlab")]
 
 EXERCISES = sorted(p.stem for p in (ROOT / "exercises" / "roofline").glob("*.ipynb"))
+FRESH = "fresh/ex1_int8_matmul.ipynb"
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +83,24 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """A JupyterLab server on a scratch folder: the exercises as released, and a chapter."""
     files = {f"roofline/{n}.ipynb": ROOT / "exercises" / "roofline" / f"{n}.ipynb" for n in EXERCISES}
     files[CHAPTER] = ROOT / "book" / "chapters" / CHAPTER
+    files[FRESH] = ROOT / "exercises" / "roofline" / "ex1_int8_matmul.ipynb"  # Validate saves the others
     with lab_with(tmp_path_factory, "jupyterlab", files) as served:
         yield served
+
+
+# --- The student's tools ----------------------------------------------------------------
+
+
+def test_the_lab_offers_a_student_validate_on_an_exercise_and_no_instructors_tool(
+    browser: Browser, lab: Lab
+) -> None:
+    only_students_tools(browser, lab, "roofline/ex1_int8_matmul.ipynb", CHAPTER)
+
+
+def test_run_all_on_a_fresh_exercise_reaches_the_last_cell_and_says_each_unanswered_part_in_one_line(
+    browser: Browser, lab: Lab
+) -> None:
+    fresh_run_all_reaches_the_last_cell(browser, lab, FRESH, "en")
 
 
 # --- The exercises --------------------------------------------------------------------
@@ -134,6 +160,20 @@ def _select(menu: Any, text: str) -> None:
     """Choose the option of ``menu`` that reads ``text``."""
     menu.select_option(value=menu.evaluate(
         "(s, text) => [...s.options].find(o => o.text.replace(/\\u00a0/g, ' ') === text).value", text))
+
+
+SI = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+
+
+def _readouts(explorer: Any) -> tuple[float, float]:
+    """The figures the peak and HBM sliders show (ipywidgets' readout, e.g. 197T), as numbers."""
+    shown = []
+    for label in ("peak FLOP/s", "HBM B/s"):
+        text = explorer.locator(".widget-slider", has_text=label).locator(".widget-readout").inner_text()
+        number = re.fullmatch(r"([0-9.]+)([kMGTP]?)", text.strip())
+        assert number, f"the {label} slider reads {text!r}"
+        shown.append(float(f"{float(number.group(1)) * SI.get(number.group(2), 1):.3g}"))
+    return shown[0], shown[1]
 
 
 def _table_cell(explorer: Any, row: int, column: int) -> str:
@@ -205,6 +245,10 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     assert f"critical intensity {num(peak / bandwidth, 4)} FLOP/B" in _caption(explorer)
     (matmul, *_rest) = evaluate(peak, bandwidth, 256, 8192)
     assert _table_cell(explorer, 1, 9) == num(matmul.critical_batch_approx or 0, 4)
+    # Each slider shows the chip's figure, to three significant digits.
+    assert _readouts(explorer) == (slider_figure(peak), slider_figure(bandwidth))
+    explorer.locator(".widget-slider").first.scroll_into_view_if_needed()
+    screenshot(page, "chapter-explorer-readouts")
 
     # Another chip: its figures, and it stays chosen.
     h100 = chip("h100-sxm")
@@ -222,6 +266,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     peak, bandwidth = chip_figures(h100)
     assert _chosen(menu) == h100.name
     assert f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s" in _caption(explorer)
+    assert _readouts(explorer) == (slider_figure(peak), slider_figure(bandwidth))
     back = explorer.locator("button", has_text="back to")
     assert not back.is_visible()
 
@@ -272,7 +317,8 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     screenshot(page, "chapter-explorer-smem")
     _select(levels, "L2 cache")
     page.wait_for_function(
-        "e => e.querySelector('.rk-level').textContent.includes('has no bandwidth figure')",
+        "e => e.querySelector('.rk-level').textContent.includes('has no bandwidth figure')"
+        " && !e.querySelector('table td')",  # the note, then the table
         arg=explorer.element_handle(),
         timeout=30_000,
     )
@@ -300,6 +346,20 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
     assert _chosen(menu) == "custom (sliders)"
     custom = re.search(r"peak (\S+) FLOP/s", _caption(explorer))
     assert custom and float(custom.group(1)) > peak
+    page.wait_for_function(  # the slider reads the figure in use, once the kernel has its last move
+        """e => { const peak = e.querySelector('.rk-figures').textContent.match(/peak (\\S+) FLOP/);
+                  const slider = [...e.querySelectorAll('.widget-slider')]
+                      .find(s => s.textContent.includes('peak FLOP/s'));
+                  const shown = slider.querySelector('.widget-readout').textContent
+                      .match(/^([0-9.]+)([kMGTP]?)$/);
+                  const si = {"": 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15};
+                  return peak && shown && Number(peak[1]).toPrecision(3)
+                         === (Number(shown[1]) * si[shown[2]]).toPrecision(3); }""",
+        arg=explorer.element_handle(),
+        timeout=30_000,
+    )
+    custom = re.search(r"peak (\S+) FLOP/s", _caption(explorer))
+    assert custom and _readouts(explorer)[0] == float(custom.group(1))
     screenshot(page, "chapter-explorer-custom")
     assert back.is_visible() and back.inner_text() == f"back to {h100.name}"
     back.click()

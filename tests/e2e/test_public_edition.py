@@ -59,6 +59,7 @@ from tests.support.jupyterlab import (
     flat,
     known_mistake_named_then_put_right,
     lab_with,
+    only_students_tools,
     open_path,
     run_all,
 )
@@ -412,8 +413,13 @@ def test_the_student_environment_is_one_pinned_command_everywhere(edition: Editi
         "@jupyter/nbgrader",
         "jupyterlab-jupytext",
         "@jupyter-widgets/jupyterlab-manager",
+        "roofline-course",  # the course's plugin: Validate on the exercises only
     ):
         assert re.search(rf"{re.escape(extension)} v\S+ enabled OK", shown), (extension, shown)
+    # A student's nbgrader: Validate, none of its instructor or exchange plugins.
+    disabled = shown.split("Disabled extensions:", 1)[-1].split()
+    for plugin in ("menu", "formgrader", "create-assignment", "assignment-list", "course-list"):
+        assert f"@jupyter/nbgrader:{plugin}" in disabled, shown
     probe = """
         import json, sys
         from importlib.metadata import entry_points, files
@@ -724,3 +730,13 @@ def test_a_chapter_opens_as_a_notebook_and_runs_in_the_student_jupyterlab(
     )
     assert notebook.locator(".jp-OutputArea-output img").count() >= 2  # the chapter's plots
     close_all(page, lab.words)
+
+
+@pytest.mark.lab
+@pytest.mark.browser
+def test_the_student_jupyterlab_offers_validate_on_an_exercise_and_no_instructors_tool(
+    browser: Browser, lab: Lab
+) -> None:
+    # (last in the module: closing a notebook whose kernel has just started leaves JupyterLab's own
+    # noise in the console, which the tests above check is empty)
+    only_students_tools(browser, lab, f"{ASSIGNMENT}/ex1_int8_matmul.ipynb", CHAPTER, "student-env-")

@@ -8,7 +8,9 @@ listed mistake and never a right answer (within the tolerance), that a mistake a
 inherits from an earlier function is named as inherited, never as another one; in a kernel, as
 Run All runs the released notebook, that a failing check shows its message first, alone, that
 Run All goes on to the last cell, which lists every check, and that every passing check says so
-(in English and in Korean); and, through ``nbgrader validate`` on the released student version,
+(in English and in Korean); that a fresh released notebook runs to its last cell, each
+unanswered part said in one line (nbgrader's code stub ``not_answered()``); and, through
+``nbgrader validate`` on the released student version,
 that each slip of the grading tests gets its misconception's words from the visible checks
 alone while the model answers pass.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -468,3 +471,81 @@ def test_validate_lists_every_failing_check_and_names_an_inherited_mistake_as_in
     inherited = SAYS["inherited"].format(name="intensity", source="bytes_read", mistake=mistake)
     assert _words(inherited) in output
     assert _words(key.NO_FACTOR_TWO.message) not in output
+
+
+# --- A fresh notebook: every part unanswered ----------------------------------------------
+
+
+def test_an_unanswered_function_fails_in_one_line_naming_it_and_a_cell_of_its_own_only_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``not_answered()``, nbgrader's code stub here (nbgrader_config.py): in a function it fails
+    the call with one line naming the function; at a cell's top level it prints one line and
+    lets the cell end without an error."""
+    namespace = loaded("ex1_int8_matmul")
+    answer = "def ops(B, D, F):\n    # YOUR CODE HERE\n    not_answered()\n"
+    exec(compile(answer, "answer", "exec"), namespace)
+    with pytest.raises(NotImplementedError) as raised:
+        namespace["ops"](2, 3, 4)
+    assert raised.value._render_traceback_() == [SAYS["unanswered"].format(name="ops")]  # type: ignore[attr-defined]
+    exec(compile("# YOUR CODE HERE\nnot_answered()\n", "figures", "exec"), namespace)
+    assert capsys.readouterr().out == SAYS["todo"] + "\n"
+
+
+@pytest.fixture(scope="module")
+def fresh_runs() -> dict[tuple[str, str], nbformat.NotebookNode]:
+    """Each released notebook as a student gets it, run as Run All runs it, in both languages."""
+    runs = {}
+    for language, folder in (("en", ROOT / "exercises"), ("ko", ROOT / "exercises" / "ko")):
+        for notebook in NOTEBOOKS:
+            released = nbformat.read(folder / ASSIGNMENT / f"{notebook}.ipynb", as_version=4)
+            runs[(notebook, language)] = run_all(released)
+    return runs
+
+
+@pytest.mark.grading
+@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_run_all_on_a_fresh_notebook_reaches_the_last_cell_saying_what_is_unanswered_in_one_line(
+    fresh_runs: dict[tuple[str, str], nbformat.NotebookNode], notebook: str, language: str
+) -> None:
+    says = translator(language)
+    cells = by_part(fresh_runs[(notebook, language)])
+    for part, cell in cells.items():
+        meta = cell.metadata["nbgrader"]
+        if meta.get("solution") and not cell.source.startswith("def "):  # the figures, a plot
+            assert not errors(cell) and printed(cell) == says(SAYS["todo"]) + "\n", (part, cell.outputs)
+        elif meta.get("grade"):
+            (error,) = errors(cell)
+            shown = [ANSI.sub("", line) for line in error.traceback]
+            assert not any(code in line for line in shown for code in HELPER_CODE), (part, shown)
+            if error.ename == "NotAnswered":
+                (line,) = shown
+                assert line.endswith(says(SAYS["unanswered"]).split("}", 1)[1]), (part, line)
+            else:  # exercise 3's plot: no fig, said by its first check
+                assert error.ename == "CheckFailed" and "fig" in shown[0] and len(shown) == 2, (part, shown)
+    listing = printed(cells["every_check"]).split("\n")
+    assert listing[0] == says(SAYS["every"]), listing
+    tests = sum(1 for c in cells.values() if c.metadata["nbgrader"].get("grade"))
+    assert _words("\n".join(listing)).endswith(_words(says(SAYS["tally"]).format(passed=0, total=tests)))
+    unanswered = [line for line in listing if line.endswith(f": {says(SAYS['unanswered_here'])}")]
+    assert len(unanswered) == tests - (3 if notebook.startswith("ex3") else 0), listing
+
+
+@pytest.mark.grading
+def test_validate_says_each_unanswered_part_in_one_line(tmp_path: Path) -> None:
+    """``nbgrader validate`` (the Validate button) on a fresh exercise: each failing check's error is
+    the one line that names the unanswered part, never a traceback."""
+    shutil.copy(ROOT / "exercises" / ASSIGNMENT / "ex1_int8_matmul.ipynb", tmp_path)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "nbgrader"), "validate", "ex1_int8_matmul.ipynb"],
+        capture_output=True, text=True, timeout=600, check=False, cwd=tmp_path,
+    )
+    output = done.stdout
+    failed = output.count("The following cell failed")
+    parts = [c for c in answered("ex1_int8_matmul").cells if c.metadata["nbgrader"].get("grade")]
+    assert failed == len(parts), output[-3000:]
+    errors_shown = re.findall(r"The error was:\n\n((?:    .*\n)+)", output)
+    assert len(errors_shown) == failed and all(e.count("\n") == 1 for e in errors_shown), errors_shown
+    assert all("is not answered yet" in e for e in errors_shown)
+    assert not any(code in output for code in HELPER_CODE[:4]), output[-3000:]

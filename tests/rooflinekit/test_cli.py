@@ -246,7 +246,7 @@ def test_transformer_text_reads_like_the_book() -> None:
     for row in table.cells()[1:]:  # every operation, its figures as the book writes them
         shown = next(line for line in lines if line.startswith(f"  {row[0]} "))
         assert re.split(r" {2,}", shown.strip()) == row
-    assert f"  t_lower                  {rk.fmt.seconds(step.t_lower, 4)} (one decode step)" in lines
+    assert f"  step time (lower bound)  {rk.fmt.seconds(step.t_lower, 4)} (one decode step)" in lines
     for line in step_summary(step):
         assert f"  {line.label:<24} {line.text}" in lines
 

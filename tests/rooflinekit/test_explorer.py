@@ -192,17 +192,31 @@ def test_a_chosen_chip_keeps_its_own_figures_when_the_sliders_snap_to_their_step
     assert f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s" in _caption(e)
 
 
+def test_a_chosen_chips_sliders_read_its_figures() -> None:
+    """Each slider shows its value (ipywidgets' readout, three significant digits): where choosing
+    a chip puts it, the step nearest the figure, it reads the chip's figure, as the caption does."""
+    e = explorer("tpu-v5e")
+    controls = e._controls if e.widget else {}
+    for key in ("peak", "bandwidth"):
+        assert controls[key].readout and controls[key].readout_format == ".3s"  # d3: 197T, 820G
+    for name in rk.CHIPS:
+        for figure in chip_figures(name):
+            snapped = 10 ** (round(np.log10(figure) / SLIDER_STEP) * SLIDER_STEP)
+            assert slider_figure(snapped) == slider_figure(figure), (name, figure, snapped)
+
+
 def test_a_moved_slider_makes_custom_figures_and_the_chip_can_be_had_back() -> None:
     e = explorer("tpu-v5e", B=256, D=8192)
     controls = e._controls if e.widget else {}
     back = controls["back"]
     assert back.layout.visibility == "hidden"
-    controls["bandwidth"].value = 10 ** 11.93  # one step and a half to the right: a move
+    controls["bandwidth"].value = 10 ** 11.93  # well off the step nearest 8.2e11: a move
     assert controls["chip"].value == "custom" and e.chip == "custom"
     assert e.state()[:2] == (1.97e14, slider_figure(10 ** 11.93)) == (1.97e14, 8.51e11)
     assert "custom (sliders)" in _caption(e) and "8.51e11" in _caption(e)
-    controls["bandwidth"].value = 10 ** 11.91  # back where the chip put it: still custom
-    assert e.chip == "custom" and e.state()[1] == 8.13e11
+    snapped = 10 ** (round(np.log10(8.2e11) / SLIDER_STEP) * SLIDER_STEP)
+    controls["bandwidth"].value = snapped  # back where the chip put it: still custom
+    assert e.chip == "custom" and e.state()[1] == 8.2e11
     assert back.layout.visibility == "visible" and back.description == "back to TPU v5e"
     back.click()
     assert controls["chip"].value == "tpu-v5e" and e.state()[:2] == chip_figures("tpu-v5e")

@@ -73,6 +73,12 @@ def test_a_view_shows_the_librarys_tables() -> None:
             assert op.attainable == rk.attainable_flops(op.intensity, h100.peak("bf16"), h100.hbm_bandwidth)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_row_of_the_summary_is_labelled_in_words_not_a_code_name(language: str) -> None:
+    labels = [line.label for line in view(SETTINGS, language).summary]
+    assert labels and not [label for label in labels if re.search(r"\w_\w", label)], labels
+
+
 def test_a_step_that_does_not_fit_says_how_many_would() -> None:
     shown = view(SETTINGS.at(batch=1024, context=2048))
     assert shown.step is None and not shown.fits and not shown.ops

@@ -18,6 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
+
+INSTRUCTOR_PLUGINS = (
+    "@jupyter/nbgrader:menu",
+    "@jupyter/nbgrader:formgrader",
+    "@jupyter/nbgrader:create-assignment",
+)
+"""nbgrader's JupyterLab plugins that ``make formgrader``'s Lab has and the student's has not."""
+EXCHANGE_PLUGINS = ("@jupyter/nbgrader:assignment-list", "@jupyter/nbgrader:course-list")
+"""nbgrader's plugins for its exchange, which the course does not use: in neither Lab."""
 
 
 @dataclass
@@ -97,3 +107,11 @@ def page_text(url: str, token: str) -> str:
     request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
     with urllib.request.urlopen(request, timeout=60) as response:
         return str(response.read().decode())
+
+
+def lab_page_config(url: str, token: str) -> Any:
+    """The page configuration JupyterLab hands the browser at ``url``/lab (its disabled plugins)."""
+    page = BeautifulSoup(page_text(f"{url}/lab", token), "html.parser")
+    data = page.find(id="jupyter-config-data")
+    assert data is not None, "no jupyter-config-data on the Lab's page"
+    return json.loads(data.get_text())

@@ -412,3 +412,87 @@ def opens_unmodified(browser: Browser, lab: Lab, release: Path) -> None:
     assert copy.stat().st_mtime_ns != written, "the notebook was not saved"
     assert copy.read_bytes() == before, f"{name}: saved as it opened, it differs from the release"
     close_all(page, lab.words)
+
+
+INSTRUCTOR_COMMANDS = ("Assignment List", "Course List", "Formgrader", "Create assignment")
+"""nbgrader's commands for instructors and its exchange: none is in the student's Lab."""
+
+
+def palette_labels(page: Any, words: Words, query: str) -> list[str]:
+    """The command palette's entries for ``query``, as a student finds them there (menu View)."""
+    page.locator(".lm-MenuBar-item", has_text=words("View", "menu")).click()
+    page.locator(".lm-Menu-item:visible[data-command='apputils:activate-command-palette']").click()
+    search = page.locator(".lm-CommandPalette-input:visible")
+    search.wait_for(timeout=30_000)
+    search.fill(query)
+    page.wait_for_timeout(500)
+    labels = [flat(t) for t in page.locator(".lm-CommandPalette-item:visible .lm-CommandPalette-itemLabel")
+              .all_inner_texts()]
+    search.fill("")
+    page.keyboard.press("Escape")
+    return labels
+
+
+def only_students_tools(browser: Browser, lab: Lab, exercise: str, chapter: str, prefix: str = "") -> None:
+    """The student's Lab: no Nbgrader menu, no Create Assignment sidebar, none of nbgrader's
+    instructor or exchange commands in the command palette; *Validate* in an exercise's toolbar
+    and not in a chapter's (which opens as a notebook too)."""
+    page = browser.page
+    page.goto(f"{lab.url}/lab/workspaces/palette?reset&token={TOKEN}")
+    page.locator(".jp-DirListing-content").wait_for(timeout=60_000)
+    for query in ("nbgrader", "Formgrader", "Assignment", "Course"):
+        offered = palette_labels(page, lab.words, query)
+        assert not [c for c in INSTRUCTOR_COMMANDS if c in offered], (query, offered)
+    open_path(page, lab, exercise)
+    validate = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .validate-button")
+    validate.wait_for(state="visible", timeout=30_000)
+    menus = [flat(t) for t in page.locator(".lm-MenuBar-item").all_inner_texts()]
+    assert len(menus) >= 8 and not any("nbgrader" in m.lower() for m in menus), menus
+    tabs = [flat(t.get_attribute("title") or t.inner_text()) for t in page.locator(".lm-TabBar-tab").all()]
+    assert not any("Assignment" in t for t in tabs), tabs  # nbgrader's Create Assignment sidebar
+    assert page.locator("#nbgrader-create_assignemnt").count() == 0  # (nbgrader's id, spelt so)
+    screenshot(page, f"{prefix}student-tools")
+    close_all(page, lab.words)
+    open_path(page, lab, chapter)
+    hidden = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .validate-button")
+    page.wait_for_timeout(1000)  # the notebook has been read: an exercise's Validate would show now
+    assert hidden.count() == 1 and not hidden.is_visible(), "Validate shows on a chapter"
+    screenshot(page, f"{prefix}chapter-toolbar")
+    close_all(page, lab.words)
+
+
+def fresh_run_all_reaches_the_last_cell(browser: Browser, lab: Lab, path: str, language: str) -> None:
+    """A released exercise as a student gets it: Run All goes past every unanswered part to the last
+    cell; an unanswered cell of its own (the figures) says so in one line, each check under an
+    unanswered function says in one line that it is not answered yet (no traceback), and
+    *Validate* lists them the same way."""
+    page = browser.page
+    says = translator(language)
+    prefix = "" if language == "en" else f"{language}-"
+    notebook = nbformat.read(lab.root / path, as_version=4)
+    exercise = notebook.cells[0].metadata["nbgrader"]["grade_id"].split("_")[0]
+    meta = [c.metadata.get("nbgrader", {}) for c in notebook.cells]
+    tests = [m["grade_id"] for m in meta if m.get("grade")]
+    open_path(page, lab, path)
+    run_all(page, lab.words)
+    figures = cell_at(page, grade_index(notebook, f"{exercise}_figures"))
+    assert flat(figures.locator(".jp-OutputArea").inner_text()) == flat(says(SAYS["todo"]))
+    figures.scroll_into_view_if_needed()
+    screenshot(page, f"{prefix}fresh-figures")
+    unanswered = says(SAYS["unanswered"]).split("}", 1)[1]  # " is not answered yet: ..."
+    for grade_id in tests:
+        cell = cell_at(page, grade_index(notebook, grade_id))
+        said = cell.locator(".jp-OutputArea-output").all_inner_texts()
+        assert len(said) == 1 and flat(said[0]).endswith(flat(unanswered)), (grade_id, said)
+    last = cell_at(page, len(notebook.cells) - 1)
+    last.scroll_into_view_if_needed()
+    screenshot(page, f"{prefix}fresh-run-all")
+    listed = flat(last.locator(".jp-OutputArea-output").inner_text())
+    assert listed.startswith(flat(says(SAYS["every"]))), listed
+    assert flat(says(SAYS["tally"]).format(passed=0, total=len(tests))) in listed, listed
+    assert "Traceback" not in outputs(page) and "NotImplementedError" not in outputs(page)
+    result = validate(page)
+    screenshot(page, f"{prefix}fresh-validate")
+    assert "Traceback" not in result and flat(result).count(flat(unanswered)) == len(tests), result[:3000]
+    close_dialog(page)
+    close_all(page, lab.words)
