@@ -155,7 +155,7 @@ def normalised_roster(path: Path, existing: Sequence[str] = ()) -> tuple[list[di
     >>> roster = Path(tempfile.mkdtemp()) / "students.csv"
     >>> _ = roster.write_text("id,first_name\\nBob,Bob\\nbob,Robert\\n", encoding="utf-8")
     >>> print(normalised_roster(roster)[1])  # doctest: +ELLIPSIS
-    the student id 'Bob' is 'bob' once normalised (Unicode NFKC, case), as the id 'bob' already taken...
+    the student ids 'bob' and 'Bob' are one id once normalised (Unicode NFKC, case-folded: 'bob'): ...
     """
     from roofline_grading.students import canonical, clash, spellings
 

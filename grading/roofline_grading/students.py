@@ -40,13 +40,13 @@ def clash(kept: str, refused: str) -> str:
     """The line that refuses ``refused``, another spelling of the id ``kept`` already has.
 
     >>> print(clash("alice", "ALICE"))  # doctest: +NORMALIZE_WHITESPACE
-    the student id 'ALICE' is 'alice' once normalised (Unicode NFKC, case), as the id 'alice'
-    already taken: refused (two spellings may be two people; correct one in the LMS or the class list)
+    the student ids 'alice' and 'ALICE' are one id once normalised (Unicode NFKC, case-folded:
+    'alice'): 'ALICE' refused (two spellings may be two people; correct one in the LMS or the class list)
     """
     return (
-        f"the student id {refused!r} is {canonical(refused)!r} once normalised (Unicode NFKC, case), "
-        f"as the id {kept!r} already taken: refused (two spellings may be two people; correct one in "
-        "the LMS or the class list)"
+        f"the student ids {kept!r} and {refused!r} are one id once normalised (Unicode NFKC, "
+        f"case-folded: {canonical(kept)!r}): {refused!r} refused (two spellings may be two people; "
+        "correct one in the LMS or the class list)"
     )
 
 
