@@ -24,7 +24,9 @@ modules, as each request and the extension's start-up look them up:
   and the submissions' lists without those columns, their instructions naming the ``make`` targets;
   nbgrader's templates behind them, each reachable as ``nbgrader/<name>``;
 - ``HTMLExporter`` (``formgrader``): :class:`~roofline_grading.pages.InertHTMLExporter`, which
-  strips each notebook of what a template could make markup of and sanitizes Markdown's HTML.
+  strips each notebook of what a template could make markup of and sanitizes Markdown's HTML. (The
+  page still loads nbgrader's MathJax, which formgrader's own script needs; it typesets no code
+  or ``<pre>`` block, where a student's text is.)
 """
 
 from __future__ import annotations

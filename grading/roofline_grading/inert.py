@@ -85,18 +85,13 @@ def as_text(markdown: str) -> str:
 def spreadsheet_cell(value: object) -> str:
     """``value`` as a CSV cell that a spreadsheet shows as the text it is: one that would start a
     formula (``=``, ``+``, ``-``, ``@``, a tab, a carriage return) gets a leading ``'``, as OWASP
-    recommends against CSV injection. Numbers the course writes pass as they are.
+    recommends against CSV injection, whatever follows (``-2+cmd|...`` is a formula too). A number
+    given as a number passes as it is (the course's scores are never negative).
 
     >>> spreadsheet_cell("@SUM(A1)"), spreadsheet_cell(3.5), spreadsheet_cell("-2"), spreadsheet_cell("")
-    ("'@SUM(A1)", '3.5', '-2', '')
+    ("'@SUM(A1)", '3.5', "'-2", '')
     """
     if isinstance(value, (int, float)):
         return str(value)
     text = "" if value is None else str(value)
-    if text.startswith(_FORMULA_START) and not _is_number(text):
-        return "'" + text
-    return text
-
-
-def _is_number(text: str) -> bool:
-    return re.fullmatch(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?", text) is not None
+    return "'" + text if text.startswith(_FORMULA_START) else text

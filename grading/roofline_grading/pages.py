@@ -5,8 +5,8 @@ Two layers, both applied wherever a graded or held notebook becomes a page:
 - :func:`inert_notebook` keeps only what the course's pages need from a notebook and nothing
   that a template could turn into markup or a request: the notebook's metadata but its kernel
   and language names, cell metadata but nbgrader's (with a grade id of the characters nbgrader
-  allows) and the course's own, attachments but PNG and JPEG images, outputs but text and
-  PNG/JPEG images, and no raw cell (shown as text instead). The autograde step
+  allows), the course's own and tags that are plain names, attachments but PNG and JPEG images,
+  outputs but text and PNG/JPEG images, and no raw cell (shown as text instead). The autograde step
   (:class:`~roofline_grading.autograde.judging.PlainOutputs`) applies it to the graded
   notebook; the exporters apply it again to whatever notebook they are handed.
 - :func:`sanitize_html` passes the HTML a Markdown cell (or a grader's comment) becomes through
@@ -237,14 +237,18 @@ def _inert_cell(cell: Any) -> Any:
     grade_id = kept.get("nbgrader", {}).get("grade_id")
     if grade_id is not None and not (isinstance(grade_id, str) and GRADE_ID.fullmatch(grade_id)):
         del kept["nbgrader"]
+    tags = metadata.get("tags")
+    if isinstance(tags, list) and tags:  # class names on the page (the release's raises-exception)
+        kept["tags"] = [t for t in tags if isinstance(t, str) and _NAME.fullmatch(t)]
     cell.metadata = from_dict(kept)
     if "attachments" in cell:
         attachments = cell.get("attachments") or {}
-        cell.attachments = {
+        images = {
             name: {k: v for k, v in data.items() if k in ("image/png", "image/jpeg")}
             for name, data in attachments.items()
             if isinstance(data, dict)
         }
+        cell.attachments = {name: image for name, image in images.items() if image}
     if cell.get("cell_type") == "code":
         cell.outputs = [_inert_output(o) for o in cell.get("outputs", []) if isinstance(o, dict)]
     return cell
