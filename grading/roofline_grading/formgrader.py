@@ -1,7 +1,7 @@
 """nbgrader's formgrader as this course needs it: its assignments only, no exchange, no button
 that grades outside the sandbox, and inert pages.
 
-Four things in nbgrader's formgrader (``make formgrader``) do not fit the course:
+Five things in nbgrader's formgrader (``make formgrader``) do not fit the course:
 
 - it lists every folder of the source directory as an assignment, so the Korean release in
   ``solutions/ko/roofline/`` (written by ``make exercises``) showed as a draft assignment "ko";
@@ -11,7 +11,9 @@ Four things in nbgrader's formgrader (``make formgrader``) do not fit the course
   Feedback* run nbgrader's own steps: autograde would run a student's code as the instructor,
   outside the sandbox and without the hidden inputs, and the others skip what ``make exercises``
   and ``make feedback`` do (the known-mistakes cells and the Korean release; the feedback's MathML);
-- it renders each submission with nbconvert's plain ``HTMLExporter``, Markdown's HTML unsanitized.
+- it renders each submission with nbconvert's plain ``HTMLExporter``, Markdown's HTML unsanitized;
+- one student's ``timestamp.txt`` that is not a time made its API fail, and with it the list of
+  submissions and every student's page, for the whole class.
 
 ``nbgrader_config.py``, which every nbgrader application and the formgrader read, sets
 :class:`NoExchangeList` as the exchange's lister and calls :func:`install`. nbgrader offers no
@@ -19,7 +21,8 @@ setting for any of the rest, so :func:`install` replaces three names in nbgrader
 modules, as each request and the extension's start-up look them up:
 
 - ``NbGraderAPI`` (``base``): :class:`CourseAPI`, which refuses those four steps with the ``make``
-  target that does each (whatever calls the API, a button or a script);
+  target that does each (whatever calls the API, a button or a script), and reads a timestamp
+  that is not a time as none;
 - ``FileSystemLoader`` (``formgrader``): the course's pages first (:data:`PAGES`): the assignments'
   and the submissions' lists without those columns, their instructions naming the ``make`` targets;
   nbgrader's templates behind them, each reachable as ``nbgrader/<name>``;
@@ -162,6 +165,15 @@ class CourseAPI(NbGraderAPI):  # type: ignore[misc]
         """Never: nbgrader's release and collect (buttons the formgrader shows when the exchange
         works) are the LMS's job here, so the formgrader offers neither."""
         return False
+
+    def get_submitted_timestamp(self, assignment_id: str, student_id: str) -> Any:
+        """The time in the student's ``timestamp.txt``, None if there is none, or none that reads
+        as a time: nbgrader's own raises, and every list of submissions then fails to load (the
+        autograder ignores such a file too, and says so in the report)."""
+        try:
+            return super().get_submitted_timestamp(assignment_id, student_id)
+        except (ValueError, OverflowError, OSError):
+            return None
 
     def generate_assignment(self, assignment_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return _refused("generate_assignment")

@@ -231,7 +231,12 @@ def _inert_cell(cell: Any) -> Any:
     if cell.get("cell_type") == "raw":
         from nbformat.v4 import new_markdown_cell
 
-        cell = new_markdown_cell(as_text(str(cell.get("source", ""))), id=cell.get("id"))
+        shown = new_markdown_cell(as_text(str(cell.get("source", ""))))
+        if isinstance(cell.get("id"), str):
+            shown.id = cell.id  # the same id (a graded notebook is the same, byte for byte, each time)
+        else:
+            shown.pop("id", None)
+        cell = shown
     metadata = cell.get("metadata", {})
     kept = {key: metadata[key] for key in _CELL_KEYS if isinstance(metadata.get(key), dict)}
     grade_id = kept.get("nbgrader", {}).get("grade_id")

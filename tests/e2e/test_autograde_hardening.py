@@ -723,6 +723,8 @@ def test_no_feedback_page_of_the_class_runs_a_students_script_and_markup_shows_a
     assert [s for s in browsed.seen if not s.startswith("request: file://")] == []
 
 
+LOADED = "() => !document.body.innerText.includes('Loading, please wait')"
+"""A formgrader list has its rows (each asks nbgrader's API once the page is there)."""
 MATHJAX = "https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/latest.js?config=TeX-AMS_CHTML-full,Safe"
 """The MathJax nbgrader's formgrader loads on the page of a submission."""
 
@@ -769,7 +771,7 @@ def test_no_formgrader_view_of_the_class_runs_a_students_script_or_offers_a_step
             if student is not None:
                 assert student not in MARKUP_STUDENTS or SHOWN in page.inner_text("body"), view
             else:
-                page.wait_for_function("() => !document.body.innerText.includes('Loading, please wait')")
+                page.wait_for_function(LOADED, timeout=90_000)
                 assert page.locator(STEPS).count() == 0, view
                 headers = {h.strip() for h in page.locator("th").all_inner_texts()}
                 assert not headers & {"Generate", "Autograde", "Generate Feedback", "Release Feedback"}, view
