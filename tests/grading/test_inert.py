@@ -251,6 +251,7 @@ def test_a_spreadsheet_shows_each_cell_as_text(value: object, shown: str) -> Non
     assert spreadsheet_cell(value) == shown
 
 
+@pytest.mark.grading  # a real nbgrader gradebook (its migrations run alembic: seconds, not a unit's time)
 def test_the_grades_export_keeps_its_columns_and_runs_no_formula(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
