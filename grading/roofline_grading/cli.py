@@ -8,7 +8,9 @@
     roofline-grading grades [--to FILE]     the gradebook exported to CSV, a row per student
     roofline-grading cluster certs|scheduler|worker   the grading cluster (see autograde.cluster)
 
-Every step takes ``--course DIR`` (the nbgrader course directory, default ``.``). A mistake in
+``roster`` imports the class list with each student id normalised as ``collect`` files them
+(Unicode NFKC, case-folded: :mod:`roofline_grading.students`), and refuses a list that spells one
+id two ways. Every step takes ``--course DIR`` (the nbgrader course directory, default ``.``). A mistake in
 the command (a missing file, a class list without an ``id`` column, a folder that is not a
 course) is one line on the error stream and exit status 2; nbgrader's own steps (generate,
 import, feedback, export) run as nbgrader's command line, in the course directory, with this
@@ -27,10 +29,11 @@ import csv
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-__all__ = ["check_roster", "main", "parser"]
+__all__ = ["check_roster", "main", "normalised_roster", "parser"]
 
 ROSTER_COLUMNS = "id,first_name,last_name,email"
 
@@ -122,10 +125,63 @@ def check_roster(path: Path) -> str | None:
 
 
 def _roster(args: argparse.Namespace) -> int:
+    """The class list into the gradebook, each id normalised (:mod:`roofline_grading.students`):
+    nbgrader imports a copy of it with the ids as ``make collect`` files them."""
     problem = check_roster(args.csv)
     if problem:
         return _refuse(problem)
-    return _nbgrader(args.course, "db", "student", "import", str(args.csv.resolve()))
+    from roofline_grading.autograde.gradebook import CourseError, open_course
+
+    try:
+        course = open_course(args.course)
+        existing = _gradebook_students(course.db_url) if course.has_gradebook() else []
+    except CourseError as error:
+        return _refuse(f"roster: {error}")
+    rows, problem = normalised_roster(args.csv, existing)
+    if problem:
+        return _refuse(f"roster: {problem}")
+    with tempfile.TemporaryDirectory(prefix="roofline-roster-") as scratch:
+        copy = Path(scratch) / args.csv.name
+        with copy.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["id"])
+            writer.writeheader()
+            writer.writerows(rows)
+        return _nbgrader(args.course, "db", "student", "import", str(copy))
+
+
+def normalised_roster(path: Path, existing: Sequence[str] = ()) -> tuple[list[dict[str, str]], str | None]:
+    """The class list's rows with each id normalised, or why it cannot be imported: a row without
+    an id, two spellings of one id (:func:`~roofline_grading.students.clash`), or an id whose
+    spelling differs from a student's already in the gradebook (``existing``).
+
+    >>> import tempfile
+    >>> roster = Path(tempfile.mkdtemp()) / "students.csv"
+    >>> _ = roster.write_text("id,first_name\\nBob,Bob\\nbob,Robert\\n", encoding="utf-8")
+    >>> print(normalised_roster(roster)[1])  # doctest: +ELLIPSIS
+    the student ids 'bob' and 'Bob' are one id once normalised (Unicode NFKC, case-folded: 'bob'): ...
+    """
+    from roofline_grading.students import canonical, clash, spellings
+
+    with path.open(newline="", encoding="utf-8-sig") as handle:
+        rows = [{k.strip(): (v or "").strip() for k, v in r.items() if k} for r in csv.DictReader(handle)]
+    for number, row in enumerate(rows, start=2):
+        if not row.get("id"):
+            return [], f"line {number} of {path} has no id"
+    _, refused = spellings(row["id"] for row in rows)
+    before = {canonical(s): s for s in existing if canonical(s) != s}  # ids from before normalising
+    for row in rows:
+        if row["id"] in refused:
+            return [], clash(refused[row["id"]], row["id"])
+        if canonical(row["id"]) in before:
+            return [], clash(before[canonical(row["id"])], row["id"])
+    return [{**row, "id": canonical(row["id"])} for row in rows], None
+
+
+def _gradebook_students(db_url: str) -> list[str]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url) as gradebook:
+        return [str(student.id) for student in gradebook.students]
 
 
 def _collect(args: argparse.Namespace) -> int:

@@ -13,6 +13,9 @@ MathML Core by math-core, and no MathJax script. Browsers lay MathML out themsel
 Student-written Markdown reaches the page as text (:class:`~roofline_grading.autograde.judging.PlainOutputs`),
 and so do outputs (no ``text/latex``): the formulas are the release's and nbgrader's comments'.
 A formula math-core cannot convert is shown as its TeX, in code, and named in nbgrader's log.
+The exporter is the course's inert one (:class:`~roofline_grading.pages.InertHTMLExporter`): the
+notebook is stripped of what a template could make markup of, and the HTML of every Markdown text,
+MathML included, passes bleach's sanitizer before it reaches the page.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jinja2 import BaseLoader, DictLoader, pass_context
+from jinja2 import BaseLoader, DictLoader
 from jinja2.runtime import Context
 from math_core import LatexError, LatexToMathML
-from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from traitlets import default
+
+from roofline_grading.pages import InertHTMLExporter
 
 __all__ = ["FeedbackExporter", "MathMLRenderer", "to_mathml"]
 
@@ -91,9 +95,10 @@ class MathMLRenderer(IPythonRenderer):
         return self._math(f"\\begin{{{name}}}{body}\\end{{{name}}}", True)
 
 
-class FeedbackExporter(HTMLExporter):
+class FeedbackExporter(InertHTMLExporter):
     """nbconvert's HTML exporter as nbgrader's GenerateFeedback uses it (template ``feedback``),
-    with MathML for the Markdown cells' math and no MathJax (see the module's docstring)."""
+    inert (:class:`~roofline_grading.pages.InertHTMLExporter`), with MathML for the Markdown
+    cells' math and no MathJax (see the module's docstring)."""
 
     @default("extra_loaders")
     def _extra_loaders_default(self) -> list[BaseLoader]:
@@ -106,9 +111,9 @@ class FeedbackExporter(HTMLExporter):
         _LENIENT.reset_global_state()
         return super().from_notebook_node(nb, resources, **kw)
 
-    @pass_context
-    def markdown2html(self, context: Context, source: str) -> str:
-        """Markdown to HTML, as ``HTMLExporter.markdown2html`` does, with math as MathML."""
+    def markdown_html(self, context: Context, source: str) -> str:
+        """Markdown to HTML, as ``HTMLExporter.markdown2html`` does, with math as MathML (the
+        inert exporter sanitizes it)."""
         cell = context.get("cell", {})
         resources = context.get("resources", {})
         metadata = resources.get("metadata", {})

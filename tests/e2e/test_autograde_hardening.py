@@ -22,6 +22,7 @@ of workers, that the gradebook is intact and that no submitted file changed.
 
 from __future__ import annotations
 
+import base64
 import copy
 import csv
 import functools
@@ -34,7 +35,8 @@ import sqlite3
 import subprocess
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
@@ -47,7 +49,8 @@ from roofline_grading import answer_key as key
 from roofline_grading import reference
 from roofline_grading.questions import FunctionQuestion, public_cases
 from rooflinekit import exercises
-from tests.support.make_targets import make
+from tests.support.formgrader_server import Formgrader, api, start_formgrader
+from tests.support.make_targets import command, make
 
 pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("hardening")]
 
@@ -220,6 +223,38 @@ def _script_in_markdown(nb: nbformat.NotebookNode) -> None:
     nb.cells.insert(1, nbformat.v4.new_markdown_cell("My notes <script>alert('MARK-MARKDOWN')</script>"))
 
 
+MARKUP = 'x`` <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> **bold** $x$'
+"""Markup as a student can write it wherever a notebook carries text: backticks that would close a
+code span, HTML that sets ``window.__pwned`` if it ever runs, Markdown, math."""
+SHOWN = '<img src=x onerror="window.__pwned='
+"""What of :data:`MARKUP` (and of the markup a student prints) a page must show as text."""
+SVG = (
+    "<svg xmlns='http://www.w3.org/2000/svg' onload='window.__pwned=6'>"
+    "<script>window.__pwned=7</script></svg>"
+)
+
+
+def _markup_kernelspec(nb: nbformat.NotebookNode) -> None:
+    nb.metadata.kernelspec = {"name": [MARKUP], "display_name": MARKUP, "language": "python"}
+
+
+def _markup_tags(nb: nbformat.NotebookNode) -> None:
+    nb.cells[0].metadata["tags"] = MARKUP
+
+
+def _markup_everywhere(nb: nbformat.NotebookNode) -> None:
+    part = {"grade_id": MARKUP, "grade": True, "solution": False, "locked": True, "points": 5}
+    notes = nbformat.v4.new_markdown_cell(f"My notes {MARKUP}\n\n![plot](attachment:plot.svg)")
+    notes.attachments = {"plot.svg": {"image/svg+xml": base64.b64encode(SVG.encode()).decode()}}
+    nb.cells[1:1] = [
+        notes,
+        nbformat.v4.new_raw_cell(MARKUP, metadata={"raw_mimetype": "text/html"}),
+        nbformat.v4.new_code_cell("assert True", metadata={"nbgrader": part, "tags": [SHOWN]}),
+    ]
+    state = {"state": {}, "</script><script>window.__pwned=8</script>": {}}
+    nb.metadata.update(title=MARKUP, widgets={"application/vnd.jupyter.widget-state+json": state})
+
+
 CHANGES: dict[str, Callable[..., None]] = {
     "delete": _delete,
     "edit-tests": _edit_tests,
@@ -229,6 +264,9 @@ CHANGES: dict[str, Callable[..., None]] = {
     "duplicate": _duplicate,
     "kernelspec": _kernelspec,
     "script-in-markdown": _script_in_markdown,
+    "markup-kernelspec": _markup_kernelspec,
+    "markup-tags": _markup_tags,
+    "markup-everywhere": _markup_everywhere,
 }
 """The edits class.toml's ``changes`` name, each given the notebook and the change's arguments."""
 
@@ -684,6 +722,124 @@ def test_no_script_a_student_writes_reaches_the_feedback_or_the_formgrader(paral
     assert notes.source.startswith("````text\n")
     kinds = {kind for c in nb.cells for out in c.get("outputs", []) for kind in out.get("data", {})}
     assert kinds <= {"text/plain", "image/png", "image/jpeg"}
+
+
+# --- The class's pages in a browser: no script of a student's runs, markup shows as text ----------
+
+MARKUP_STUDENTS = sorted(c.id for c in CRAFTS if c.id.startswith("markup-"))
+STEPS = (
+    ".assign, .release, .collect, .autograde, .generate-feedback, .release-feedback, "
+    ".glyphicon-education, .glyphicon-flash, .glyphicon-comment, .glyphicon-envelope"
+)
+"""nbgrader's buttons for the steps the course runs with make (their cells and their icons)."""
+
+
+@dataclass
+class Watched:
+    """A chromium page on which every dialog, page error and request to another host is noted."""
+
+    page: Any
+    seen: list[str] = field(default_factory=list)
+
+    def ran(self) -> str:
+        """What a student's script set, if any ran on the page ('' if none did)."""
+        return str(self.page.evaluate("typeof window.__pwned === 'undefined' ? '' : String(window.__pwned)"))
+
+
+@contextmanager
+def watched(chromium: Any, local: str) -> Iterator[Watched]:
+    """A page in a context of its own, every request but to ``local`` (an address's start) blocked."""
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    browsed = Watched(context.new_page())
+    page, seen = browsed.page, browsed.seen
+    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith((local, "data:")) else r.abort())
+    page.on("request", lambda r: r.url.startswith((local, "data:")) or seen.append(f"request: {r.url}"))
+    page.on("dialog", lambda d: (seen.append(f"dialog: {d.message}"), d.dismiss()))
+    page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
+    try:
+        yield browsed
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_no_feedback_page_of_the_class_runs_a_students_script_and_markup_shows_as_text(
+    parallel: Run, chromium: Any
+) -> None:
+    """Every feedback page of the class, opened from the disk as a student opens it: no dialog, no
+    page error, no request, and ``window.__pwned`` never set; the markup students' pages show
+    their markup as text."""
+    pages = sorted((parallel.course / "feedback").rglob("*.html"))
+    assert len(pages) > len(CRAFTS)
+    with watched(chromium, "file://") as browsed:
+        for path in pages:
+            browsed.page.goto(path.as_uri(), wait_until="load")
+            assert browsed.ran() == "", path
+            student = path.relative_to(parallel.course / "feedback").parts[0]
+            if student in MARKUP_STUDENTS:
+                assert SHOWN in browsed.page.inner_text("body"), path
+    assert [s for s in browsed.seen if not s.startswith("request: file://")] == []
+
+
+LOADED = "() => !document.body.innerText.includes('Loading, please wait')"
+"""A formgrader list has its rows (each asks nbgrader's API once the page is there)."""
+MATHJAX = "https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.7/latest.js?config=TeX-AMS_CHTML-full,Safe"
+"""The MathJax nbgrader's formgrader loads on the page of a submission."""
+
+
+@pytest.fixture(scope="module")
+def class_formgrader(parallel: Run, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Formgrader]:
+    """``make formgrader`` on the graded class, as the instructor starts it."""
+    scratch = tmp_path_factory.mktemp("formgrader")
+    running = start_formgrader(command("formgrader", course=parallel.course), parallel.course, scratch)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def formgrader_views(running: Formgrader) -> list[tuple[str, str | None]]:
+    """Every view formgrader has of the class: its lists, each student's, each submitted notebook's
+    (with the student whose notebook it shows)."""
+    views = ["manage_assignments", f"manage_submissions/{ASSIGNMENT}", "gradebook", f"gradebook/{ASSIGNMENT}"]
+    views += [f"gradebook/{ASSIGNMENT}/{notebook}" for notebook in NOTEBOOKS] + ["manage_students"]
+    views += [f"manage_students/{s}{tail}" for s in sorted(BY_ID) for tail in ("", f"/{ASSIGNMENT}")]
+    found: list[tuple[str, str | None]] = [(view, None) for view in views]
+    for notebook in NOTEBOOKS:
+        listed = f"{running.url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{notebook}"
+        found += [(f"submissions/{s['id']}/", s["student"]) for s in api(listed, running.token)]
+    return found
+
+
+@pytest.mark.browser
+def test_no_formgrader_view_of_the_class_runs_a_students_script_or_offers_a_step_outside_the_sandbox(
+    class_formgrader: Formgrader, chromium: Any
+) -> None:
+    """Each view formgrader has of the hostile class, in chromium: no student's script runs, the
+    markup students' notebooks show their markup as text, and no list offers nbgrader's generate,
+    autograde or feedback buttons; the API refuses those steps, naming the make target."""
+    url, token = class_formgrader.url, class_formgrader.token
+    views = formgrader_views(class_formgrader)
+    assert sum(student is not None for _, student in views) >= len(CRAFTS)
+    with watched(chromium, url) as browsed:
+        page = browsed.page
+        page.goto(f"{url}/formgrader/manage_assignments?token={token}", wait_until="load")
+        for view, student in views:
+            page.goto(f"{url}/formgrader/{view}", wait_until="load")
+            if student is not None:
+                assert student not in MARKUP_STUDENTS or SHOWN in page.inner_text("body"), view
+            else:
+                page.wait_for_function(LOADED, timeout=90_000)
+                assert page.locator(STEPS).count() == 0, view
+                headers = {h.strip() for h in page.locator("th").all_inner_texts()}
+                assert not headers & {"Generate", "Autograde", "Generate Feedback", "Release Feedback"}, view
+            assert browsed.ran() == "", view
+    mathjax = f"request: {MATHJAX}"  # nbgrader's own, from a CDN (none here): its script then fails
+    assert set(browsed.seen) <= {mathjax, "page error: MathJax is not defined"}, sorted(set(browsed.seen))
+    refused = api(f"{url}/formgrader/api/submission/{ASSIGNMENT}/model/autograde", token, "POST", {})
+    assert not refused["success"] and "make autograde" in refused["error"]
+    refused = api(f"{url}/formgrader/api/assignment/{ASSIGNMENT}/generate_feedback", token, "POST", {})
+    assert not refused["success"] and "make feedback" in refused["error"]
 
 
 def _ancestors(pid: int) -> list[int]:

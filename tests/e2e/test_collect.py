@@ -243,8 +243,60 @@ def test_the_guides_moodle_pattern_reads_moodles_folders(tmp_path: Path) -> None
         archive.writestr(f"Min-jun Kim_7654321_assignsubmission_file_/{NOTEBOOK}-1.ipynb", "min-jun")
         archive.writestr("Jane Smith_1234567_onlinetext_/onlinetext.html", "<p>hi</p>")
     done = make("collect", course=course, ZIP=str(archive_path))
-    assert submitted(course, "Jane Smith") == "jane" and submitted(course, "Min-jun Kim") == "min-jun"
+    assert submitted(course, "jane smith") == "jane" and submitted(course, "min-jun kim") == "min-jun"
     assert "skipped moodle.zip:Jane Smith_1234567_onlinetext_/onlinetext.html: not a notebook" in done.stdout
+
+
+FULLWIDTH_ALICE = "\uff41lice"  # the first letter fullwidth, as an input method may type it
+
+
+def test_one_student_id_spelled_two_ways_is_filed_once_and_the_other_spelling_refused(
+    tmp_path: Path,
+) -> None:
+    """Ids are filed normalised (Unicode NFKC, case-folded): a spelling met alone is filed as its
+    normalised id; a second spelling of an id the zips already hold is refused, each of its
+    entries in one line naming both spellings, and never replaces the first's notebook."""
+    course = released_course(tmp_path / "course")
+    archive_path = tmp_path / "lms.zip"
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr(notebook(FULLWIDTH_ALICE), '{"from": "fullwidth alice"}')
+        archive.writestr(notebook("alice"), '{"from": "alice"}')
+        archive.writestr(notebook("ALICE"), '{"from": "ALICE"}')
+        archive.writestr(notebook("\uff22\uff2f\uff22"), '{"from": "fullwidth BOB"}')
+    done = make("collect", course=course, ZIP=str(archive_path))
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == ["alice", "bob"]
+    assert submitted(course, "alice") == '{"from": "alice"}'
+    assert submitted(course, "bob") == '{"from": "fullwidth BOB"}'
+    for spelling in (FULLWIDTH_ALICE, "ALICE"):
+        (line,) = [line for line in done.stdout.splitlines() if f"{notebook(spelling)}:" in line]
+        said = f"the student ids 'alice' and {spelling!r} are one id once normalised"
+        assert line.startswith(f"skipped lms.zip:{notebook(spelling)}: {said}"), line
+        assert f"case-folded: 'alice'): {spelling!r} refused" in line
+    assert "2 students (2 collected)" in done.stdout and "2 entries skipped" in done.stdout
+
+
+def test_the_class_list_is_imported_with_normalised_ids_or_refused_with_two_spellings(
+    tmp_path: Path,
+) -> None:
+    course = released_course(tmp_path / "course")
+    roster = tmp_path / "students.csv"
+    roster.write_text(f"id,first_name,email\nALICE,Alice,a@example.org\n{FULLWIDTH_ALICE},Eve,e@example.org\n")
+    done = subprocess.run(
+        command("roster", course=course, ROSTER=str(roster)), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if not line.startswith("make")]
+    assert line.startswith(f"roster: the student ids 'ALICE' and {FULLWIDTH_ALICE!r} are one id"), line
+    assert f"{FULLWIDTH_ALICE!r} refused" in line
+    assert not (course / "gradebook.db").exists()
+
+    roster.write_text("id,first_name,email\nALICE,Alice,a@example.org\n\uff22ob,Bob,b@example.org\n")
+    make("roster", course=course, ROSTER=str(roster))
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        imported = sorted((s.id, s.first_name) for s in gradebook.students)
+    assert imported == [("alice", "Alice"), ("bob", "Bob")]
 
 
 def test_verbose_says_what_happens_to_every_entry(tmp_path: Path) -> None:

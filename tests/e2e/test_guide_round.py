@@ -4,7 +4,8 @@ A clone of this repository (what CI and an instructor start from), its own `make
 guide's steps in its order and with its commands, as the user the tests run as (root in CI):
 record the assignment and a due date with a late penalty, import the class list, collect a
 Canvas-style zip holding a late upload, a re-upload, a file that is not a notebook and entries
-no collect may take, autograde, start formgrader, write feedback, export grades. Whatever fails
+no collect may take, autograde, start formgrader, write feedback, export grades; then nothing of
+the round (the class list in the clone's root included) is there for `git add -A`. Whatever fails
 as written here is a bug of the guide or of the course, whichever side is wrong.
 """
 
@@ -80,11 +81,11 @@ def test_the_guides_grading_round_in_a_fresh_clone(tmp_path: Path) -> None:
     run(clone, ".venv/bin/nbgrader", "db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE}")
     with (clone / "nbgrader_config.py").open("a") as config:
         config.write('c.LateSubmissionPlugin.penalty_method = "zero"\n')
-    roster = tmp_path / "students.csv"
+    roster = clone / "students.csv"  # where the guide's command line reads it: names and e-mails
     roster.write_text(
         "id,first_name,last_name,email\n" + "".join(f"{i},{first},{last},\n" for i, first, last in ROSTER)
     )
-    run(clone, "make", "roster", f"ROSTER={roster}")
+    run(clone, "make", "roster", "ROSTER=students.csv")
     changed = subprocess.run(
         ["git", "status", "--porcelain", "exercises", "solutions"], cwd=clone, capture_output=True, text=True
     ).stdout
@@ -126,3 +127,7 @@ def test_the_guides_grading_round_in_a_fresh_clone(tmp_path: Path) -> None:
     )
     assert 0 < score["kimerin"] < full and score["parkfrank"] == 0
     assert next(r for r in rows if r["student_id"] == "leedave")["timestamp"]
+    # Nothing of the round (the class list, the students' work, the gradebook, the report, the
+    # grades) is there for `git add -A` to take: only the late penalty the guide has you configure.
+    left = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True).stdout
+    assert left.splitlines() == [" M nbgrader_config.py"], left

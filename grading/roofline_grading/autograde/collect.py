@@ -14,7 +14,10 @@ zips carry become nbgrader's ``timestamp.txt``
 
 An entry it cannot take is skipped and named, with why; every other student is still collected.
 It prints one line per student, one per duplicate resolved, one per skipped entry and a summary
-(``--verbose`` adds every step, nbgrader-style, on stderr). Exit status: 0 when it collected what
+(``--verbose`` adds every step, nbgrader-style, on stderr). Student ids are filed normalised
+(Unicode NFKC, case-folded: ``ALICE`` and ``\uff41lice`` are ``alice``); a second spelling of one id
+in the zips is refused, each of its entries skipped with a line naming both spellings
+(:mod:`roofline_grading.students`). Exit status: 0 when it collected what
 it could, 1 when a student's folder could not be written, 2 for a usage error (no zip, a zip that
 cannot be read, not a course, a pattern that cannot be used), which it explains in one line.
 
@@ -54,6 +57,7 @@ from roofline_grading.autograde.submission_times import (
     stamp,
     write_stamp,
 )
+from roofline_grading.students import clash, spellings
 
 __all__ = ["Report", "collect", "main", "parser"]
 
@@ -135,6 +139,7 @@ def collect(
     """Collect every upload of ``archives`` into ``course``; see the module's docstring."""
     report = Report()
     uploads: dict[str, dict[str, list[Candidate[Taken]]]] = defaultdict(lambda: defaultdict(list))
+    named: list[Taken] = []
     for archive in archives:
         for entry in archive.entries():
             if entry.kind == "folder":
@@ -144,10 +149,16 @@ def collect(
             if isinstance(found, str):
                 report.skip(entry, found, log)
                 continue
-            candidate = Candidate(
-                (archive, entry, found), found.time, found.resubmission, entry.date_time, entry.order
-            )
-            uploads[found.student][found.notebook].append(candidate)
+            named.append((archive, entry, found))
+    _, refused = spellings(upload.spelling for _, _, upload in named)
+    for archive, entry, found in named:
+        if found.spelling in refused:
+            report.skip(entry, clash(refused[found.spelling], found.spelling), log)
+            continue
+        candidate = Candidate(
+            (archive, entry, found), found.time, found.resubmission, entry.date_time, entry.order
+        )
+        uploads[found.student][found.notebook].append(candidate)
     if any(c.item[2].late for notebooks in uploads.values() for cs in notebooks.values() for c in cs):
         report.due = due_date(course, assignment)
         log.info("Due date of %s: %s", assignment, report.due or "none in the gradebook")

@@ -51,7 +51,9 @@ from roofline_grading.autograde.report import write_report
 from roofline_grading.autograde.results import NotebookResult, StudentResult
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.structure import NotebookStructure
+from roofline_grading.inert import plain
 from roofline_grading.sandbox import bwrap, limits
+from roofline_grading.students import clash, spellings
 from roofline_recorder import seccomp
 
 __all__ = ["Options", "Outcome", "run"]
@@ -180,6 +182,10 @@ def _plan(options: Options, out: TextIO) -> _Plan | None:
     missing = [s for s in students if not course.submitted_dir(s, options.assignment).is_dir()]
     if missing:
         raise gradebook.CourseError(f"no submission of {options.assignment} for {', '.join(missing)}")
+    _, refused = spellings(students)
+    if refused:  # folders made by hand: make collect files each id once, normalised
+        spelling, kept = next(iter(refused.items()))
+        raise gradebook.CourseError(f"{course.submitted}: {clash(kept, spelling)}")
     timeout = options.timeout or _configured_timeout(course) or 30
     budget = options.notebook_budget or BUDGET_FACTOR * timeout
     jobs = min(options.jobs or _cores(), len(students))
@@ -306,6 +312,7 @@ def _report(plan: _Plan, outcome: Outcome, out: TextIO) -> None:
     course, assignment = plan.course, plan.options.assignment
     report = course.autograded / f"{assignment}-report.txt"
     retried = [f"Graded again: {s} ({'; '.join(why)})" for s, why in sorted(outcome.retried.items())]
+    retried = [plain(line, 1000) for line in retried]
     lines = [plan.header, summary, *retried, *outcome.errors]
     write_report(report, report.with_suffix(".csv"), outcome.results, lines)
     outcome.report = report
@@ -313,7 +320,7 @@ def _report(plan: _Plan, outcome: Outcome, out: TextIO) -> None:
     for line in retried:
         print(line, file=out)
     for error in outcome.errors:
-        print(f"ERROR {error}", file=out)
+        print(f"ERROR {plain(error, 1000)}", file=out)
     print(f"{summary} Report: {report} (and .csv)", file=out, flush=True)
     print(f"Known mistakes, part by part: {mistakes} (and .png)", file=out, flush=True)
 

@@ -13,7 +13,9 @@
 - :class:`PlainOutputs` keeps only inert content in the graded notebook: outputs as text and
   PNG/JPEG images, and the student's own Markdown cells as plain text. HTML, JavaScript, SVG
   and widgets a notebook displays, or a ``<script>`` in a Markdown cell, never reach the
-  feedback page or the instructor's formgrader.
+  feedback page or the instructor's formgrader; nor does what a template could make markup of
+  (raw cells, attachments, the notebook's and the cells' own metadata:
+  :func:`roofline_grading.pages.inert_notebook`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ from traitlets import Dict, Unicode
 from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import language_of, translator
+from roofline_grading.inert import as_text
 from roofline_grading.judge import Verdict, assess, first_said
+from roofline_grading.pages import SAFE_MIMETYPES, inert_notebook
 from roofline_grading.questions import FunctionQuestion
 from roofline_grading.session import joined
 from roofline_recorder import MIMETYPE
@@ -42,7 +46,6 @@ __all__ = ["ANSWER_ERROR", "JudgeAnswers", "PlainOutputs", "as_text", "recorded_
 ANSWER_ERROR = "AnswerError"
 """``ename`` of the error that carries a wrong answer's feedback."""
 _RECORD_CALL = re.compile(r"""\brecord\(\s*["']([\w.]+)["']""")
-SAFE_MIMETYPES = frozenset({"text/plain", "image/png", "image/jpeg"})
 MAX_CELL_OUTPUT = 300_000
 """Characters of output a graded cell may keep, whatever way it was produced."""
 
@@ -56,19 +59,6 @@ def recorded_questions(source: str) -> list[str]:
     """
     regions = HIDDEN_TESTS.findall(source) or [source]
     return [qid for region in regions for qid in _RECORD_CALL.findall(region)]
-
-
-def as_text(markdown: str) -> str:
-    """Markdown that shows ``markdown`` as it is written, as text: a fenced block no line of it can close.
-
-    >>> print(as_text("<script>x</script>"))
-    ````text
-    <script>x</script>
-    ````
-    """
-    longest = max((len(run) for run in re.findall(r"`+", markdown)), default=0)
-    fence = "`" * max(4, longest + 1)
-    return f"{fence}text\n{markdown}\n{fence}"
 
 
 class JudgeAnswers(NbGraderPreprocessor):  # type: ignore[misc]
@@ -197,6 +187,10 @@ def _hidden_payload(copy: dict[str, Any], count: int) -> dict[str, Any]:
 
 class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
     """Keep only inert content (see the module's docstring)."""
+
+    def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
+        nb, resources = super().preprocess(nb, resources)
+        return inert_notebook(nb), resources
 
     def preprocess_cell(self, cell: Any, resources: Any, index: int) -> tuple[Any, Any]:
         if cell.cell_type == "markdown" and not cell.metadata.get("nbgrader", {}).get("locked"):

@@ -14,7 +14,10 @@ for ``zip_collect`` reads the same names here. The pattern must give the groups 
 
 The notebook must be one the assignment released (as ``zip_collect --strict``). A file name ending
 in ``-<n>`` before its extension is the LMS's ``n``-th re-upload of the notebook (Canvas names a
-file uploaded again under the same name ``name-1.ipynb``, then ``name-2.ipynb``).
+file uploaded again under the same name ``name-1.ipynb``, then ``name-2.ipynb``). The student id
+is filed normalised (:func:`roofline_grading.students.canonical`: ``ALICE`` and ``\uff41lice`` are
+``alice``); the upload keeps the spelling the LMS gave (``spelling``), so that collect can refuse a
+second spelling of one id.
 
 >>> import tempfile, logging
 >>> from traitlets.config import Config
@@ -23,7 +26,7 @@ file uploaded again under the same name ``name-1.ipynb``, then ``name-2.ipynb``)
 ...     r".*/(?P<student_id>[a-z]+)_(?:late_)?(?:[0-9]+_)*(?P<file_id>ex1)(?:-[0-9]+)?\\.ipynb")
 >>> names = Names(config, Path("/course"), "a", ["ex1.ipynb"], logging.getLogger("doctest"))
 >>> names.read("lms.zip", "subs/dave_late_1004_2004_ex1-2.ipynb")
-Upload(student='dave', notebook='ex1.ipynb', time=None, late=True, resubmission=2, note=None)
+Upload(student='dave', notebook='ex1.ipynb', time=None, late=True, resubmission=2, note=None, spelling='dave')
 >>> names.read("lms.zip", "subs/dave_ex9.ipynb")
 "its name does not match the course's pattern (c.FileNameCollectorPlugin.named_regexp)"
 """
@@ -39,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from roofline_grading.autograde.archives import shown
+from roofline_grading.students import canonical
 
 __all__ = ["EXTRACTED", "Names", "PatternError", "Upload", "student_problem"]
 
@@ -68,6 +72,8 @@ class Upload:
     """The LMS's ``-<n>`` re-upload number (0: the first upload)."""
     note: str | None = None
     """Something to tell about it (a ``timestamp`` that is not a time)."""
+    spelling: str = ""
+    """The student id as the LMS spelled it (``student`` is its normalised form)."""
 
 
 def student_problem(student: str) -> str | None:
@@ -136,13 +142,14 @@ class Names:
         notebook = os.path.splitext(file_id)[0] + extension
         if notebook not in self.released:
             return f"{shown(notebook)} is not a notebook of {self.assignment}"
-        problem = student_problem(student)
+        problem = student_problem(student) or student_problem(canonical(student))
         if problem:
             return problem
         stem = os.path.splitext(os.path.basename(notebook))[0]
         time, note = _time(groups.get("timestamp"))
         late = bool(groups.get("late")) if self.has_late_group else _late_marker(name, stem)
-        return Upload(student, notebook, time, late, _resubmission(name, stem, extension), note)
+        resubmission = _resubmission(name, stem, extension)
+        return Upload(canonical(student), notebook, time, late, resubmission, note, spelling=student)
 
 
 def _time(text: Any) -> tuple[datetime | None, str | None]:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from roofline_grading.answer_key import EXERCISES
 from roofline_grading.autograde.results import StudentResult
+from roofline_grading.inert import spreadsheet_cell
 from roofline_grading.questions import FigureQuestion, Mistake, Question
 
 __all__ = ["Row", "save", "summary", "write_summary"]
@@ -89,7 +90,7 @@ def write_summary(autograded: Path, assignment: str) -> tuple[Path, Path]:
     with table.open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["notebook", "question", "misconception", "students", "graded"])
-        writer.writerows(astuple(r) for r in rows)
+        writer.writerows([spreadsheet_cell(cell) for cell in astuple(r)] for r in rows)
     plot = table.with_suffix(".png")
     _plot(rows, plot)
     return table, plot

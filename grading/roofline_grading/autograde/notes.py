@@ -9,6 +9,11 @@ its code tried something the sandbox does not allow. It never names a path, the 
 classmate or anything hidden. :func:`held_notes` does the same for a notebook that could not be
 graded at all, which a grader grades by hand.
 
+The notes are templates in the catalog; what fills them (a cell's grade id, the reason a file
+could not be read) is quoted as a Markdown code span that nothing in it can close
+(:func:`roofline_grading.inert.code_span`), so a grade id or an error message holding Markdown or
+HTML shows as the text it is, in the feedback page and in formgrader.
+
 >>> notes(None, {"timed_out": ["ex5_peak_answer"], "timeout": 30, "tried": True}, "en")[0]
 'The cell `ex5_peak_answer` ran longer than the 30 s a cell may run, and was stopped.'
 """
@@ -23,6 +28,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from roofline_grading.autograde.structure import NotebookStructure, Plan
 from roofline_grading.i18n import language_of, translator
+from roofline_grading.inert import code_span
 from rooflinekit.words import N_
 
 __all__ = ["NOTES_KEY", "StudentNotes", "held_notes", "language_of_file", "notes", "notes_cell"]
@@ -32,18 +38,18 @@ NOTES_KEY = "grading_notes"
 
 NOTES_CELL_ID = "roofline-grading-notes"
 _TITLE = N_("Grading notes")
-_EDITED = N_("You changed the locked cell `{cell}`; it was put back as released before grading.")
-_ROLE = N_("The grading settings of the cell `{cell}` were changed; they were put back before grading.")
-_DELETED = N_("The cell `{cell}` was missing from your file; it was put back as released before grading.")
+_EDITED = N_("You changed the locked cell {cell}; it was put back as released before grading.")
+_ROLE = N_("The grading settings of the cell {cell} were changed; they were put back before grading.")
+_DELETED = N_("The cell {cell} was missing from your file; it was put back as released before grading.")
 _DELETED_ANSWER = N_(
-    "Your answer cell `{cell}` was missing from your file; it was put back empty, so its part scores nothing."
+    "Your answer cell {cell} was missing from your file; it was put back empty, so its part scores nothing."
 )
 _MOVED = N_(
-    "The test cell `{cell}` came before the cells it checks; it was moved back after them before grading."
+    "The test cell {cell} came before the cells it checks; it was moved back after them before grading."
 )
 _STRIPPED = N_("A cell carried grading settings that are not part of this exercise; they were ignored.")
-_TIMED_OUT = N_("The cell `{cell}` ran longer than the {seconds} s a cell may run, and was stopped.")
-_LOST = N_("The Python kernel stopped while it ran the cell `{cell}`; the cells after it did not run.")
+_TIMED_OUT = N_("The cell {cell} ran longer than the {seconds} s a cell may run, and was stopped.")
+_LOST = N_("The Python kernel stopped while it ran the cell {cell}; the cells after it did not run.")
 _BUDGET = N_("The notebook used up the time it may run; {count} code cells at its end did not run.")
 _MEMORY = N_("Your code used more memory than grading allows; it was stopped.")
 _PROCESSES = N_(
@@ -68,10 +74,11 @@ def notes(plan: Plan | None, ran: dict[str, Any], language: str) -> list[str]:
     said: list[str] = []
     if plan is not None and plan.structure is not None:
         said += _restored(plan, tr)
-    said += [tr(_TIMED_OUT).format(cell=c, seconds=ran.get("timeout", 30)) for c in ran.get("timed_out", [])]
-    said += [tr(_LOST).format(cell=c) for c in ran.get("died", [])]
+    seconds = ran.get("timeout", 30)
+    said += [tr(_TIMED_OUT).format(cell=code_span(c), seconds=seconds) for c in ran.get("timed_out", [])]
+    said += [tr(_LOST).format(cell=code_span(c)) for c in ran.get("died", [])]
     if ran.get("not_run"):
-        said.append(tr(_BUDGET).format(count=ran["not_run"]))
+        said.append(tr(_BUDGET).format(count=int(ran["not_run"])))
     limits = " ".join(ran.get("limits", []))
     said += [tr(_MEMORY)] if "memory limit" in limits else []
     said += [tr(_PROCESSES)] if "process limit" in limits else []
@@ -85,11 +92,11 @@ def _restored(plan: Plan, tr: Any) -> list[str]:
     said = []
     for grade_id in plan.missing:
         answer = structure.cell(grade_id).solution
-        said.append(tr(_DELETED_ANSWER if answer else _DELETED).format(cell=grade_id))
+        said.append(tr(_DELETED_ANSWER if answer else _DELETED).format(cell=code_span(grade_id)))
     for grade_id, kind in plan.changed:
         template = _EDITED if kind == "edited" else _ROLE
-        said.append(tr(template).format(cell=grade_id))
-    said += [tr(_MOVED).format(cell=grade_id) for grade_id in plan.moved]
+        said.append(tr(template).format(cell=code_span(grade_id)))
+    said += [tr(_MOVED).format(cell=code_span(grade_id)) for grade_id in plan.moved]
     said += [tr(_STRIPPED)] if plan.ignored else []
     return said
 
@@ -115,9 +122,14 @@ def language_of_file(raw: bytes) -> str:
 
 def held_notes(why: str, language: str) -> tuple[str, str]:
     """For a notebook that could not be graded, in ``language``: the note that heads it and the
-    text that stands in for each answer. ``why`` is the technical reason, quoted as it is."""
+    text that stands in for each answer. ``why`` is the technical reason, quoted as a code span
+    whatever it holds (it can quote the submitted file).
+
+    >>> held_notes("not a valid notebook: '<img src=x>' is not of type 'object'", "en")[0][:95]
+    "This notebook could not be graded automatically: `not a valid notebook: '<img src=x>' is not of"
+    """
     tr = translator(language)
-    return tr(_HELD).format(why=why), tr(_HELD_ANSWER)
+    return tr(_HELD).format(why=code_span(why)), tr(_HELD_ANSWER)
 
 
 class StudentNotes(NbGraderPreprocessor):  # type: ignore[misc]

@@ -5,6 +5,10 @@ The text report reads at a glance: the run's header, then one line per student (
 for each student with anything to say, every clause, one per line. The CSV has one row per
 student with the same line and all the clauses, for a spreadsheet.
 
+Both are safe to open: a student's id and every clause is one plain line (no control or format
+character reaches a terminal: :func:`roofline_grading.inert.plain`), and no cell of the CSV
+starts a spreadsheet formula (:func:`roofline_grading.inert.spreadsheet_cell`).
+
 >>> from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 >>> alice = StudentResult("alice", [NotebookResult("ex1", "graded", {"t": GradeResult(1.0, 1.0, False)})])
 >>> progress_line(1, 40, alice, flagged=0, failed=0)
@@ -18,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from roofline_grading.autograde.results import StudentResult
+from roofline_grading.inert import plain, spreadsheet_cell
 
 __all__ = ["WIDTH", "progress_line", "write_report"]
 
@@ -50,7 +55,7 @@ def progress_line(
     if left is not None:
         minutes, seconds = divmod(round(left), 60)
         tally += f"; about {minutes} min {seconds} s left" if minutes else f"; about {seconds} s left"
-    line = f"{result.student}: {result.summary(WIDTH)}"
+    line = f"{plain(result.student, 100)}: {result.summary(WIDTH)}"
     return f"[{done:>{width}}/{total}] {line}  ({result.seconds:.1f} s{tally})"
 
 
@@ -62,12 +67,13 @@ def write_report(
     joined by `` | ``)."""
     text_path.parent.mkdir(parents=True, exist_ok=True)
     ordered = sorted(results, key=lambda r: r.student)
-    lines = [*header, ""] + [f"{r.student}: {r.summary(WIDTH)}" for r in ordered]
+    lines = [*(plain(line, 1000) for h in header for line in h.split("\n")), ""]
+    lines += [f"{_id(r)}: {r.summary(WIDTH)}" for r in ordered]
     detailed = [r for r in ordered if r.problems_found()]
     if detailed:
         lines += ["", "Details, student by student:"]
         for result in detailed:
-            lines += ["", f"{result.student} ({result.score:g}/{result.max_score:g}, {result.status}):"]
+            lines += ["", f"{_id(result)} ({result.score:g}/{result.max_score:g}, {result.status}):"]
             lines += [f"  - {clause}" for clause in result.problems_found()]
     text_path.write_text("\n".join(lines) + "\n")
     with csv_path.open("w", newline="") as handle:
@@ -75,6 +81,10 @@ def write_report(
         writer.writerow(["student", "status", "score", "max_score", "summary", "details"])
         for r in ordered:
             details = " | ".join(r.problems_found())
-            writer.writerow(
-                [r.student, r.status, f"{r.score:g}", f"{r.max_score:g}", r.summary(WIDTH), details]
-            )
+            row = [_id(r), r.status, f"{r.score:g}", f"{r.max_score:g}", r.summary(WIDTH), details]
+            writer.writerow([spreadsheet_cell(cell) for cell in row])
+
+
+def _id(result: StudentResult) -> str:
+    """The student's id as the report shows it: one plain line."""
+    return plain(result.student, 100)

@@ -17,10 +17,11 @@ a glance) and every clause of :meth:`StudentResult.problems_found`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from roofline_grading.inert import plain
 
 __all__ = ["GradeResult", "NotebookResult", "StudentResult", "clean"]
 
@@ -29,14 +30,14 @@ CLAUSE_CHARS = 300
 
 
 def clean(text: str, limit: int = CLAUSE_CHARS) -> str:
-    r"""``text`` as one short, plain line: control characters (newlines, terminal escapes) become
-    spaces, and a long text is cut.
+    r"""``text`` as one short, plain line (:func:`roofline_grading.inert.plain`): control and
+    format characters (newlines, terminal escapes, bidirectional overrides) become spaces, and a
+    long text is cut.
 
-    >>> clean("read /etc/shadow\nalice: 38/38\x1b[2J")
-    'read /etc/shadow alice: 38/38 [2J'
+    >>> clean("read /etc/shadow\nalice: 38/38\x1b[2J\u202e")
+    'read /etc/shadow alice: 38/38 [2J '
     """
-    plain = re.sub(r"[\x00-\x1f\x7f-\x9f]", " ", text)
-    return plain if len(plain) <= limit else plain[: limit - 3] + "..."
+    return plain(text, limit)
 
 
 @dataclass(frozen=True)
