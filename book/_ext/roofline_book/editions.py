@@ -191,6 +191,10 @@ def translated_pngs(notebook: dict[str, Any], language: str) -> dict[str, bytes]
     return found
 
 
+DRAWN_FROM = "roofline_drawn_from"
+"""An image's attribute, in a translated edition: the name of the English image it was drawn from."""
+
+
 class TranslatedFigures(SphinxTransform):
     """In a translated edition, each figure a chapter drew shows its drawing in the edition's
     language where the executed notebook holds one: the image's file is swapped for it."""
@@ -216,6 +220,7 @@ class TranslatedFigures(SphinxTransform):
             if not target.exists():
                 target.write_bytes(content)
             image["uri"] = uri.rsplit("/", 1)[0] + "/" + target.name
+            image[DRAWN_FROM] = name  # the English image's name, by which its alt text is found
 
     def _executed(self) -> dict[str, Any] | None:
         """The page's executed notebook, outputs included: myst-nb's client holds it while the page is

@@ -27,7 +27,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from roofline_book import computed
-from roofline_book.editions import PRIMARY, edition, executed_notebooks
+from roofline_book.editions import DRAWN_FROM, PRIMARY, edition, executed_notebooks
 from rooflinekit.alt_text import ALT_KEY, alt_in
 from rooflinekit.figure_display import IMAGE_TYPES
 from rooflinekit.words import english
@@ -74,7 +74,7 @@ class FigureAltText(SphinxPostTransform):
         language = edition(self.config.language)
         translate = english if language == PRIMARY else computed.translator(Path(self.env.srcdir), language)
         for image in images:
-            sentences = known.get(Path(image["uri"]).stem)
+            sentences = known.get(image.get(DRAWN_FROM) or Path(image["uri"]).stem)
             if sentences is None:
                 LOGGER.warning(
                     "a figure of a cell's output has no alt text: show it in a notebook that imports "
