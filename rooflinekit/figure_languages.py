@@ -1,4 +1,4 @@
-"""A figure in the languages of the book's editions: drawn once, its words translated, saved again.
+"""A figure or a table in the languages of the book's editions: its words translated where it is shown.
 
 The book's chapters are executed once, in English; the Korean edition shows the same outputs. A
 figure's words (axis labels, legends, titles, notes) are marked where the code writes them, as
@@ -10,7 +10,11 @@ figure is looked up (a message by its English text, :func:`rooflinekit.words.kno
 the text itself as a catalog entry), set in the language with a font that has its letters, the
 figure saved, and every text put back. The PNG and the texts go into the output's metadata
 (``metadata["image/png"][METADATA_KEY][language]``: ``png``, base64, and ``texts``), where the book's
-Korean edition finds them (roofline_book.editions). Without the variable nothing changes.
+Korean edition finds them (roofline_book.editions). A table (:class:`rooflinekit.fmt.Table`) or
+Markdown put together from parts (:class:`rooflinekit.fmt.Composed`) that a notebook displays carries
+its messages in each language the same way, as Markdown (:func:`markdown_translations`, under
+``metadata["text/markdown"][METADATA_KEY][language]["markdown"]``) wherever that differs from the
+English. Without the variable nothing changes.
 
 >>> from rooflinekit.words import message, translator_from
 >>> label = message("{kind}, batch {batch}", kind=message("decode"), batch=64)
@@ -30,12 +34,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rooflinekit.fmt import Composed, Table
 from rooflinekit.words import Translate, catalog_translations, known_message, translator_from
 
 VARIABLE = "ROOFLINEKIT_FIGURE_LANGUAGES"
 """``lang=catalog.po:other.po lang2=...``: the languages a displayed figure is also drawn in."""
 METADATA_KEY = "rooflinekit_translations"
-"""Where, in an image output's metadata, the PNG of each language is (base64, by language)."""
+"""Where, in an output's metadata, its drawing (base64 PNG) or its Markdown is in each language."""
 FONTS = {"ko": "NanumGothic"}
 """A font with each language's letters, after the figure's own (matplotlib falls back glyph by glyph)."""
 
@@ -110,13 +115,29 @@ def translations(figure: Any, translators: Mapping[str, Translate]) -> dict[str,
     return drawn
 
 
+def markdown_translations(shown: Table | Composed, translators: Mapping[str, Translate]) -> dict[str, Any]:
+    """``shown``'s Markdown in each language of ``translators`` where its messages make it differ
+    from the English, by language (``{"markdown": ...}``).
+
+    >>> from rooflinekit.words import message, translator_from
+    >>> table = Table(["kind"], [[message("estimate")]])
+    >>> korean, french = translator_from({"estimate": "추정치"}), translator_from({})
+    >>> markdown_translations(table, {"ko": korean, "fr": french})
+    {'ko': {'markdown': '| kind |\\n| :--- |\\n| 추정치 |'}}
+    """
+    english = shown.to_markdown()
+    drawn = {language: shown.translated(tr).to_markdown() for language, tr in translators.items()}
+    return {language: {"markdown": text} for language, text in drawn.items() if text != english}
+
+
 def _font_exists(font_manager: Any, name: str) -> bool:
     return any(entry.name == name for entry in font_manager.fontManager.ttflist)
 
 
 def install(translators: Mapping[str, Translate] | None = None) -> bool:
-    """In an IPython kernel, make each displayed matplotlib figure carry its PNG in every language of
-    :data:`VARIABLE`; whether it did (no kernel, or no language, does nothing)."""
+    """In an IPython kernel, make each displayed matplotlib figure carry its PNG, and each displayed
+    table its Markdown, in every language of :data:`VARIABLE`; whether it did (no kernel, or no
+    language, does nothing)."""
     chosen = languages() if translators is None else dict(translators)
     ipython = sys.modules.get("IPython")  # a kernel has it loaded; the library never imports it
     shell = ipython.get_ipython() if ipython is not None else None
@@ -131,5 +152,11 @@ def install(translators: Mapping[str, Translate] | None = None) -> bool:
         english = base64.b64encode(figure_png(figure)).decode("ascii")
         return english, {METADATA_KEY: translations(figure, chosen)}
 
+    def markdown(shown: Table | Composed) -> str | tuple[str, dict[str, Any]]:
+        translated = markdown_translations(shown, chosen)
+        return (shown.to_markdown(), {METADATA_KEY: translated}) if translated else shown.to_markdown()
+
     shell.display_formatter.formatters["image/png"].for_type(Figure, png)
+    for kind in (Table, Composed):
+        shell.display_formatter.formatters["text/markdown"].for_type(kind, markdown)
     return True
