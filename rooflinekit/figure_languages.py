@@ -72,24 +72,67 @@ def translated_text(text: str, tr: Translate) -> str:
 
 @contextmanager
 def in_language(figure: Any, tr: Translate, font: str | None) -> Iterator[None]:
-    """While inside, every text of ``figure`` is in ``tr``'s language (with ``font`` after its own)."""
+    """While inside, every text of ``figure`` is in ``tr``'s language (with ``font`` after its own),
+    tick labels too: matplotlib writes them again from the axis' formatters at every drawing, so
+    each formatter's labels are translated while inside."""
     from matplotlib.text import Text
 
     saved = []
     for artist in figure.findobj(Text):
         text = artist.get_text()
         new = translated_text(text, tr) if text else text
-        if new != text:
+        if new != text or font is not None:
             saved.append((artist, text, artist.get_fontfamily()))
             artist.set_text(new)
             if font is not None:
                 artist.set_fontfamily([*artist.get_fontfamily(), font])
+    tickers = [ticker for axes in figure.get_axes() for axis in (axes.xaxis, axes.yaxis)
+               for ticker in (axis.major, axis.minor)]
+    formatters = [ticker.formatter for ticker in tickers]
+    for ticker in tickers:
+        ticker.formatter = translating(ticker.formatter, tr)
     try:
         yield
     finally:
+        for ticker, formatter in zip(tickers, formatters, strict=True):
+            ticker.formatter = formatter
         for artist, text, family in saved:
             artist.set_text(text)
             artist.set_fontfamily(family)
+
+
+def translating(formatter: Any, tr: Translate) -> Any:
+    """A matplotlib tick formatter that gives ``formatter``'s labels in ``tr``'s language.
+
+    >>> from matplotlib.ticker import FixedFormatter
+    >>> korean = translator_from({"knee": "무릎"})
+    >>> translating(FixedFormatter(["knee", "2"]), korean).format_ticks([0, 1])
+    ['무릎', '2']
+    """
+    from matplotlib.ticker import Formatter
+
+    class Translating(Formatter):
+        def __call__(self, x: Any, pos: Any = None) -> str:
+            return translated_text(formatter(x, pos), tr)
+
+        def format_ticks(self, values: Any) -> list[str]:
+            labels = formatter.format_ticks(values)
+            return [translated_text(label, tr) if label else label for label in labels]
+
+        # The rest of what an axis asks its formatter, as the formatter answers it.
+        def set_locs(self, locs: Any) -> None:
+            formatter.set_locs(locs)
+
+        def get_offset(self) -> str:
+            return str(formatter.get_offset())
+
+        def format_data(self, value: Any) -> str:
+            return str(formatter.format_data(value))
+
+        def format_data_short(self, value: Any) -> str:
+            return str(formatter.format_data_short(value))
+
+    return Translating()
 
 
 def figure_png(figure: Any) -> bytes:
@@ -110,8 +153,10 @@ def translations(figure: Any, translators: Mapping[str, Translate]) -> dict[str,
         wanted = FONTS.get(language)
         font = wanted if wanted and _font_exists(font_manager, wanted) else None
         with in_language(figure, tr, font):
+            png = base64.b64encode(figure_png(figure)).decode("ascii")
+            # after the drawing, which wrote the tick labels again: the texts the PNG shows
             texts = [t.get_text() for t in figure.findobj(Text) if t.get_text() and t.get_visible()]
-            drawn[language] = {"png": base64.b64encode(figure_png(figure)).decode("ascii"), "texts": texts}
+            drawn[language] = {"png": png, "texts": texts}
     return drawn
 
 

@@ -66,3 +66,19 @@ def test_a_displayed_table_carries_its_messages_in_each_language_and_a_plain_one
     finally:
         InteractiveShell.clear_instance()
         plt.close("all")
+
+
+def test_tick_labels_and_categories_are_drawn_in_the_language_and_numbers_keep_their_offset() -> None:
+    """matplotlib writes tick labels again from the axis' formatters whenever it draws."""
+    fig, (left, right) = plt.subplots(1, 2)
+    left.set_xticks([0, 1], [message("{name}: batch {batch}", name=message("knee"), batch=14), "B200"])
+    left.plot([0, 1], [1e14, 2e14])  # numbers large enough for an offset text, "1e14"
+    right.barh([message("knee"), "B200"], [1, 2])  # categories: labels from the category formatter
+    fig.canvas.draw()
+    english = [t.get_text() for t in (*left.get_xticklabels(), *right.get_yticklabels())]
+    offset = left.yaxis.get_offset_text().get_text()
+    drawn = translations(fig, {"ko": KOREAN})["ko"]
+    assert {"무릎: 배치 14", "무릎", "B200"} <= set(drawn["texts"]) and offset and offset in drawn["texts"]
+    fig.canvas.draw()
+    assert [t.get_text() for t in (*left.get_xticklabels(), *right.get_yticklabels())] == english
+    plt.close(fig)
