@@ -44,9 +44,10 @@ comes from::
 
 A figure with no ``source`` of its own takes its table's, then the file's: ``source = "acme"``
 at the top, or a ``[source]`` table (the one-source form: ``title``, ``url``, ``kind`` and
-``checked``). ``checked`` goes the same way. The chip's ``notes`` (a list of texts) become
-messages (:mod:`rooflinekit.words`) that the book's Korean edition translates; a brace that
-quotes no vendor figure is written twice, ``{{``.
+``checked``). ``checked`` goes the same way. The chip's ``notes`` (a list of texts), each
+figure's ``note`` and each memory level's ``name`` become messages (:mod:`rooflinekit.words`)
+that the book's Korean edition translates; a brace that quotes no vendor figure is written
+twice, ``{{``.
 
 >>> data = {"id": "x1", "name": "X1", "hbm_bandwidth": {"value": 2, "unit": "TB/s"},
 ...         "dense_flops": {"bf16": 4e14}}
@@ -284,7 +285,7 @@ def cited(table: Mapping[str, Any], where: str, ctx: Context, inherited: Default
     checked = inherited.checked
     if "checked" in table:
         checked = iso_date(table["checked"], f"{ctx.label}: {where}.checked")
-    note = str(template(table["note"], f"{where}.note", ctx)) if "note" in table else inherited.note
+    note = template(table["note"], f"{where}.note", ctx) if "note" in table else inherited.note
     return Defaults(source, checked, note, inherited.unit)
 
 
@@ -470,9 +471,10 @@ def memory_level(level_id: Any, table: Any, hbm_bandwidth: float, ctx: Context, 
     check_keys(table, LEVEL_KEYS, f"{ctx.label}: {where} key")
     if "bandwidth" in table and "bandwidth_over_hbm" in table:
         raise ctx.error(where, "one of bandwidth or bandwidth_over_hbm, not both", Shown("both"))
-    name = table.get("name", level_id)
-    if not (isinstance(name, str) and name.strip()):
-        raise ctx.error(f"{where}.name", "a non-empty string", name)
+    given = table.get("name", level_id)
+    if not (isinstance(given, str) and given.strip()):
+        raise ctx.error(f"{where}.name", "a non-empty string", given)
+    name = template(given, f"{where}.name", ctx)
     found: dict[str, Any] = {}
     provenance: dict[str, Provenance] = {}
     kinds: dict[str, str] = {}
@@ -487,7 +489,7 @@ def memory_level(level_id: Any, table: Any, hbm_bandwidth: float, ctx: Context, 
     units = found.pop("units", 1.0)
     if not float(units).is_integer():
         raise ctx.error(f"{where}.units", "a positive integer", units)
-    note = str(template(table["note"], f"{where}.note", ctx)) if "note" in table else ""
+    note = template(table["note"], f"{where}.note", ctx) if "note" in table else ""
     return MemoryLevel(str(level_id), name, units=int(units), provenance=provenance, kinds=kinds, note=note,
                        **found)
 

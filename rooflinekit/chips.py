@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from rooflinekit._validate import check_figure
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError, UnknownNameError
+from rooflinekit.words import Message, message
 
 KINDS = ("datasheet", "product page", "paper", "course", "user", "measured", "vendor document")
 """Kinds of source: a vendor's datasheet or product page, a paper or book, the course's own
@@ -39,6 +40,28 @@ KIND_OF_SOURCE = {"datasheet": "vendor figure", "product page": "vendor figure",
                   "vendor document": "vendor figure", "paper": "paper", "course": "estimate", "user": "user",
                   "measured": "measured"}
 """The kind a level's figure has when it does not say: its source's."""
+
+KIND_NAMES: Mapping[str, Message] = MappingProxyType({
+    # Translators: kinds of source a hardware figure comes from (the catalog's "kind" column)
+    "datasheet": message("datasheet"),
+    "product page": message("product page"),
+    "paper": message("paper"),
+    # Translators: the course's own choice of a figure, as a kind of source
+    "course": message("course"),
+    "user": message("user"),
+    "measured": message("measured"),
+    "vendor document": message("vendor document"),
+    # Translators: kinds of a memory level's figure
+    "vendor figure": message("vendor figure"),
+    "microbenchmark": message("microbenchmark"),
+    "estimate": message("estimate"),
+})
+"""The kinds of :data:`KINDS` and :data:`FIGURE_KINDS` for people, as messages (the catalog's pages
+show them in each edition's language): ``KIND_NAMES[source.kind]``.
+
+>>> sorted(set(KINDS) | set(FIGURE_KINDS)) == sorted(KIND_NAMES)
+True
+"""
 
 LEVEL_FIGURES = ("capacity", "units", "bandwidth")
 """A memory level's figures, each absent (``None``) when no source gives it."""

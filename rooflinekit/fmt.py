@@ -13,6 +13,10 @@ the text never carries a number typed by hand.
 | chip | critical intensity |
 | :--- | ---: |
 | TPU v5e | 240 |
+
+A table's words, and the words of Markdown put together from text and tables (:class:`Composed`),
+may be messages (:mod:`rooflinekit.words`): shown in English, and in another language by
+``translated`` (the book's Korean edition shows them so: rooflinekit.figure_languages).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.words import Message, Translate
 
 _PREFIXES = {-15: "f", -12: "p", -9: "n", -6: "µ", -3: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T",
              15: "P", 18: "E"}
@@ -174,6 +179,10 @@ def sources_table(chips: Iterable[Sourced]) -> Table:
     return Table(["source", "figures for"], rows, align="ll")
 
 
+def _in_language(value: Any, tr: Translate) -> Any:
+    return value.translated(tr) if isinstance(value, Message) else value
+
+
 def _cell(value: Any) -> str:
     is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
     text = num(value) if is_number else str(value)
@@ -215,6 +224,17 @@ class Table:
         """The header and the rows as text, numbers formatted with :func:`num`."""
         return [[_cell(v) for v in row] for row in (self.header, *self.rows)]
 
+    def translated(self, tr: Translate) -> Table:
+        """The same table with its messages in ``tr``'s language; every other cell as it is.
+
+        >>> from rooflinekit.words import message, translator_from
+        >>> table = Table(["kind", "value"], [[message("estimate"), 3], ["estimate", 4]])
+        >>> table.translated(translator_from({"estimate": "추정치"})).rows
+        [['추정치', 3], ['estimate', 4]]
+        """
+        return Table([_in_language(cell, tr) for cell in self.header],
+                     [[_in_language(cell, tr) for cell in row] for row in self.rows], self.align)
+
     def to_markdown(self) -> str:
         """The table as GitHub-flavoured Markdown, which MyST renders."""
         rule = {"l": ":---", "c": ":---:", "r": "---:"}
@@ -245,3 +265,41 @@ class Table:
 
     def __str__(self) -> str:
         return self.to_markdown()
+
+
+@dataclass(frozen=True, repr=False)
+class Composed:
+    """Markdown put together from ``parts``, one after the other: text (a message among them) and
+    tables, so that its words can be shown in another language (:meth:`translated`) where one
+    Markdown text could not.
+
+    >>> from rooflinekit.words import message, translator_from
+    >>> shown = Composed(["**TPU v5e**\\n\\n", Table(["kind"], [[message("estimate")]]), "\\n- ",
+    ...                   message("A note.")])
+    >>> print(shown.translated(translator_from({"estimate": "추정치", "A note.": "메모."})).to_markdown())
+    **TPU v5e**
+    <BLANKLINE>
+    | kind |
+    | :--- |
+    | 추정치 |
+    - 메모.
+    """
+
+    parts: Sequence[str | Table]
+
+    def translated(self, tr: Translate) -> Composed:
+        """The same parts with their messages in ``tr``'s language."""
+        return Composed([part.translated(tr) if isinstance(part, Table) else _in_language(part, tr)
+                         for part in self.parts])
+
+    def to_markdown(self) -> str:
+        return "".join(part.to_markdown() if isinstance(part, Table) else str(part) for part in self.parts)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def __str__(self) -> str:
+        return self.to_markdown()
+
+    def __repr__(self) -> str:  # a notebook's plain-text stand-in for the Markdown, kept short
+        return f"<Composed Markdown of {len(self.parts)} parts>"

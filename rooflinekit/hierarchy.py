@@ -448,7 +448,7 @@ def matmul_elementwise_kernels(
 
 class Ceiling(NamedTuple):
     """A line below a roof: a compute ceiling (``kind="compute"``, FLOP/s) or a bandwidth one
-    (``kind="memory"``, B/s), labelled, with where its figure comes from."""
+    (``kind="memory"``, B/s), labelled (a message: rooflinekit.words), with where its figure comes from."""
 
     label: str
     kind: str
@@ -469,19 +469,21 @@ def ceilings(on: str | Chip, *, compute: str | DType = "bf16", achieved_bandwidt
     found = chip(on)
     peak = found.peak(compute)
     name = dtype(compute, "compute").name
-    found_ceilings = [Ceiling(f"matrix unit ({name})", "compute", peak, f"dense_flops.{name}")]
+    unit = message("matrix unit ({dtype})", dtype=name)
+    found_ceilings = [Ceiling(unit, "compute", peak, f"dense_flops.{name}")]
     if found.vendor in ACHIEVABLE:
         share = ACHIEVABLE[found.vendor].low
-        found_ceilings.append(Ceiling(f"matrix unit at {share:.0%} (achieved)", "compute", peak * share,
-                                      f"achievable.{found.vendor}"))
+        reached = message("matrix unit at {share} (achieved)", share=f"{share:.0%}")
+        found_ceilings.append(Ceiling(reached, "compute", peak * share, f"achievable.{found.vendor}"))
     if found.vector_flops is not None:
-        found_ceilings.append(Ceiling("vector unit", "compute", found.vector_flops, "vector_flops"))
+        found_ceilings.append(Ceiling(message("vector unit"), "compute", found.vector_flops, "vector_flops"))
     if "fp32" in found.dense_flops and name != "fp32" and found.dense_flops["fp32"] < peak:
-        found_ceilings.append(Ceiling("fp32 math", "compute", found.dense_flops["fp32"], "dense_flops.fp32"))
+        fp32 = found.dense_flops["fp32"]
+        found_ceilings.append(Ceiling(message("fp32 math"), "compute", fp32, "dense_flops.fp32"))
     if achieved_bandwidth is not None:
         share = float(check_figure("achieved_bandwidth", achieved_bandwidth))
         if share > 1:
             raise RooflineInputError("achieved_bandwidth", "a fraction in (0, 1]", achieved_bandwidth)
-        found_ceilings.append(Ceiling(f"HBM at {share:.0%} (achieved)", "memory", found.hbm_bandwidth * share,
-                                      "achieved_bandwidth"))
+        reached = message("HBM at {share} (achieved)", share=f"{share:.0%}")
+        found_ceilings.append(Ceiling(reached, "memory", found.hbm_bandwidth * share, "achieved_bandwidth"))
     return tuple(found_ceilings)

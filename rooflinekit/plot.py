@@ -42,7 +42,7 @@ from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import num, pct, si
 from rooflinekit.hierarchy import Hierarchical, MeasuredPoint, ceilings, levels
-from rooflinekit.words import N_, Translate, english, message
+from rooflinekit.words import N_, Message, Translate, english, message
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -151,7 +151,7 @@ def roofline_axes(
         _draw_roof(ax, hw, grid, color=color, label=label, mark_ridge=mark_ridge, tr=tr)
         if share is not None:
             _draw_roof(ax, Hardware(hw.peak * share, hw.bandwidth), grid, color=color,
-                       label=tr("{label} at {share} of peak").format(label=label, share=pct(share)),
+                       label=Message(tr("{label} at {share} of peak"), {"label": label, "share": pct(share)}),
                        mark_ridge=mark_ridge, achieved=pct(share), tr=tr)
     ax.set(xscale="log", yscale="log")
     ax.set_xlabel(tr(INTENSITY_LABEL))
@@ -201,9 +201,12 @@ def _mark_ridge(
     bottom = max(bottom, hw.peak / 1e3)
     ax.plot([ridge, ridge], [bottom, hw.peak], color=color, linestyle=":", linewidth=1,
             label="_ridge", gid="ridge")
-    text = tr("ridge {ridge} FLOPs/B at {share}") if share else tr("ridge {ridge} FLOPs/B")
+    # A message (rooflinekit.words) from the template in tr's language, so that a figure drawn again in
+    # another language (rooflinekit.figure_languages) translates it too.
+    text = (Message(tr("ridge {ridge} FLOPs/B at {share}"), {"ridge": num(ridge), "share": share}) if share
+            else Message(tr("ridge {ridge} FLOPs/B"), {"ridge": num(ridge)}))
     ax.annotate(
-        text.format(ridge=num(ridge), share=share), (ridge, bottom), xytext=(-3, 2),
+        text, (ridge, bottom), xytext=(-3, 2),
         textcoords="offset points", rotation=90, ha="right", va="bottom", fontsize=8, color=color,
     )
 
@@ -388,7 +391,7 @@ def attainable_curve(
     ):
         unit = "OP/s" if _is_int(compute) else "FLOP/s"
         ax.axhline(hw.peak, color="0.4", linestyle="--", linewidth=1, gid="peak",
-                   label=f"peak {si(hw.peak, unit)}")
+                   label=message("peak {peak}", peak=si(hw.peak, unit)))
     if new_axes:
         ax.set_xlabel(BATCH_LABEL)
         ax.set_ylabel(ATTAINABLE_LABEL if not _is_int(compute) else ATTAINABLE_OPS_LABEL)

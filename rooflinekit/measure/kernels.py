@@ -37,6 +37,7 @@ import numpy as np
 
 from rooflinekit.costs import Cost, dot_cost, elementwise_cost, matmul_cost
 from rooflinekit.errors import RooflineInputError
+from rooflinekit.words import message
 
 ELEMENT = np.float32
 ELEMENT_BYTES = 4
@@ -183,7 +184,7 @@ def memory_kernels(arena: Arena) -> list[Kernel]:
             "one thread, no temporary",
         ),
         Kernel(
-            "b + 3*c (two temporaries)",
+            message("b + 3*c (two temporaries)"),
             elementwise_cost(n, dtype="fp32", flops_per_element=2, inputs=2),
             "fp32",
             lambda: b + s * c,
@@ -236,7 +237,7 @@ def square_matmul_kernel(n: int, dtype: str) -> Kernel:
     y = np.full((n, n), 0.5, dtype=kind)
     out = np.empty((n, n), dtype=kind)
     return Kernel(
-        f"{dtype} matmul {n}x{n}x{n}",
+        message("{dtype} matmul {size}", dtype=dtype, size=f"{n}x{n}x{n}"),
         matmul_cost(n, n, n, x=dtype, w=dtype, out=dtype),
         dtype,
         _matmul_call(x, y, out),

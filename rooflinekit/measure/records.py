@@ -462,7 +462,7 @@ def machine_chip(
     """
     return measured_chip(
         chip_id,
-        name or f"this machine ({machine.cpu}, {machine.cpus} CPUs)",
+        name or message("this machine ({cpu}, {cpus} CPUs)", cpu=machine.cpu, cpus=machine.cpus),
         peaks,
         bandwidth,
         machine.memory_bytes,

@@ -165,6 +165,25 @@ def test_the_messages_are_read_from_the_chapters_and_the_library() -> None:
     assert any(t.startswith("Vendor figures: {bf16} bf16") for t in templates)
 
 
+def test_every_word_of_the_hardware_catalog_is_read_into_the_messages_catalog() -> None:
+    """rooflinekit.chipformat makes the data files' notes and memory levels' names messages, which
+    the catalog page shows in Korean; the catalog tools read them from the files, and one they
+    missed would stay English unnoticed."""
+    import rooflinekit as rk
+
+    made: list[object] = [a.provenance.note for a in rk.ACHIEVABLE.values()]
+    made += [rk.VMEM_OVER_HBM.provenance.note, *(f.provenance.note for f in rk.FIGURES.values())]
+    for chip in rk.CHIPS.values():
+        made += [*chip.notes, *(where.note for where in chip.provenance.values() if where.note)]
+        for level in chip.levels:
+            made += [level.name, *([level.note] if level.note else [])]
+            made += [where.note for where in level.provenance.values() if where.note]
+    assert all(isinstance(words, Message) for words in made)
+    templates = {str(m.id) for m in computed.extract(ROOT) if m.id}
+    missed = {words.template for words in made if isinstance(words, Message)} - templates
+    assert not missed, sorted(missed)
+
+
 def test_a_word_in_both_code_catalogs_reads_the_same_in_korean() -> None:
     """The explorers' labels and the chapters' messages share a few words ("memory" bound)."""
     labels = catalog_translations(explorer_labels.catalog_path(ROOT, "ko"))

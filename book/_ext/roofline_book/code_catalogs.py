@@ -9,7 +9,7 @@ module is where the catalog tools are told how to find them, once for every cata
 - :data:`FEEDBACK`: ``tr`` and ``N_`` in the grading package, read by it at run time
   (tools/translations.py brings it up to date);
 - :data:`COMPUTED`: ``message`` templates in rooflinekit and in the chapters' code, and the notes
-  of the hardware catalog's chip files, which the book's translated editions fill
+  and level names of the hardware catalog's data files, which the book's translated editions fill
   (:mod:`roofline_book.computed`).
 
 Reading the code finds every branch's words, not only those some run showed. Every catalog names
@@ -67,21 +67,34 @@ def extract_myst(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: 
             yield from extract_python(code, keywords, comment_tags, options)
 
 
-def extract_chip_notes(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
-    """Babel's extraction method for a chip file: its ``notes``, each a message's template
-    (rooflinekit.chipformat makes them messages).
+def extract_chip_words(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's extraction method for a hardware catalog's data file (a chip file, catalog.toml):
+    the words rooflinekit.chipformat makes messages' templates, namely the chip's ``notes``, every
+    figure's ``note`` and every memory level's ``name``.
 
-    >>> chip = b'id = "x1"\\nnotes = [\\n    "Vendor HBM bandwidth is {hbm}.",\\n]\\n'
-    >>> list(extract_chip_notes(io.BytesIO(chip), TEMPLATE_MARKS, [], {}))
-    [(3, 'message', 'Vendor HBM bandwidth is {hbm}.', [])]
+    >>> chip = (b'id = "x1"\\nnotes = [\\n    "Vendor HBM bandwidth is {hbm}.",\\n]\\n'
+    ...         b'[hbm_bytes]\\nvalue = 16\\nnote = "Rounded."\\n[levels.l2]\\nname = "L2 cache"\\n')
+    >>> [found[:3] for found in extract_chip_words(io.BytesIO(chip), TEMPLATE_MARKS, [], {})]
+    [(3, 'message', 'Vendor HBM bandwidth is {hbm}.'), (7, 'message', 'Rounded.'), (9, 'message', 'L2 cache')]
     """
     import tomllib
 
     text = fileobj.read().decode("utf-8")
     lines = text.splitlines()
-    for note in tomllib.loads(text).get("notes", []):
-        line = next((i for i, written in enumerate(lines, 1) if note[:40] in written), 0)
-        yield line, "message", note, []
+    for words in _chip_words(tomllib.loads(text)):
+        line = next((i for i, written in enumerate(lines, 1) if words[:40] in written), 0)
+        yield line, "message", words, []
+
+
+def _chip_words(data: Mapping[str, Any], path: tuple[str, ...] = ()) -> Iterator[str]:
+    """The texts of a catalog data file that are messages, in the file's order."""
+    for key, value in data.items():
+        if isinstance(value, Mapping) and key != "sources":
+            yield from _chip_words(value, (*path, key))
+        elif key == "notes" and not path and isinstance(value, list):
+            yield from (note for note in value if isinstance(note, str))
+        elif isinstance(value, str) and (key == "note" or (key == "name" and path[:1] == ("levels",))):
+            yield value
 
 
 @dataclass(frozen=True)
@@ -134,7 +147,8 @@ FEEDBACK = CodeCatalog(
 COMPUTED = CodeCatalog(
     "computed",
     {"rooflinekit/**/*.py": "python", "book/**/*.md": extract_myst,
-     "rooflinekit/data/chips/*.toml": extract_chip_notes},
+     "rooflinekit/data/chips/*.toml": extract_chip_words,
+     "rooflinekit/data/catalog.toml": extract_chip_words},
     TEMPLATE_MARKS,
 )
 CATALOGS = (EXPLORER_LABELS, FEEDBACK, COMPUTED)

@@ -9,8 +9,9 @@ the GPU report) may be glued by several chapters and is translated once.
 The catalog's messages are found by reading the code, not by running it
 (:data:`roofline_book.code_catalogs.COMPUTED` says where): every string literal passed to
 ``message(...)`` in the package (rooflinekit/) and in the code cells of the book's MyST pages
-(book/), and the notes of the hardware catalog's chip files (rooflinekit/data/chips/*.toml),
-which rooflinekit.chipformat makes messages. Reading finds every branch, including those the
+(book/), and the notes and memory levels' names of the hardware catalog's data files
+(rooflinekit/data/chips/*.toml, rooflinekit/data/catalog.toml), which rooflinekit.chipformat makes
+messages. Reading finds every branch, including those the
 last build did not take (a chapter on a machine with more threads composes another sentence).
 ``tools/translations.py update`` writes them to ``computed.pot`` for sphinx-intl, and ``check``
 names each message of the code that the catalog lacks or leaves untranslated.

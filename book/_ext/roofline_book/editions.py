@@ -12,6 +12,9 @@ cache with Sphinx's ``language`` set; the translated prose comes from gettext ca
   number (markdown a cell displays would otherwise be a translatable paragraph); but a figure's
   caption (written in the page, in the cell's metadata) and a table's headings without a number
   (the words of the code that drew it) are translated with the page;
+- the words the code composed in a cell's output, in the edition's language: a figure drawn in
+  it (:class:`TranslatedFigures`) and a table's messages (:class:`TranslatedMarkdown`), both
+  made by the chapter's kernel (rooflinekit.figure_languages) and kept in the executed notebook;
 - glue in translated sentences: Sphinx parses a translation in a document of its own, where
   myst-nb finds no notebook to paste ``{glue:}`` values from; the notebook of the page being
   translated is handed over, so a translated sentence shows the very values the English one does;
@@ -36,6 +39,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 
 from roofline_book.search_ko import SearchKorean
@@ -51,6 +55,8 @@ NOT_TRANSLATED = {
           "숫자와 그림은 번역된 페이지와 같은 코드로 계산됩니다.",
 }
 """The notice on a page not yet translated, in the edition's language."""
+
+logger = logging.getLogger(__name__)
 
 SEARCH_FIELD = {"ko": "이 책에서 검색..."}
 """The search field's placeholder: Jupyter Book sets it in English, the theme does not translate it."""
@@ -205,7 +211,7 @@ class TranslatedFigures(SphinxTransform):
         import hashlib
 
         language = edition(self.config.language)
-        notebook = self._executed() if language != PRIMARY else None
+        notebook = executed_notebook(self.env) if language != PRIMARY else None
         if notebook is None:
             return
         drawn = translated_pngs(notebook, language)
@@ -222,13 +228,86 @@ class TranslatedFigures(SphinxTransform):
             image["uri"] = uri.rsplit("/", 1)[0] + "/" + target.name
             image[DRAWN_FROM] = name  # the English image's name, by which its alt text is found
 
-    def _executed(self) -> dict[str, Any] | None:
-        """The page's executed notebook, outputs included: myst-nb's client holds it while the page is
-        read (TranslationParser keeps it); the notebook myst-nb writes out has no outputs."""
-        kept = self.env.temp_data.get("roofline_notebook")
-        client = getattr(getattr(kept, "renderer", None), "md_options", {}).get("nb_client")
-        notebook = getattr(client, "notebook", None)
-        return dict(notebook) if notebook is not None else None
+
+def executed_notebook(env: Any) -> dict[str, Any] | None:
+    """The page's executed notebook, outputs included: myst-nb's client holds it while the page is
+    read (TranslationParser keeps it); the notebook myst-nb writes out has no outputs."""
+    kept = env.temp_data.get("roofline_notebook")
+    client = getattr(getattr(kept, "renderer", None), "md_options", {}).get("nb_client")
+    notebook = getattr(client, "notebook", None)
+    return dict(notebook) if notebook is not None else None
+
+
+def translated_markdown(notebook: dict[str, Any], language: str) -> dict[tuple[int, int], str]:
+    """The executed ``notebook``'s Markdown outputs in ``language`` (a table's messages translated:
+    rooflinekit.figure_languages), by cell and place among the cell's displayed outputs.
+
+    >>> words = {FIGURE_TRANSLATIONS: {"ko": {"markdown": "| 종류 |"}}}
+    >>> table = {"output_type": "display_data", "data": {"text/markdown": "| kind |"},
+    ...          "metadata": {"text/markdown": words}}
+    >>> code = {"cell_type": "code", "outputs": [{"output_type": "stream"}, table]}
+    >>> cells = [{"cell_type": "markdown"}, code]
+    >>> translated_markdown({"cells": cells}, "ko"), translated_markdown({"cells": cells}, "fr")
+    ({(1, 0): '| 종류 |'}, {})
+    """
+    found = {}
+    for index, cell in enumerate(notebook.get("cells", [])):
+        shown = [o for o in cell.get("outputs", []) if o.get("output_type") in DISPLAYED]
+        for place, output in enumerate(shown):
+            words = output.get("metadata", {}).get("text/markdown", {}).get(FIGURE_TRANSLATIONS, {})
+            if language in words:
+                found[(index, place)] = str(words[language]["markdown"])
+    return found
+
+
+DISPLAYED = ("display_data", "execute_result")
+"""The outputs myst-nb shows as a bundle of formats (the others are text streams and errors)."""
+
+
+class TranslatedMarkdown(SphinxTransform):
+    """In a translated edition, a table a chapter displayed shows in the edition's language where
+    the executed notebook holds it so: myst-nb rendered the English Markdown; the page's own
+    renderer renders the translation in its place, with the English one's source and line. It runs
+    before KeepOutputsUntranslated and Sphinx's i18n, so the table's headings are still translated
+    from the page's catalog (and found there by the gettext builder, which skips text without a
+    source)."""
+
+    default_priority = 14
+
+    def apply(self, **kwargs: Any) -> None:
+        language = edition(self.config.language)
+        notebook = executed_notebook(self.env) if language != PRIMARY else None
+        wanted = translated_markdown(notebook, language) if notebook is not None else {}
+        if not wanted:
+            return
+        for cell in self.document.findall(nodes.container):
+            if cell.get("nb_element") != "cell_code" or not any(at[0] == cell["cell_index"] for at in wanted):
+                continue
+            bundles = [n for n in cell.findall(nodes.container) if n.get("nb_element") == "mime_bundle"]
+            shown = [o for o in notebook["cells"][cell["cell_index"]].get("outputs", [])  # type: ignore[index]
+                     if o.get("output_type") in DISPLAYED]
+            if bundles and len(bundles) != len(shown):
+                logger.warning(f"{self.env.docname}: cell {cell['cell_index']} shows {len(bundles)} of its "
+                               f"{len(shown)} outputs; its tables stay in English", location=cell)
+                continue
+            for place, bundle in enumerate(bundles):
+                text = wanted.get((cell["cell_index"], place))
+                if text is not None:
+                    self._replace(bundle, text, cell, place)
+
+    def _replace(self, bundle: nodes.Element, text: str, cell: nodes.Element, place: int) -> None:
+        from myst_nb.core.render import MimeData
+
+        renderer = self.env.temp_data["roofline_notebook"]
+        for box in bundle.findall(nodes.container):
+            if box.get("mime_type") == "text/markdown":
+                data = MimeData("text/markdown", text, cell_metadata=cell.get("cell_metadata", {}),
+                                cell_index=cell["cell_index"], output_index=place, line=bundle.line)
+                rendered = renderer.render_markdown(data)
+                for node in (n for top in rendered for n in top.findall(nodes.Element)):
+                    node.source, node.line = node.source or bundle.source, node.line or bundle.line
+                del box[:]
+                box.extend(rendered)
 
 
 class _KeepsNotebook(dict):  # type: ignore[type-arg]
@@ -359,4 +438,5 @@ def setup(app: Sphinx) -> None:
     app.connect("doctree-read", _translate_captions)
     app.add_transform(KeepOutputsUntranslated)
     app.add_transform(TranslatedFigures)
+    app.add_transform(TranslatedMarkdown)
     app.add_source_parser(TranslationParser, override=True)

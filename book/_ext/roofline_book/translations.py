@@ -25,8 +25,9 @@ import yaml
 from babel.messages.pofile import read_po
 
 UNTRANSLATED = "untranslated"
-# A number standing alone: digits not part of a name such as bf16, H100 or v5e.
-NUMBER = re.compile(r"(?<![A-Za-z_])\d+(?:[.,]\d+)*(?![A-Za-z_])")
+# A number standing alone: digits not part of a name such as bf16, H100 or v5e (nor the end of
+# one: the 00 of "H100과").
+NUMBER = re.compile(r"(?<![A-Za-z_\d])\d+(?:[.,]\d+)*(?![A-Za-z_])")
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,8 @@ def typed_numbers(english: str, translation: str) -> list[str]:
     []
     >>> typed_numbers("one FLOP for every two bytes in bf16", "bf16에서 2바이트마다 FLOP 1개")
     ['1', '2']
+    >>> typed_numbers("H100s and B200s", "H100과 B200")
+    []
     """
     return sorted(set(NUMBER.findall(translation)) - set(NUMBER.findall(english)))
 
