@@ -54,7 +54,8 @@ __all__ = [
 SAME_CODE = (
     "every machine must grade with the driver's commit and no uncommitted edit: on each, git status "
     "shows none under grading/ or rooflinekit/ (commit or undo them) and git rev-parse HEAD the same "
-    "commit (check it out here); then run make venv here and start this worker again (make cluster-worker)"
+    "commit; check that commit out on this worker's machine, run make venv there, then start this "
+    "worker again (make cluster-worker)"
 )
 """What to do about a worker whose grading code is not the driver's (a worker reads its code once,
 as it starts: it must start again)."""
