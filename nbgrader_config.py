@@ -26,17 +26,12 @@ c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nnot_answered()"}
 c.Execute.timeout = 30
 
 # Submissions downloaded from a learning-management system: `make collect` (which reads the zips
-# itself, see book/instructor-guide.md) matches this pattern, with nbgrader's FileNameCollectorPlugin,
-# against each zip entry's path as nbgrader zip_collect would have extracted it. The file name must be
-#   <student>_[late_][<digits>_...]<notebook>[-<n>].ipynb
-# e.g. "alice_ex1_int8_matmul.ipynb" or, as Canvas names them,
-# "smithjane_late_123456_7890123_ex1_int8_matmul-1.ipynb": the student id is the first
-# token (letters of any script, digits, "." or "-"), the LMS's numbers are skipped, "late_" (or
-# Canvas's "LATE_") is the LMS's late marker (group `late`), and "-<n>" is the LMS's n-th re-upload.
-c.FileNameCollectorPlugin.named_regexp = (
-    r"^.*/(?P<student_id>[^\W_](?:[^\W_]|[.\-])*)_(?P<late>(?i:late_))?(?:[0-9]+_)*"
-    r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
-)
+# itself, see book/instructor-guide.md) reads each zip entry's student and notebook with the
+# collector plugin nbgrader's own zip_collect takes, one class per LMS
+# (grading/roofline_grading/collect/lms.py: Canvas, Moodle, PlainNames; or a class of your own).
+# Canvas's names, e.g. "smithjane_late_123456_7890123_ex1_int8_matmul-1.ipynb", and plain ones,
+# "alice_ex1_int8_matmul.ipynb"; for Moodle: "roofline_grading.collect.lms.Moodle".
+c.ZipCollectApp.collector_plugin = "roofline_grading.collect.lms.Canvas"
 
 # make grades (nbgrader export): nbgrader's CSV, its rows sorted by student id (roofline_grading/export.py).
 c.ExportApp.plugin_class = "roofline_grading.export.SortedCsvExport"

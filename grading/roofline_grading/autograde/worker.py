@@ -32,11 +32,10 @@ from roofline_grading.autograde import kernels
 from roofline_grading.autograde.execute import REPORT
 from roofline_grading.autograde.notes import language_of_file, notes
 from roofline_grading.autograde.pipeline import Run, autograde, scores
-from roofline_grading.autograde.precheck import read_submission
+from roofline_grading.autograde.precheck import TIMESTAMP, read_submission
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.structure import NotebookStructure, plan
-from roofline_grading.autograde.submission_times import TIMESTAMP
 from roofline_grading.i18n import language_of
 
 __all__ = ["TIMESTAMP", "grade_student", "ready", "start_worker"]
