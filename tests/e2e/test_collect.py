@@ -378,3 +378,21 @@ def test_a_canvas_late_marker_gets_the_penalty_through_collect_autograde_and_gra
     assert rows["dave"]["timestamp"].startswith("2026-03-01 12:00:01")
     assert float(rows["dave"]["raw_score"]) == full
     assert float(rows["dave"]["late_submission_penalty"]) == full and float(rows["dave"]["score"]) == 0
+
+
+def test_nbgraders_own_zip_collect_reads_the_lms_plugin_the_course_names(tmp_path: Path) -> None:
+    """The LMS plugins are nbgrader's kind: ``nbgrader zip_collect`` takes the course's Canvas class
+    through the same line, ``c.ZipCollectApp.collector_plugin``, and files the same student."""
+    course = released_course(tmp_path / "course")
+    archive = course / "downloaded" / ASSIGNMENT / "archive"
+    archive.mkdir(parents=True)
+    with zipfile.ZipFile(archive / "canvas.zip", "w") as made:
+        made.writestr(f"smithjane_late_123456_7890123_{NOTEBOOK}-1.ipynb", "jane's")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    done = subprocess.run(
+        [NBGRADER, "zip_collect", ASSIGNMENT], cwd=course, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PATH": path}, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Using file collector: Canvas" in done.stderr
+    assert submitted(course, "smithjane") == "jane's"
