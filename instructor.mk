@@ -104,7 +104,7 @@ roster: $(STAMP)  ## Import the class list into the gradebook: make roster ROSTE
 	@test -n "$(ROSTER)" || { echo "roster: name the class list, e.g. make roster ROSTER=students.csv (a CSV file with an id column; first_name, last_name, email optional)" >&2; exit 2; }
 	$(GRADING) roster '$(abspath $(ROSTER))' --course '$(COURSE)'
 
-# Reads the zips itself (python -m roofline_grading.autograde.collect): an entry it cannot take is
+# Reads the zips itself (roofline-grading collect, roofline_grading.collect): an entry it cannot take is
 # skipped and named, every other student collected; late markers and submission times become
 # timestamp.txt. One line per student, per skipped entry, then a summary; VERBOSE=1 says what
 # happens to every entry.

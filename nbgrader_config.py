@@ -6,7 +6,7 @@ the student versions nbgrader generates from them in ``exercises/roofline/``.
 The instructor's guide (book/instructor-guide.md) walks through a grading round.
 """
 
-from roofline_grading import formgrader
+from roofline_grading.plugins import formgrader
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (nbgrader provides get_config)
 
@@ -26,30 +26,25 @@ c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nnot_answered()"}
 c.Execute.timeout = 30
 
 # Submissions downloaded from a learning-management system: `make collect` (which reads the zips
-# itself, see book/instructor-guide.md) matches this pattern, with nbgrader's FileNameCollectorPlugin,
-# against each zip entry's path as nbgrader zip_collect would have extracted it. The file name must be
-#   <student>_[late_][<digits>_...]<notebook>[-<n>].ipynb
-# e.g. "alice_ex1_int8_matmul.ipynb" or, as Canvas names them,
-# "smithjane_late_123456_7890123_ex1_int8_matmul-1.ipynb": the student id is the first
-# token (letters of any script, digits, "." or "-"), the LMS's numbers are skipped, "late_" (or
-# Canvas's "LATE_") is the LMS's late marker (group `late`), and "-<n>" is the LMS's n-th re-upload.
-c.FileNameCollectorPlugin.named_regexp = (
-    r"^.*/(?P<student_id>[^\W_](?:[^\W_]|[.\-])*)_(?P<late>(?i:late_))?(?:[0-9]+_)*"
-    r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
-)
+# itself, see book/instructor-guide.md) reads each zip entry's student and notebook with the
+# collector plugin nbgrader's own zip_collect takes, one class per LMS
+# (grading/roofline_grading/collect/lms.py: Canvas, Moodle, PlainNames; or a class of your own).
+# Canvas's names, e.g. "smithjane_late_123456_7890123_ex1_int8_matmul-1.ipynb", and plain ones,
+# "alice_ex1_int8_matmul.ipynb"; for Moodle: "roofline_grading.collect.lms.Moodle".
+c.ZipCollectApp.collector_plugin = "roofline_grading.collect.lms.Canvas"
 
-# make grades (nbgrader export): nbgrader's CSV, its rows sorted by student id (roofline_grading/export.py).
-c.ExportApp.plugin_class = "roofline_grading.export.SortedCsvExport"
+# make grades (nbgrader export): nbgrader's CSV, its rows sorted by student id (roofline_grading/plugins/export.py).
+c.ExportApp.plugin_class = "roofline_grading.plugins.export.SortedCsvExport"
 
 # No nbgrader exchange: students hand in through the LMS (above). Listing the exchange finds nothing
 # instead of failing on its missing directory (formgrader's warning). Its JupyterLab panels,
 # Assignment List and Course List, are disabled (jupyter-config/, pyproject.toml's shared-data).
-c.ExchangeFactory.list = "roofline_grading.formgrader.NoExchangeList"
+c.ExchangeFactory.list = "roofline_grading.plugins.formgrader.NoExchangeList"
 # Formgrader (make formgrader) lists the assignments of solutions/ but not the Korean release in
-# solutions/ko/, and offers no release or collect (the LMS's job): roofline_grading/formgrader.py.
+# solutions/ko/, and offers no release or collect (the LMS's job): roofline_grading/plugins/formgrader.py.
 formgrader.install()
 
 # The students' feedback pages (make feedback) stand alone, offline or on a network that blocks
 # CDNs: the math of the Markdown cells is written into them as MathML, instead of nbgrader's
-# template loading MathJax from a CDN (grading/roofline_grading/feedback.py).
-c.GenerateFeedback.exporter_class = "roofline_grading.feedback.FeedbackExporter"
+# template loading MathJax from a CDN (grading/roofline_grading/plugins/feedback.py).
+c.GenerateFeedback.exporter_class = "roofline_grading.plugins.feedback.FeedbackExporter"

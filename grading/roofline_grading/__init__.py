@@ -13,7 +13,9 @@ records plain answers for the judge here to read.
 - :mod:`roofline_grading.session`: the inputs each question is asked at in one run;
 - :mod:`roofline_grading.local`: judging on the spot in an instructor's own kernel;
 - :mod:`roofline_grading.sandbox`: the bubblewrap sandbox and the limits of a grading kernel;
-- :mod:`roofline_grading.autograde`: the driver behind ``make autograde``;
-- :mod:`roofline_grading.formgrader`: nbgrader's formgrader with the course's assignments, no exchange;
-- :mod:`roofline_grading.export`: ``make grades``, nbgrader's CSV export sorted by student id.
+- :mod:`roofline_grading.collect`: ``make collect``, an LMS's zips filed under ``submitted/``;
+- :mod:`roofline_grading.autograde`: the driver behind ``make autograde``, its steps in
+  :mod:`roofline_grading.autograde.steps`;
+- :mod:`roofline_grading.plugins`: the course's nbgrader plug-ins: formgrader with the course's
+  assignments and no exchange, the feedback pages, ``make grades``' CSV export sorted by student id.
 """

@@ -2,7 +2,7 @@
 
     roofline-grading release ASSIGNMENT     the known-mistakes cells, then nbgrader's generate_assignment
     roofline-grading roster CSV             the class list into the gradebook
-    roofline-grading collect ASSIGNMENT ZIP...   LMS zips into submitted/ (see autograde.collect)
+    roofline-grading collect ASSIGNMENT ZIP...   LMS zips into submitted/ (see roofline_grading.collect)
     roofline-grading autograde ASSIGNMENT   grade every submission, sandboxed (see autograde.cli)
     roofline-grading feedback ASSIGNMENT    each student's feedback pages
     roofline-grading grades [--to FILE]     the gradebook exported to CSV, a row per student
@@ -55,7 +55,7 @@ def parser() -> argparse.ArgumentParser:
     )
     _course(roster)
     for name, words in (
-        ("collect", "collect submissions from LMS zips (roofline_grading.autograde.collect)"),
+        ("collect", "collect submissions from LMS zips (roofline_grading.collect)"),
         ("autograde", "grade every collected submission (roofline_grading.autograde)"),
         ("cluster", "the grading cluster: its certificates, scheduler, workers (autograde.cluster)"),
     ):
@@ -185,7 +185,7 @@ def _gradebook_students(db_url: str) -> list[str]:
 
 
 def _collect(args: argparse.Namespace) -> int:
-    from roofline_grading.autograde import collect
+    from roofline_grading.collect import cli as collect
 
     return collect.main(list(args.arguments))
 

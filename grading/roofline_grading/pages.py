@@ -7,16 +7,16 @@ Two layers, both applied wherever a graded or held notebook becomes a page:
   and language names, cell metadata but nbgrader's (with a grade id of the characters nbgrader
   allows), the course's own and tags that are plain names, attachments but PNG and JPEG images,
   outputs but text and PNG/JPEG images, and no raw cell (shown as text instead). The autograde step
-  (:class:`~roofline_grading.autograde.judging.PlainOutputs`) applies it to the graded
+  (:class:`~roofline_grading.autograde.steps.plain_outputs.PlainOutputs`) applies it to the graded
   notebook; the exporters apply it again to whatever notebook they are handed.
 - :func:`sanitize_html` passes the HTML a Markdown cell (or a grader's comment) becomes through
   bleach, with an allow-list of the tags and attributes nbconvert and MathML need: anything
   else a cell's Markdown holds is shown as text, never run.
 
 :class:`InertHTMLExporter` is nbconvert's ``HTMLExporter`` with both; the feedback pages'
-exporter (:mod:`roofline_grading.feedback`) and formgrader's (:mod:`roofline_grading.formgrader`)
-are made from it. Student text is also escaped where the course writes it
-(:mod:`roofline_grading.inert`); this is the second line.
+exporter (:mod:`roofline_grading.plugins.feedback`) and formgrader's
+(:mod:`roofline_grading.plugins.formgrader`) are made from it. Student text is also escaped
+where the course writes it (:mod:`roofline_grading.inert`); this is the second line.
 
 >>> sanitize_html('<p>ok <img src=plot.png onerror="alert(1)"></p>')
 '<p>ok <img src="plot.png"></p>'

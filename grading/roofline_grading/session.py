@@ -6,7 +6,7 @@ drawn from a seed that only the grader knows. The kernel is told the public case
 (:func:`spec`, written into its session file); the hidden ones never enter the kernel while the
 notebook's cells run: after the last cell, the driver hands them to the copy of the kernel each
 hidden test left waiting (:mod:`roofline_grading.autograde.hidden`). Neither holds an answer.
-:mod:`roofline_grading.autograde.judging` then judges every result with the same cases.
+:mod:`roofline_grading.autograde.steps.judge_answers` then judges every result with the same cases.
 
 >>> issued = issue("ex5_h100_threshold", seed="2a")
 >>> sorted(issued)

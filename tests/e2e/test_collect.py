@@ -22,8 +22,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from roofline_grading.autograde.archives import MAX_ENTRY_BYTES
-from roofline_grading.autograde.submission_times import TIMESTAMP
+from roofline_grading.collect.archives import MAX_ENTRY_BYTES
+from roofline_grading.collect.submission_times import TIMESTAMP
 from tests.support.make_targets import command, make
 from tests.support.slips import ASSIGNMENT, ROOT, answered
 
@@ -227,16 +227,13 @@ def test_times_in_the_names_become_timestamps_and_late_markers_keep_a_later_one(
     assert stamp("lee") is None and "is not a time: ignored" in done.stdout
 
 
-MOODLE = (
-    r"^.*/(?P<student_id>[^/_]+)_[0-9]+_assignsubmission_file_?/(?:.*/)?"
-    r"(?P<file_id>ex[0-9]+_[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
-)
-"""The pattern the instructor's guide gives for Moodle's folders."""
+MOODLE = 'c.ZipCollectApp.collector_plugin = "roofline_grading.collect.lms.Moodle"'
+"""The line the instructor's guide gives for Moodle."""
 
 
-def test_the_guides_moodle_pattern_reads_moodles_folders(tmp_path: Path) -> None:
+def test_the_guides_moodle_line_reads_moodles_folders(tmp_path: Path) -> None:
     assert MOODLE in (ROOT / "book" / "instructor-guide.md").read_text()
-    course = released_course(tmp_path / "course", f"\nc.FileNameCollectorPlugin.named_regexp = r'{MOODLE}'\n")
+    course = released_course(tmp_path / "course", f"\n{MOODLE}\n")
     archive_path = tmp_path / "moodle.zip"
     with zipfile.ZipFile(archive_path, "w") as archive:
         archive.writestr(f"Jane Smith_1234567_assignsubmission_file/{NOTEBOOK}.ipynb", "jane")
@@ -381,3 +378,21 @@ def test_a_canvas_late_marker_gets_the_penalty_through_collect_autograde_and_gra
     assert rows["dave"]["timestamp"].startswith("2026-03-01 12:00:01")
     assert float(rows["dave"]["raw_score"]) == full
     assert float(rows["dave"]["late_submission_penalty"]) == full and float(rows["dave"]["score"]) == 0
+
+
+def test_nbgraders_own_zip_collect_reads_the_lms_plugin_the_course_names(tmp_path: Path) -> None:
+    """The LMS plugins are nbgrader's kind: ``nbgrader zip_collect`` takes the course's Canvas class
+    through the same line, ``c.ZipCollectApp.collector_plugin``, and files the same student."""
+    course = released_course(tmp_path / "course")
+    archive = course / "downloaded" / ASSIGNMENT / "archive"
+    archive.mkdir(parents=True)
+    with zipfile.ZipFile(archive / "canvas.zip", "w") as made:
+        made.writestr(f"smithjane_late_123456_7890123_{NOTEBOOK}-1.ipynb", "jane's")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    done = subprocess.run(
+        [NBGRADER, "zip_collect", ASSIGNMENT], cwd=course, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PATH": path}, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Using file collector: Canvas" in done.stderr
+    assert submitted(course, "smithjane") == "jane's"

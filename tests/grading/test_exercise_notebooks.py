@@ -228,45 +228,6 @@ def test_config_names_the_course_directories() -> None:
     assert c.CourseDirectory.release_directory == "exercises"
 
 
-@pytest.mark.parametrize(
-    ("path", "student", "notebook"),
-    [
-        ("/c/downloaded/roofline/extracted/subs/alice_ex1_int8_matmul.ipynb", "alice", "ex1_int8_matmul"),
-        (
-            "/c/downloaded/roofline/extracted/subs/smithjane_late_123456_7890123_ex3_roofline_plot-1.ipynb",
-            "smithjane",
-            "ex3_roofline_plot",
-        ),
-        (
-            "/c/downloaded/roofline/extracted/j.doe-3_ex5_h100_threshold.ipynb",
-            "j.doe-3",
-            "ex5_h100_threshold",
-        ),
-        ("/c/x/bob_42_ex2_int8_weights.ipynb", "bob", "ex2_int8_weights"),
-        ("/c/x/smithjane_LATE_123_456_ex4_batched_matmul-2.ipynb", "smithjane", "ex4_batched_matmul"),
-        ("/c/x/김민준_123_456_ex2_int8_weights.ipynb", "김민준", "ex2_int8_weights"),
-    ],
-)
-def test_lms_file_name_pattern_finds_student_and_notebook(path: str, student: str, notebook: str) -> None:
-    match = re.match(config().FileNameCollectorPlugin.named_regexp, path)
-    assert match is not None
-    assert (match["student_id"], match["file_id"]) == (student, notebook)
-    assert bool(match["late"]) == ("_late_" in path.lower())  # Canvas's late marker, in either case
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/c/extracted/__MACOSX/._alice_ex1_int8_matmul.ipynb",
-        "/c/extracted/alice_ex1_int8_matmul.ipynb.txt",
-        "/c/extracted/ex1_int8_matmul.ipynb",
-        "/c/extracted/alice_notes.ipynb",
-    ],
-)
-def test_lms_file_name_pattern_skips_what_is_not_a_submission(path: str) -> None:
-    assert re.match(config().FileNameCollectorPlugin.named_regexp, path) is None
-
-
 # --- The instructor's guide says what the code does -------------------------------------
 
 GUIDE = ROOT / "book" / "instructor-guide.md"
@@ -281,10 +242,6 @@ def test_guide_states_each_notebooks_points_and_the_total() -> None:
         assert re.search(rf"\| `{name}` \|[^|]*\| {points:g} \|", text), name
     assert f"| | **total** | **{total:g}** |" in text
     assert f"`max_score` ({total:g})" in text
-
-
-def test_guide_quotes_the_configured_file_name_pattern() -> None:
-    assert config().FileNameCollectorPlugin.named_regexp in GUIDE.read_text()
 
 
 def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> None:

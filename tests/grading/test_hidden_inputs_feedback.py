@@ -28,14 +28,14 @@ from hypothesis import strategies as st
 from nbformat.v4 import new_output
 
 from roofline_grading import answer_key as key
-from roofline_grading.autograde.judging import JudgeAnswers, recorded_questions
+from roofline_grading.autograde.steps.judge_answers import JudgeAnswers, recorded_questions
 from roofline_grading.i18n import translator
 from roofline_grading.judge import Verdict, assess, judge
 from roofline_grading.questions import FunctionQuestion
 from roofline_grading.session import Issued, answered, issue, issue_one, spec
 from roofline_recorder import MIMETYPE, collect
 from roofline_recorder.encode import decode, encode
-from tests.grading.test_autograde_units import model, structure_of
+from tests.support.graded_notebooks import model, structure_of
 
 SEED = "b17"
 CHAINS: dict[str, list[FunctionQuestion]] = {

@@ -42,7 +42,7 @@ OURS = [
     f"solutions/{ASSIGNMENT}/ex1_int8_matmul.ipynb",
     f"exercises/{ASSIGNMENT}/ex1_int8_matmul.ipynb",
     "tests/e2e/crafted/class.toml",
-    "grading/roofline_grading/export.py",
+    "grading/roofline_grading/plugins/export.py",
 ]
 """Files of the repository's own, which must stay tracked."""
 

@@ -41,6 +41,7 @@ from roofline_grading.autograde import (
     grading_code,
     machine,
     misconceptions,
+    pipeline,
     scratch,
     worker,
 )
@@ -170,6 +171,10 @@ def _plan(options: Options, out: TextIO) -> _Plan | None:
     :class:`~roofline_grading.autograde.gradebook.CourseError` when the course cannot be graded."""
     sandbox_text = _remote_sandbox(options.sandbox) if options.scheduler else _check_sandbox(options.sandbox)
     course = gradebook.open_course(options.course)
+    try:  # the steps each worker will run, checked once here
+        pipeline.steps(gradebook.load_config(course.root))
+    except pipeline.PipelineError as error:
+        raise gradebook.CourseError(f"{course.config_file}: {error}") from None
     structures = gradebook.read_structures(course, options.assignment)
     students = list(options.students) or course.students(options.assignment)
     if not students:

@@ -1,7 +1,7 @@
 """After a round: how many students made each known mistake, part by part (what to reteach).
 
 The judge's verdicts are the source: for every answer it judges, :class:`~roofline_grading.
-autograde.judging.JudgeAnswers` notes the names of the answer key's misconceptions it matches
+autograde.steps.judge_answers.JudgeAnswers` notes the names of the answer key's misconceptions it matches
 at every input, hidden ones included (:attr:`~roofline_grading.judge.Verdict.summary_misconceptions`:
 for this summary only; the feedback names those that fit at the public inputs), also when a visible
 check, such as the known-mistake check, failed the cell first. The driver

@@ -1,12 +1,13 @@
 """What happened to a notebook while it was graded, told to the student who submitted it.
 
 The report tells the instructor what happened in the grader's words (grade ids, limits, paths).
-The student reads the graded notebook, as a feedback page: :class:`StudentNotes`, the last of the
-grading steps, heads it with a short Markdown cell saying, in the language of the notebook's
-release and in the student's terms, what was put right before it ran (a changed, deleted or moved
-cell), what stopped it (a time limit, a lost kernel, memory), whether output was cut, and that
-its code tried something the sandbox does not allow. It never names a path, the grader, a
-classmate or anything hidden. :func:`held_notes` does the same for a notebook that could not be
+The student reads the graded notebook, as a feedback page: ``StudentNotes``
+(:mod:`roofline_grading.autograde.steps.student_notes`), the last of the grading steps, heads it
+with a short Markdown cell saying, in the language of the notebook's release and in the
+student's terms, what was put right before it ran (a changed, deleted or moved cell), what
+stopped it (a time limit, a lost kernel, memory), whether output was cut, and that its code tried
+something the sandbox does not allow. It never names a path, the grader, a classmate or anything
+hidden. :func:`held_notes` does the same for a notebook that could not be
 graded at all, which a grader grades by hand.
 
 The notes are templates in the catalog; what fills them (a cell's grade id, the reason a file
@@ -24,14 +25,13 @@ import re
 from typing import Any
 
 from nbformat.v4 import new_markdown_cell
-from nbgrader.preprocessors import NbGraderPreprocessor
 
 from roofline_grading.autograde.structure import NotebookStructure, Plan
-from roofline_grading.i18n import language_of, translator
+from roofline_grading.i18n import translator
 from roofline_grading.inert import code_span
 from rooflinekit.words import N_
 
-__all__ = ["NOTES_KEY", "StudentNotes", "held_notes", "language_of_file", "notes", "notes_cell"]
+__all__ = ["NOTES_KEY", "held_notes", "language_of_file", "notes", "notes_cell"]
 
 NOTES_KEY = "grading_notes"
 """The key, under the cell metadata's ``roofline`` entry, that marks the notes cell."""
@@ -69,7 +69,8 @@ _HELD_ANSWER = N_("# Your answer is in the file you submitted; it could not be r
 
 def notes(plan: Plan | None, ran: dict[str, Any], language: str) -> list[str]:
     """The notes for one graded notebook: what ``plan`` put right and what the run (``ran``, as
-    :class:`~roofline_grading.autograde.execute.SandboxedExecute` tells it) saw, in ``language``."""
+    :class:`~roofline_grading.autograde.steps.sandboxed_execute.SandboxedExecute` tells it) saw,
+    in ``language``."""
     tr = translator(language)
     said: list[str] = []
     if plan is not None and plan.structure is not None:
@@ -130,18 +131,3 @@ def held_notes(why: str, language: str) -> tuple[str, str]:
     """
     tr = translator(language)
     return tr(_HELD).format(why=code_span(why)), tr(_HELD_ANSWER)
-
-
-class StudentNotes(NbGraderPreprocessor):  # type: ignore[misc]
-    """Head the graded notebook with the student's notes (see the module's docstring)."""
-
-    def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
-        language = language_of(nb.metadata)
-        said = notes(resources.get("roofline_plan"), resources.get("roofline_run", {}), language)
-        if said:
-            cell = notes_cell(said, language)
-            taken = {c.get("id") for c in nb.cells}  # a student's cell may hold the id already
-            candidates = (cell.id, *(f"{cell.id}-{n}" for n in range(1, len(taken) + 2)))
-            cell.id = next(c for c in candidates if c not in taken)
-            nb.cells.insert(0, cell)
-        return nb, resources

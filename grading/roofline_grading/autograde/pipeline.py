@@ -2,11 +2,15 @@
 
 :func:`autograde` runs nbgrader's own preprocessors on a submitted notebook, in nbgrader's
 order: sanitizing (the released kernelspec as ``OverwriteKernelspec`` gives it, ``ClearOutput``,
-:class:`RestoreCells` in place of ``OverwriteCells`` and ``CheckCellMetadata``,
-``DeduplicateIds``), then grading
-(:class:`SandboxedExecute` in place of ``Execute``, :class:`JudgeAnswers`, :class:`PlainOutputs`,
-:class:`StudentNotes`, ``IgnorePattern``, ``ClearMetadataPreprocessor``), configured from the course's
-``nbgrader_config.py`` as ``nbgrader autograde`` would be. :func:`scores` then reads each part's
+``RestoreCells`` in place of ``OverwriteCells`` and ``CheckCellMetadata``, ``DeduplicateIds``),
+then grading (``SandboxedExecute`` in place of ``Execute``, ``JudgeAnswers``, ``PlainOutputs``,
+``StudentNotes``, ``IgnorePattern``, ``ClearMetadataPreprocessor``), configured from the course's
+``nbgrader_config.py`` as ``nbgrader autograde`` would be. The course's own steps are one module
+each in :mod:`roofline_grading.autograde.steps`. The two lists are traitlets, as nbgrader's
+``Autograde`` converter has them (:class:`Pipeline`: ``c.Pipeline.sanitize_preprocessors`` and
+``c.Pipeline.autograde_preprocessors``), so a course adds a step of its own in
+``nbgrader_config.py``; a list that would run a notebook outside the sandbox, or keep its markup,
+is refused (:func:`checked`). :func:`scores` then reads each part's
 score and comment with nbgrader's own rules (``nbgrader.utils.determine_grade`` and its
 "No response." check), which ``SaveAutoGrades`` would have written to a gradebook.
 
@@ -34,11 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from traitlets import List
+from traitlets.config import Configurable
+
 from roofline_grading.autograde.results import GradeResult
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.structure import NotebookStructure
 
-__all__ = ["Run", "autograde", "scores"]
+__all__ = ["GRADE", "SANITIZE", "Pipeline", "PipelineError", "Run", "autograde", "checked", "scores", "steps"]
 
 NO_RESPONSE = "No response."
 """nbgrader's automatic comment on an answer cell left as released."""
@@ -62,7 +69,7 @@ class Run:
 
     @property
     def verdicts_dir(self) -> Path:
-        """Where :class:`JudgeAnswers` leaves each notebook's misconceptions found."""
+        """Where ``JudgeAnswers`` leaves each notebook's misconceptions found."""
         return self.scratch / "verdicts"
 
     def config(self) -> Any:
@@ -98,29 +105,83 @@ def _course_config(config_file: Path | None) -> Any:
     return PyFileConfigLoader(config_file.name, path=str(config_file.parent)).load_config()
 
 
-def _steps() -> list[type]:
-    """nbgrader's preprocessors, in the order ``nbgrader autograde`` runs them, with ours in
-    place of ``OverwriteCells``/``CheckCellMetadata`` and ``Execute``, and its ``LimitOutput``
-    left out (:class:`SandboxedExecute` keeps output small as it arrives)."""
-    from nbconvert.preprocessors import ClearMetadataPreprocessor
-    from nbgrader.preprocessors import ClearOutput, DeduplicateIds, IgnorePattern
+SANITIZE = [
+    "nbgrader.preprocessors.ClearOutput",
+    "roofline_grading.autograde.steps.restore_cells.RestoreCells",
+    "nbgrader.preprocessors.DeduplicateIds",
+]
+"""nbgrader's sanitizing steps, ``RestoreCells`` in place of ``OverwriteCells`` and ``CheckCellMetadata``."""
+GRADE = [
+    "roofline_grading.autograde.steps.sandboxed_execute.SandboxedExecute",
+    "roofline_grading.autograde.steps.judge_answers.JudgeAnswers",
+    "roofline_grading.autograde.steps.plain_outputs.PlainOutputs",
+    "roofline_grading.autograde.steps.student_notes.StudentNotes",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+]
+"""nbgrader's autograde steps, ``SandboxedExecute`` in place of ``Execute`` and nbgrader's
+``LimitOutput`` left out (``SandboxedExecute`` keeps output small as it arrives)."""
+_RUNS = "roofline_grading.autograde.steps.sandboxed_execute.SandboxedExecute"
+_INERT = "roofline_grading.autograde.steps.plain_outputs.PlainOutputs"
 
-    from roofline_grading.autograde.execute import SandboxedExecute
-    from roofline_grading.autograde.judging import JudgeAnswers, PlainOutputs
-    from roofline_grading.autograde.notes import StudentNotes
-    from roofline_grading.autograde.restore import RestoreCells
 
-    return [
-        ClearOutput,
-        RestoreCells,
-        DeduplicateIds,
-        SandboxedExecute,
-        JudgeAnswers,
-        PlainOutputs,
-        StudentNotes,
-        IgnorePattern,
-        ClearMetadataPreprocessor,
-    ]
+class PipelineError(ValueError):
+    """The course's list of steps would grade unsafely (the message says what to change)."""
+
+
+class Pipeline(Configurable):
+    """The autograde steps, in order, as nbgrader's ``Autograde`` converter lists them: a class or
+    its dotted name each."""
+
+    sanitize_preprocessors = List(SANITIZE, help="Steps before the notebook runs.").tag(config=True)
+    autograde_preprocessors = List(GRADE, help="Steps that run and judge the notebook.").tag(config=True)
+
+
+def steps(config: Any) -> list[type]:
+    """The preprocessor classes ``config`` lists (``c.Pipeline.*_preprocessors``), in order.
+
+    >>> from traitlets.config import Config
+    >>> [step.__name__ for step in steps(Config())][:4]
+    ['ClearOutput', 'RestoreCells', 'DeduplicateIds', 'SandboxedExecute']
+    """
+    pipeline = Pipeline(config=config)
+    return checked([*pipeline.sanitize_preprocessors, *pipeline.autograde_preprocessors])
+
+
+def checked(listed: list[Any]) -> list[type]:
+    """The listed steps as classes, or a :class:`PipelineError` when they would run the notebook
+    anywhere but in the sandbox, more than once, or leave its markup in the graded notebook.
+
+    >>> try:
+    ...     checked(["nbgrader.preprocessors.Execute"])
+    ... except PipelineError as error:
+    ...     print(error)
+    c.Pipeline: Execute would run the notebook outside the sandbox; only SandboxedExecute runs it
+    """
+    from nbconvert.preprocessors import ExecutePreprocessor
+    from traitlets.utils.importstring import import_item
+
+    from roofline_grading.autograde.steps.plain_outputs import PlainOutputs
+    from roofline_grading.autograde.steps.sandboxed_execute import SandboxedExecute
+
+    try:
+        classes = [import_item(step) if isinstance(step, str) else step for step in listed]
+    except ImportError as error:
+        raise PipelineError(f"c.Pipeline: a step cannot be imported: {error}") from None
+    for step in classes:
+        if issubclass(step, ExecutePreprocessor) and step is not SandboxedExecute:
+            raise PipelineError(
+                f"c.Pipeline: {step.__name__} would run the notebook outside the sandbox; only "
+                "SandboxedExecute runs it"
+            )
+    runs = [i for i, step in enumerate(classes) if step is SandboxedExecute]
+    inert = [i for i, step in enumerate(classes) if step is PlainOutputs]
+    if len(runs) != 1 or not inert or inert[-1] < runs[0]:
+        raise PipelineError(
+            f"c.Pipeline: the steps must run the notebook once, with {_RUNS}, and then keep only "
+            f"inert content, with {_INERT}"
+        )
+    return classes
 
 
 def autograde(nb: Any, structure: NotebookStructure, run: Run, config: Any) -> Any:
@@ -138,7 +199,7 @@ def autograde(nb: Any, structure: NotebookStructure, run: Run, config: Any) -> A
     }
     if structure.kernelspec:  # nbgrader's OverwriteKernelspec, from the gradebook's copy
         nb.metadata["kernelspec"] = dict(structure.kernelspec)
-    for step in _steps():
+    for step in steps(config):
         nb, resources = step(config=config)(nb, resources)
     return nb
 

@@ -25,10 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_BYTES", "Submission", "read_submission"]
+__all__ = ["MAX_BYTES", "TIMESTAMP", "Submission", "read_submission"]
 
 MAX_BYTES = 50 * 2**20
 """A submitted notebook larger than this is not read (outputs are cleared before grading anyway)."""
+TIMESTAMP = "timestamp.txt"
+"""The file beside a student's notebooks in ``submitted/<student>/<assignment>/`` that says when
+they submitted (nbgrader's name: ``make collect`` writes it, the grading worker reads it)."""
 
 
 @dataclass(frozen=True)

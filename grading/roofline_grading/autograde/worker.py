@@ -7,13 +7,14 @@ For one student, :func:`grade_student`
    and reported;
 2. plans the sanitizing of each notebook (:mod:`roofline_grading.autograde.structure`);
 3. grades each notebook with nbgrader's autograde steps, in memory
-   (:mod:`roofline_grading.autograde.pipeline`): :class:`RestoreCells` in nbgrader's sanitizing,
-   :class:`SandboxedExecute` for its ``Execute`` (the kernel in the sandbox, holding only the
+   (:mod:`roofline_grading.autograde.pipeline`, the course's steps in
+   :mod:`roofline_grading.autograde.steps`): ``RestoreCells`` in nbgrader's sanitizing,
+   ``SandboxedExecute`` for its ``Execute`` (the kernel in the sandbox, holding only the
    student's code and the recorder; the next notebook's kernel starts while this one is
-   judged), then :class:`JudgeAnswers` (the verdicts, judged here with the answer key) and
-   :class:`PlainOutputs`, and scores it by nbgrader's rules;
+   judged), then ``JudgeAnswers`` (the verdicts, judged here with the answer key) and
+   ``PlainOutputs``, and scores it by nbgrader's rules;
 4. reads what each run reported (limits hit, output cut, what the code tried:
-   :data:`roofline_grading.autograde.execute.REPORT`) and the misconceptions judged;
+   :data:`roofline_grading.autograde.steps.sandboxed_execute.REPORT`) and the misconceptions judged;
 5. returns a :class:`~roofline_grading.autograde.results.StudentResult` with the scores and
    the graded notebooks' contents; the driver writes them into the course and its gradebook.
 """
@@ -29,14 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from roofline_grading.autograde import kernels
-from roofline_grading.autograde.execute import REPORT
 from roofline_grading.autograde.notes import language_of_file, notes
-from roofline_grading.autograde.pipeline import Run, autograde, scores
-from roofline_grading.autograde.precheck import read_submission
+from roofline_grading.autograde.pipeline import Run, autograde, scores, steps
+from roofline_grading.autograde.precheck import TIMESTAMP, read_submission
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.autograde.settings import Settings
+from roofline_grading.autograde.steps.sandboxed_execute import REPORT
 from roofline_grading.autograde.structure import NotebookStructure, plan
-from roofline_grading.autograde.submission_times import TIMESTAMP
 from roofline_grading.i18n import language_of
 
 __all__ = ["TIMESTAMP", "grade_student", "ready", "start_worker"]
@@ -45,9 +45,9 @@ __all__ = ["TIMESTAMP", "grade_student", "ready", "start_worker"]
 def start_worker() -> None:
     """Prepare a worker process: nbgrader's steps loaded once, their logging quiet."""
     logging.getLogger("traitlets").setLevel(logging.ERROR)
-    import nbgrader.preprocessors  # noqa: F401  (once per worker, not per student)
+    from traitlets.config import Config
 
-    from roofline_grading.autograde import execute, judging, restore  # noqa: F401
+    steps(Config())  # nbgrader's and the course's steps imported once per worker, not per student
 
 
 def ready() -> bool:
@@ -162,7 +162,7 @@ def _zero(structure: NotebookStructure, notebook: NotebookResult) -> dict[str, G
 
 
 def _run_failure(run_root: Path, notebook: str) -> str | None:
-    """What stopped the notebook's run, as :class:`SandboxedExecute` wrote it down, if anything."""
+    """What stopped the notebook's run, as ``SandboxedExecute`` wrote it down, if anything."""
     report = run_root / notebook / REPORT
     if not report.is_file():
         return None

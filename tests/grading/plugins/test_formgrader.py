@@ -1,4 +1,4 @@
-"""formgrader as the course installs it (roofline_grading.formgrader), without a server: its two
+"""formgrader as the course installs it (roofline_grading.plugins.formgrader), without a server: its two
 list pages draw no button for nbgrader's generate, autograde or feedback steps, its API refuses
 them naming the make target, and a student's ``timestamp.txt`` that is not a time loads as none.
 A browser opens every view of the hostile class in tests/e2e/test_autograde_hardening.py."""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from roofline_grading import formgrader
+from roofline_grading.plugins import formgrader
 
 NBGRADERS = {
     "manage_assignments.tpl": ["Generate", "Release", "Collect", "Generate Feedback", "Release Feedback"],

@@ -1,6 +1,6 @@
-"""Two nbgrader preprocessors that run after the notebook, in the grader's process.
+"""The grading step that judges the answers, after the notebook ran, in the grader's process.
 
-- :class:`JudgeAnswers` reads the records each test cell's hidden test left
+:class:`JudgeAnswers` reads the records each test cell's hidden test left
   (:mod:`roofline_recorder`: the answers at the public inputs) and what the copies that test
   left returned at the hidden inputs (:mod:`roofline_grading.autograde.hidden`), judges them
   with the answer key (:mod:`roofline_grading.judge`) and writes the verdict into the cell, in
@@ -10,12 +10,6 @@
   they came from: only a test cell's own records and copies count, and only for the questions
   its hidden test names; a function question passes only if its answers are right at the public
   inputs *and* at the hidden ones.
-- :class:`PlainOutputs` keeps only inert content in the graded notebook: outputs as text and
-  PNG/JPEG images, and the student's own Markdown cells as plain text. HTML, JavaScript, SVG
-  and widgets a notebook displays, or a ``<script>`` in a Markdown cell, never reach the
-  feedback page or the instructor's formgrader; nor does what a template could make markup of
-  (raw cells, attachments, the notebook's and the cells' own metadata:
-  :func:`roofline_grading.pages.inert_notebook`).
 """
 
 from __future__ import annotations
@@ -33,21 +27,17 @@ from traitlets import Dict, Unicode
 from roofline_grading.autograde.structure import NotebookStructure
 from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import language_of, translator
-from roofline_grading.inert import as_text
 from roofline_grading.judge import Verdict, assess, first_said
-from roofline_grading.pages import SAFE_MIMETYPES, inert_notebook
 from roofline_grading.questions import FunctionQuestion
 from roofline_grading.session import joined
 from roofline_recorder import MIMETYPE
 from roofline_recorder.encode import RecordError, decode
 
-__all__ = ["ANSWER_ERROR", "JudgeAnswers", "PlainOutputs", "as_text", "recorded_questions"]
+__all__ = ["ANSWER_ERROR", "JudgeAnswers", "recorded_questions"]
 
 ANSWER_ERROR = "AnswerError"
 """``ename`` of the error that carries a wrong answer's feedback."""
 _RECORD_CALL = re.compile(r"""\brecord\(\s*["']([\w.]+)["']""")
-MAX_CELL_OUTPUT = 300_000
-"""Characters of output a graded cell may keep, whatever way it was produced."""
 
 
 def recorded_questions(source: str) -> list[str]:
@@ -183,36 +173,3 @@ def _hidden_payload(copy: dict[str, Any], count: int) -> dict[str, Any]:
         return {"results": copy["results"]}
     what = "timed_out" if copy.get("timed_out") else "lost"
     return {"results": [{what: True}] * count}
-
-
-class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
-    """Keep only inert content (see the module's docstring)."""
-
-    def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
-        nb, resources = super().preprocess(nb, resources)
-        return inert_notebook(nb), resources
-
-    def preprocess_cell(self, cell: Any, resources: Any, index: int) -> tuple[Any, Any]:
-        if cell.cell_type == "markdown" and not cell.metadata.get("nbgrader", {}).get("locked"):
-            cell.source = as_text(cell.source)
-        if cell.cell_type != "code":
-            return cell, resources
-        kept = []
-        for output in cell.get("outputs", []):
-            if output.get("output_type") in ("display_data", "execute_result"):
-                data = {k: v for k, v in output.get("data", {}).items() if k in SAFE_MIMETYPES}
-                if not data:
-                    continue
-                output["data"] = data
-                output["metadata"] = {}
-            kept.append(output)
-        if len(json.dumps(kept, default=str)) > MAX_CELL_OUTPUT:  # whatever got past the running caps
-            errors = [o for o in kept if o.get("output_type") == "error"][:1]
-            note = f"[output cut: more than {MAX_CELL_OUTPUT:,} characters in this cell]\n"
-            kept = [*errors, new_output("stream", name="stdout", text=note)]
-            for error in errors:
-                error["ename"] = str(error.get("ename", ""))[:200]
-                error["evalue"] = str(error.get("evalue", ""))[:2000]
-                error["traceback"] = [str(line)[:2000] for line in list(error.get("traceback") or [])[-20:]]
-        cell.outputs = kept
-        return cell, resources

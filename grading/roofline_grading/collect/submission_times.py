@@ -5,7 +5,7 @@ What an LMS's zip says about time, and what ``make collect`` makes of it:
 - a submission time in the file's name (the pattern's ``timestamp`` group) is the time;
 - the dates of the zip's entries are not submission times: Canvas and Moodle stamp every entry
   with the moment the zip was made (and a zip you make yourself, with your files' dates), so they
-  only order two uploads of one notebook (:mod:`roofline_grading.autograde.duplicates`);
+  only order two uploads of one notebook (:mod:`roofline_grading.collect.duplicates`);
 - an upload the LMS marks late (Canvas's ``late_`` in the name) keeps its own time when the name
   gives one after the due date; otherwise it gets a time :data:`LATE_BY` after the assignment's due
   date in the gradebook, so that nbgrader's penalty applies (the smallest one, for a penalty that
@@ -35,14 +35,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from roofline_grading.autograde.precheck import TIMESTAMP
+
 if TYPE_CHECKING:
     from roofline_grading.autograde.gradebook import Course
 
 __all__ = ["LATE_BY", "TIMESTAMP", "Decision", "decide", "due_date", "read_stamp", "stamp", "write_stamp"]
 
-TIMESTAMP = "timestamp.txt"
-"""The file in ``submitted/<student>/<assignment>/`` that holds when the student submitted (what
-nbgrader and the grading worker read)."""
 LATE_BY = timedelta(seconds=1)
 """How long after the due date an upload the LMS marks late, without a time of its own, is stamped."""
 

@@ -1,54 +1,25 @@
-"""``make collect``: file an LMS's zips of submissions under ``submitted/``, whatever one upload does.
+"""One collect: every upload of the zips filed under ``submitted/``, and the lines that say so.
 
-    python -m roofline_grading.autograde.collect ASSIGNMENT --course DIR [--verbose] ZIP...
-
-Every entry of every zip is read safely (:mod:`~roofline_grading.autograde.archives`: nothing is
-extracted, no link followed, sizes bounded), named by the course's pattern
-(:mod:`~roofline_grading.autograde.lms_names`: nbgrader's ``FileNameCollectorPlugin`` with the
-course's ``named_regexp``), and filed as ``submitted/<student>/<assignment>/<notebook>.ipynb``
-(:mod:`~roofline_grading.autograde.filing`: a notebook replaces only the student's file of the
-same name). Several uploads of one notebook by one student are resolved by the LMS's own order
-(:mod:`~roofline_grading.autograde.duplicates`), and the submission times and late markers the
-zips carry become nbgrader's ``timestamp.txt``
-(:mod:`~roofline_grading.autograde.submission_times`), so that late penalties apply.
-
-An entry it cannot take is skipped and named, with why; every other student is still collected.
-It prints one line per student, one per duplicate resolved, one per skipped entry and a summary
-(``--verbose`` adds every step, nbgrader-style, on stderr). Student ids are filed normalised
-(Unicode NFKC, case-folded: ``ALICE`` and ``\uff41lice`` are ``alice``); a second spelling of one id
-in the zips is refused, each of its entries skipped with a line naming both spellings
-(:mod:`roofline_grading.students`). Exit status: 0 when it collected what
-it could, 1 when a student's folder could not be written, 2 for a usage error (no zip, a zip that
-cannot be read, not a course, a pattern that cannot be used), which it explains in one line.
-
->>> main(["roofline", "--course", "/nonexistent", "x.zip"])
-2
+Each entry is named by the course's LMS plugin (:mod:`~roofline_grading.collect.names`), a
+student's several uploads of one notebook resolved (:mod:`~roofline_grading.collect.duplicates`),
+the latest filed (:mod:`~roofline_grading.collect.filing`) with its time
+(:mod:`~roofline_grading.collect.submission_times`). :mod:`~roofline_grading.collect.cli` is the
+command around it.
 """
 
 from __future__ import annotations
 
-import argparse
 import logging
-import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
-from typing import Any
 
-from roofline_grading.autograde.archives import (
-    Archive,
-    ArchiveError,
-    Budget,
-    Entry,
-    EntryError,
-    open_archives,
-)
-from roofline_grading.autograde.duplicates import Candidate, latest_first
-from roofline_grading.autograde.filing import describe, file_notebook, kept_files
-from roofline_grading.autograde.gradebook import Course, CourseError, load_config, open_course
-from roofline_grading.autograde.lms_names import Names, PatternError, Upload
-from roofline_grading.autograde.submission_times import (
+from roofline_grading.autograde.gradebook import Course
+from roofline_grading.collect.archives import Archive, Budget, Entry, EntryError
+from roofline_grading.collect.duplicates import Candidate, latest_first
+from roofline_grading.collect.filing import describe, file_notebook, kept_files
+from roofline_grading.collect.names import Names, Upload
+from roofline_grading.collect.submission_times import (
     LATE_BY,
     TIMESTAMP,
     decide,
@@ -59,7 +30,7 @@ from roofline_grading.autograde.submission_times import (
 )
 from roofline_grading.students import clash, spellings
 
-__all__ = ["Report", "collect", "main", "parser"]
+__all__ = ["Report", "collect", "released_notebooks"]
 
 Taken = tuple[Archive, Entry, Upload]
 
@@ -89,7 +60,10 @@ class Report:
         if not c["students"]:
             said = f"collect: nothing collected from {source}"
             if self.skipped:
-                said += " (each entry skipped, above: c.FileNameCollectorPlugin.named_regexp names the files)"
+                said += (
+                    " (each entry skipped, above: c.ZipCollectApp.collector_plugin names the LMS whose"
+                    " files it reads)"
+                )
         else:
             done = ", ".join(f"{c[s]} {s}" for s in ("collected", "replaced", "unchanged") if c[s])
             said = (
@@ -110,21 +84,6 @@ class Report:
                 f"{assignment} --duedate='2026-03-01 23:59:00 UTC') and collect again"
             )
         return said
-
-
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m roofline_grading.autograde.collect",
-        description="File an LMS's zips of submissions under submitted/<student>/<assignment>/.",
-    )
-    p.add_argument("assignment", help="the assignment, e.g. roofline")
-    p.add_argument("zips", nargs="+", type=Path, metavar="ZIP", help="the LMS's zips of submissions")
-    p.add_argument(
-        "--course", type=Path, default=Path("."), help="the nbgrader course directory (default: .)"
-    )
-    p.add_argument("--verbose", action="store_true", help="say what happens to every entry (on stderr)")
-    return p
-
 
 def released_notebooks(course: Course, assignment: str) -> list[str]:
     """The assignment's released notebooks, as paths relative to its release folder."""
@@ -245,63 +204,3 @@ def _collect_student(
         report.counts[decision.late] += 1
     clauses += [f"{u.notebook}: {u.note}" for u in uploads if u.note]
     return [f"{student}: {'; '.join(clauses)}", *resolved]
-
-
-def _logger(verbose: bool) -> logging.Logger:
-    """nbgrader-style detail on stderr with ``--verbose``; nothing otherwise (nbgrader's warnings
-    included: the report names every entry skipped)."""
-    log = logging.getLogger("roofline_grading.collect")
-    log.propagate = False
-    log.handlers.clear()
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("[collect | %(levelname)s] %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG if verbose else logging.CRITICAL + 1)
-    return log
-
-
-def _course(root: Path, assignment: str) -> tuple[Course, Any, list[str]]:
-    """The course in ``root``, its configuration and the assignment's released notebooks, or a
-    :class:`CourseError` saying what is missing."""
-    if not (root / "nbgrader_config.py").is_file():
-        raise CourseError(f"{root} is not a course directory: it has no nbgrader_config.py")
-    try:
-        config = load_config(root)
-    except Exception as error:  # whatever the file raises: the instructor's file, not a bug here
-        raise CourseError(
-            f"{root / 'nbgrader_config.py'} cannot be read: {type(error).__name__}: {error}"
-        ) from None
-    course = open_course(root)
-    released = released_notebooks(course, assignment)
-    if not released:
-        raise CourseError(
-            f"no released notebooks in {course.release / assignment}: generate the assignment first "
-            f"(make exercises)"
-        )
-    return course, config, released
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    log = _logger(args.verbose)
-    try:
-        course, config, released = _course(args.course, args.assignment)
-        names = Names(config, course.root, args.assignment, released, log)
-        archives = open_archives(args.zips)
-    except (CourseError, PatternError, ArchiveError) as error:
-        print(f"collect: {error}", file=sys.stderr)
-        return 2
-    try:
-        report = collect(course, args.assignment, archives, names, log)
-    finally:
-        for archive in archives:
-            archive.close()
-    print("\n".join(report.lines(args.assignment, len(archives))), flush=True)
-    if report.failed:
-        print(f"collect: {report.failed}; the students above were collected", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

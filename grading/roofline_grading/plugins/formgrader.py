@@ -76,7 +76,7 @@ _STEPS = """\
 
 _ROWS = """\
 <script>
-// The course's columns only (roofline_grading.formgrader): nbgrader's views find no cell for the
+// The course's columns only (roofline_grading.plugins.formgrader): nbgrader's views find no cell for the
 // buttons of the steps the course runs with make, and so draw none.
 var insertRow = function (table) {{
     var row = $("<tr/>");

@@ -10,8 +10,9 @@ the same template and styles, with each formula of a Markdown cell (``$...$``, `
 MathML Core by math-core, and no MathJax script. Browsers lay MathML out themselves (Chromium
 109 and later, Firefox, Safari), so a page loads nothing from anywhere and weighs what it did.
 
-Student-written Markdown reaches the page as text (:class:`~roofline_grading.autograde.judging.PlainOutputs`),
-and so do outputs (no ``text/latex``): the formulas are the release's and nbgrader's comments'.
+Student-written Markdown reaches the page as text
+(:class:`~roofline_grading.autograde.steps.plain_outputs.PlainOutputs`), and so do outputs (no
+``text/latex``): the formulas are the release's and nbgrader's comments'.
 A formula math-core cannot convert is shown as its TeX, in code, and named in nbgrader's log.
 The exporter is the course's inert one (:class:`~roofline_grading.pages.InertHTMLExporter`): the
 notebook is stripped of what a template could make markup of, and the HTML of every Markdown text,
@@ -43,7 +44,7 @@ _LENIENT = LatexToMathML(annotation=True, continue_on_error=True)
 # the exporter's own loader, tried first, puts in its place a style for display math.
 NO_MATHJAX = """\
 {%- macro mathjax(url="") -%}
-<!-- Math: MathML written with the page (roofline_grading.feedback), no MathJax -->
+<!-- Math: MathML written with the page (roofline_grading.plugins.feedback), no MathJax -->
 <style type="text/css">
 math[display="block"] {
   margin: 1em 0;

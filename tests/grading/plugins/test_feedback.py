@@ -1,4 +1,4 @@
-"""The feedback pages' math, without a browser: TeX to MathML (roofline_grading.feedback).
+"""The feedback pages' math, without a browser: TeX to MathML (roofline_grading.plugins.feedback).
 
 The released exercises' Markdown has no TeX today (they name sizes in words and in code, such
 as ``int8[B, D]``); the formulas an exercise would borrow are the chapters', so every formula
@@ -17,9 +17,9 @@ from bs4 import BeautifulSoup
 from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
-from roofline_grading.feedback import FeedbackExporter, MathMLRenderer, to_mathml
+from roofline_grading.plugins.feedback import FeedbackExporter, MathMLRenderer, to_mathml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RELEASES = sorted((ROOT / "exercises" / "roofline").glob("*.ipynb")) + sorted(
     (ROOT / "exercises" / "ko" / "roofline").glob("*.ipynb")
 )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roofline_grading.autograde.submission_times import TIMESTAMP
+from roofline_grading.collect.submission_times import TIMESTAMP
 
 __all__ = ["describe", "file_notebook", "kept_files"]
 

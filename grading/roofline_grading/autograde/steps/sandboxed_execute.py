@@ -99,18 +99,7 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         self._answered: dict[str, Any] | None = None
         self._nonce: str | None = None
         resources["roofline_issued"] = self._issued
-        self._deadline = time.monotonic() + self.notebook_budget if self.notebook_budget else None
-        self._running = 0
-        self._cut: set[int] = set()
-        self._sizes: dict[int, int] = {}
-        self._total = 0
-        self._record_total = 0
-        self._timed_out: list[int] = []
-        self._died: list[tuple[int, str]] = []
-        self._not_run = 0
-        self._started = False
-        self._timeline = Timeline()
-        self._limits_before: list[str] | None = None
+        self.begin()
         failure = None
         try:
             try:
@@ -136,6 +125,22 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             "tried": ran["tried"],
         }
         return nb, resources
+
+    def begin(self) -> None:
+        """A notebook's run starts: no output kept yet, nothing timed out, lost or not run; its
+        time budget counts from now."""
+        self._deadline = time.monotonic() + self.notebook_budget if self.notebook_budget else None
+        self._running = 0
+        self._cut: set[int] = set()
+        self._sizes: dict[int, int] = {}
+        self._total = 0
+        self._record_total = 0
+        self._timed_out: list[int] = []
+        self._died: list[tuple[int, str]] = []
+        self._not_run = 0
+        self._started = False
+        self._timeline = Timeline()
+        self._limits_before: list[str] | None = None
 
     def _report(self, nb: Any, failure: str | None) -> dict[str, Any]:
         """Write what happened while the notebook ran (see :data:`REPORT`), however it ended. What
