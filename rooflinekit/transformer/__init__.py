@@ -15,14 +15,17 @@ approximation, three clocks for the whole step (:func:`three_clocks`), takes the
 One module a job, each importing only from those below it:
 
 - :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language \\|
-  :mod:`~rooflinekit.transformer.decisions`: the latency-throughput curve, latency targets, cost;
+  :mod:`~rooflinekit.transformer.decisions`: the latency-throughput curve, latency targets, cost \\|
+  :mod:`~rooflinekit.transformer.speculative`: speculative decoding, a draft checked by the target;
 - :mod:`~rooflinekit.transformer.step`: the step on the roofline, its totals and bounds \\|
   :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks \\|
   :mod:`~rooflinekit.transformer.experts`: a mixture of experts' experts spread over chips;
 - :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
   :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
+- :mod:`~rooflinekit.transformer.latent`: multi-head latent attention's operations (DeepSeek-V3);
 - :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips \\|
-  :mod:`~rooflinekit.transformer.peers`: a published tool's recorded answers to the same questions.
+  :mod:`~rooflinekit.transformer.peers`: a published tool's recorded answers to the same questions \\|
+  :mod:`~rooflinekit.transformer.op`: one operation and its cost.
 
 >>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
 >>> step.bound, step.max_batch
@@ -59,7 +62,8 @@ from rooflinekit.transformer.memory import (
     memory_refusal,
     weight_bytes_per_chip,
 )
-from rooflinekit.transformer.operations import Op, head_ops, layer_ops
+from rooflinekit.transformer.op import Op
+from rooflinekit.transformer.operations import head_ops, layer_ops
 from rooflinekit.transformer.peers import PeerRecord, recorded_peer
 from rooflinekit.transformer.report import (
     OPERATIONS_HEADER,
@@ -70,6 +74,14 @@ from rooflinekit.transformer.report import (
     step_title,
 )
 from rooflinekit.transformer.setup import PHASES, Efficiency, Setup, heads_per_chip, make_setup
+from rooflinekit.transformer.speculative import (
+    Speculation,
+    best_draft_length,
+    expected_tokens,
+    paper_speedup,
+    speculation,
+    stops_paying,
+)
 from rooflinekit.transformer.step import (
     BOUNDS,
     PlacedOp,
@@ -95,12 +107,15 @@ __all__ = [
     "ServingConfig",
     "ServingSearch",
     "Setup",
+    "Speculation",
     "SummaryLine",
     "ThreeClocks",
     "TransformerStep",
+    "best_draft_length",
     "busiest_chip_experts",
     "check_weights_fit",
     "cost_per_million_tokens",
+    "expected_tokens",
     "expert_parallel",
     "head_ops",
     "heads_per_chip",
@@ -113,12 +128,15 @@ __all__ = [
     "memory_for",
     "memory_refusal",
     "operations_table",
+    "paper_speedup",
     "recorded_peer",
     "request_throughput",
     "serving_search",
     "shapes_table",
+    "speculation",
     "step_summary",
     "step_title",
+    "stops_paying",
     "three_clocks",
     "touched_distribution",
     "transformer_step",

@@ -63,11 +63,14 @@ class Setup:
     compute: DType
     efficiency: Efficiency = field(default_factory=Efficiency)
     collective_latency: float = 0.0
+    step_tokens: int = 1
 
     @property
     def new_tokens(self) -> int:
-        """Tokens each sequence adds in this step: 1 in decode, the prompt in prefill."""
-        return 1 if self.phase == "decode" else self.context
+        """Tokens each sequence adds in this step: ``step_tokens`` in decode (1, or the k + 1
+        tokens a target model verifies, or a prefill chunk over a cached prefix), the prompt in
+        prefill."""
+        return self.step_tokens if self.phase == "decode" else self.context
 
     @property
     def tokens(self) -> int:
@@ -77,7 +80,7 @@ class Setup:
     @property
     def attended(self) -> int:
         """Keys each new token's query can see at most: the cache plus the new token(s)."""
-        return self.context + 1 if self.phase == "decode" else self.context
+        return self.context + self.step_tokens if self.phase == "decode" else self.context
 
     @property
     def peak(self) -> float:
@@ -108,8 +111,13 @@ def make_setup(
     compute: str | DType = "bf16",
     efficiency: Efficiency | None = None,
     collective_latency: float = 0.0,
+    step_tokens: int = 1,
 ) -> Setup:
     """Check and gather a step's settings (``kv_cache`` defaults to the weights' dtype).
+
+    ``step_tokens`` (decode only) is how many tokens each sequence adds in the step, after its
+    ``context`` cached ones: more than 1 when a target model verifies drafted tokens
+    (:mod:`rooflinekit.transformer.speculative`) or a prompt is prefilled in chunks.
 
     >>> make_setup("h100-sxm", compute="fp4")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -120,6 +128,8 @@ def make_setup(
         raise RooflineInputError("phase", "one of " + ", ".join(PHASES), phase)
     if efficiency is not None and not isinstance(efficiency, Efficiency):
         raise RooflineInputError("efficiency", "an Efficiency(compute=, memory=, network=)", efficiency)
+    if phase == "prefill" and step_tokens != 1:
+        raise RooflineInputError("step_tokens", "1 in prefill (the prompt is the context)", step_tokens)
     found = chip(on)
     setup = Setup(
         chip=found,
@@ -133,6 +143,7 @@ def make_setup(
         compute=dtype(compute, "compute"),
         efficiency=efficiency or Efficiency(),
         collective_latency=check_latency(collective_latency, "collective_latency"),
+        step_tokens=check_count("step_tokens", step_tokens),
     )
     found.peak(setup.compute)  # refuses a dtype the chip has no peak for
     return setup
