@@ -14,6 +14,7 @@ approximation, three clocks for the whole step (:func:`three_clocks`), takes the
 
 One module a job, each importing only from those below it:
 
+- :mod:`~rooflinekit.transformer.chunked`: co-located serving, mixed steps with chunked prefill;
 - :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language \\|
   :mod:`~rooflinekit.transformer.decisions`: the latency-throughput curve, latency targets, cost \\|
   :mod:`~rooflinekit.transformer.speculative`: speculative decoding, a draft checked by the target;
@@ -35,6 +36,18 @@ One module a job, each importing only from those below it:
 True
 """
 
+from rooflinekit.transformer.chunked import (
+    COLOCATED,
+    ColocatedConfig,
+    ColocatedSearch,
+    MixedStep,
+    SchedulingComparison,
+    colocated_config,
+    colocated_search,
+    compare_scheduling,
+    largest_chunk,
+    mixed_step,
+)
 from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
 from rooflinekit.transformer.decisions import (
     OVERLAPS,
@@ -92,18 +105,23 @@ from rooflinekit.transformer.step import (
 
 __all__ = [
     "BOUNDS",
+    "COLOCATED",
     "OPERATIONS_HEADER",
     "OVERLAPS",
     "PHASES",
     "SCHEDULING",
+    "ColocatedConfig",
+    "ColocatedSearch",
     "CurvePoint",
     "Efficiency",
     "ExpertParallel",
     "LatencyThroughput",
     "MemoryCheck",
+    "MixedStep",
     "Op",
     "PeerRecord",
     "PlacedOp",
+    "SchedulingComparison",
     "ServingConfig",
     "ServingSearch",
     "Setup",
@@ -114,11 +132,15 @@ __all__ = [
     "best_draft_length",
     "busiest_chip_experts",
     "check_weights_fit",
+    "colocated_config",
+    "colocated_search",
+    "compare_scheduling",
     "cost_per_million_tokens",
     "expected_tokens",
     "expert_parallel",
     "head_ops",
     "heads_per_chip",
+    "largest_chunk",
     "latency_throughput",
     "layer_ops",
     "leaves_memory_bound",
@@ -127,6 +149,7 @@ __all__ = [
     "memory_check",
     "memory_for",
     "memory_refusal",
+    "mixed_step",
     "operations_table",
     "paper_speedup",
     "recorded_peer",
