@@ -26,7 +26,9 @@ One module a job, each importing only from those below it:
 - :mod:`~rooflinekit.transformer.latent`: multi-head latent attention's operations (DeepSeek-V3);
 - :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips \\|
   :mod:`~rooflinekit.transformer.peers`: a published tool's recorded answers to the same questions \\|
-  :mod:`~rooflinekit.transformer.op`: one operation and its cost.
+  :mod:`~rooflinekit.transformer.op`: one operation and its cost;
+- :mod:`~rooflinekit.transformer.calibration`: the ideal figures, or calibrated ones from the catalog;
+- :mod:`~rooflinekit.transformer.efficiency`: the shares of the datasheet's figures kernels reach.
 
 >>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
 >>> step.bound, step.max_batch
@@ -36,6 +38,12 @@ One module a job, each importing only from those below it:
 True
 """
 
+from rooflinekit.transformer.calibration import (
+    EXAMPLE_COLLECTIVE_LATENCY,
+    FIGURE_SETS,
+    Calibration,
+    calibration,
+)
 from rooflinekit.transformer.chunked import (
     COLOCATED,
     ColocatedConfig,
@@ -60,6 +68,7 @@ from rooflinekit.transformer.decisions import (
     latency_throughput,
     serving_search,
 )
+from rooflinekit.transformer.efficiency import Efficiency
 from rooflinekit.transformer.experts import (
     ExpertParallel,
     busiest_chip_experts,
@@ -86,7 +95,7 @@ from rooflinekit.transformer.report import (
     step_summary,
     step_title,
 )
-from rooflinekit.transformer.setup import PHASES, Efficiency, Setup, heads_per_chip, make_setup
+from rooflinekit.transformer.setup import PHASES, Setup, heads_per_chip, make_setup
 from rooflinekit.transformer.speculative import (
     Speculation,
     best_draft_length,
@@ -106,10 +115,13 @@ from rooflinekit.transformer.step import (
 __all__ = [
     "BOUNDS",
     "COLOCATED",
+    "EXAMPLE_COLLECTIVE_LATENCY",
+    "FIGURE_SETS",
     "OPERATIONS_HEADER",
     "OVERLAPS",
     "PHASES",
     "SCHEDULING",
+    "Calibration",
     "ColocatedConfig",
     "ColocatedSearch",
     "CurvePoint",
@@ -131,6 +143,7 @@ __all__ = [
     "TransformerStep",
     "best_draft_length",
     "busiest_chip_experts",
+    "calibration",
     "check_weights_fit",
     "colocated_config",
     "colocated_search",

@@ -200,6 +200,7 @@ class TransformerStep:
                 "network": s.efficiency.network,
             },
             "collective_latency": s.collective_latency,
+            "figures": s.figures,
             "params": m.params,
             "kv_cache_bytes_per_token": m.kv_cache_bytes_per_token(s.kv_cache),
             "memory": self.memory.to_dict(),
