@@ -200,6 +200,7 @@ class ColocatedConfig:
     output: int
     tpot: float
     ttft: float
+    prompt: int = 0
 
     @property
     def chip_hours_per_million_tokens(self) -> float:
@@ -234,7 +235,7 @@ def colocated_config(model: str | TransformerShape, on: str | Chip, *, n_chips: 
         extra = transformer_step(model, on, n_chips=n_chips, phase="prefill", context=length,
                                  batch=math.ceil(size / length) - 1, **settings)
         t += extra.t_sequential - _weights_time(extra)
-    return ColocatedConfig(n_chips, count, size, out, t, t * max(1, math.ceil(length / size)))
+    return ColocatedConfig(n_chips, count, size, out, t, t * max(1, math.ceil(length / size)), length)
 
 
 def _weights_time(step: TransformerStep) -> float:
