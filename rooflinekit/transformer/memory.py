@@ -40,6 +40,7 @@ class MemoryCheck:
     kv_cache_bytes: float
     activation_bytes: float
     bytes_per_sequence: float
+    shared_bytes: float = 0.0
 
     @property
     def total_bytes(self) -> float:
@@ -55,7 +56,7 @@ class MemoryCheck:
 
     @property
     def max_batch(self) -> int:
-        free = self.hbm_bytes - self.weight_bytes
+        free = self.hbm_bytes - self.weight_bytes - self.shared_bytes
         return max(0, math.floor(free / self.bytes_per_sequence))
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,14 +118,16 @@ def memory_check(model: TransformerShape, s: Setup) -> MemoryCheck:
     """Weights, KV cache and activations on one chip against its HBM."""
     _, kv_heads = heads_per_chip(model, s.n_chips)
     kv_per_token = float(model.n_layers * model.cache_elements_per_layer(kv_heads)) * s.kv_cache.bytes
-    kv_per_sequence = kv_per_token * s.attended
+    kv_per_sequence = kv_per_token * (s.attended - s.shared_prefix)  # the shared prefix: once a chip
     activations = _activation_bytes_per_sequence(model, s)
+    shared = kv_per_token * s.shared_prefix
     return MemoryCheck(
         hbm_bytes=s.chip.hbm_bytes,
         weight_bytes=weight_bytes_per_chip(model, s.n_chips, s.weights),
-        kv_cache_bytes=kv_per_sequence * s.batch,
+        kv_cache_bytes=kv_per_sequence * s.batch + shared,
         activation_bytes=activations * s.batch,
         bytes_per_sequence=kv_per_sequence + activations,
+        shared_bytes=shared,
     )
 
 

@@ -47,6 +47,7 @@ class Setup:
     collective_latency: float = 0.0
     step_tokens: int = 1
     figures: str = "ideal"
+    shared_prefix: int = 0
 
     @property
     def new_tokens(self) -> int:
@@ -96,6 +97,7 @@ def make_setup(
     collective_latency: float = 0.0,
     step_tokens: int = 1,
     figures: str = "ideal",
+    shared_prefix: int = 0,
 ) -> Setup:
     """Check and gather a step's settings (``kv_cache`` defaults to the weights' dtype).
 
@@ -103,7 +105,9 @@ def make_setup(
     ``context`` cached ones: more than 1 when a target model verifies drafted tokens
     (:mod:`rooflinekit.transformer.speculative`) or a prompt is prefilled in chunks. ``figures``
     names the set of figures (:mod:`rooflinekit.transformer.calibration`): ``"calibrated"`` sets
-    the efficiency and the collective latency, which are then not given too.
+    the efficiency and the collective latency, which are then not given too. ``shared_prefix`` is
+    how many of each sequence's ``context`` tokens are a prefix every sequence shares (a system
+    prompt), cached once on each chip (prefix caching over a paged KV cache).
 
     >>> make_setup("h100-sxm", compute="fp4")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -130,9 +134,18 @@ def make_setup(
         collective_latency=check_latency(collective_latency, "collective_latency"),
         step_tokens=check_count("step_tokens", step_tokens),
         figures=figures,
+        shared_prefix=_shared(shared_prefix, context),
     )
     found.peak(setup.compute)  # refuses a dtype the chip has no peak for
     return setup
+
+
+def _shared(shared_prefix: int, context: int) -> int:
+    whole = isinstance(shared_prefix, int) and not isinstance(shared_prefix, bool)
+    if not whole or not 0 <= shared_prefix <= context:
+        raise RooflineInputError("shared_prefix", f"a number of tokens from 0 to the context ({context})",
+                                 shared_prefix)
+    return shared_prefix
 
 
 def _figures(on: Chip, figures: str, efficiency: Efficiency | None,
