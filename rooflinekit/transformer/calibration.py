@@ -30,6 +30,7 @@ from typing import Any
 from rooflinekit.catalog import FIGURES, Chip, achievable, chip
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.transformer.efficiency import Efficiency
+from rooflinekit.words import message
 
 FIGURE_SETS = ("ideal", "calibrated")
 """The named sets of figures a step can be costed at."""
@@ -69,17 +70,29 @@ def calibration(on: str | Chip, name: str = "calibrated") -> Calibration:
         raise RooflineInputError("figures", "one of " + ", ".join(FIGURE_SETS), name)
     found = chip(on)
     if name == "ideal":
-        return Calibration(name, Efficiency(), 0.0, ("the datasheet's figures",))
-    share = achievable(found)
-    reasons = [f"matmuls at {share.low:.0%} of the peak, the low end of what {found.vendor}'s chips reach"]
+        return Calibration(name, Efficiency(), 0.0, (message("the datasheet's figures"),))
+    return Calibration(name, _efficiency(found), EXAMPLE_COLLECTIVE_LATENCY, _reasons(found))
+
+
+def _efficiency(found: Chip) -> Efficiency:
     network = 1.0
     if found.vendor == chip(_MEASURED_ON).vendor:
         network = FIGURES["h100_all_reduce_bus_bandwidth"].value / chip(_MEASURED_ON).link_bandwidth
-        reasons.append(f"collectives at NCCL's all-reduce bus bandwidth on 8 x H100, {network:.0%} of "
-                       "NVLink's line rate")
+    return Efficiency(compute=achievable(found).low, network=network)
+
+
+def _reasons(found: Chip) -> tuple[str, ...]:
+    """Why each figure is what it is, as messages (the Korean edition shows them in Korean)."""
+    e = _efficiency(found)
+    reasons = [message("matmuls at {share} of the peak, the low end of what {vendor}'s chips reach",
+                       share=f"{e.compute:.0%}", vendor=found.vendor)]
+    if e.network < 1.0:
+        reasons.append(message("collectives at NCCL's all-reduce bus bandwidth on 8 x H100, {share} of "
+                               "NVLink's line rate", share=f"{e.network:.0%}"))
     else:
-        reasons.append("collectives at the line rate (no measured share in the catalog)")
-    reasons += [f"{EXAMPLE_COLLECTIVE_LATENCY * 1e6:g} µs a collective (an example)",
-                "memory at the datasheet's bandwidth (no measured share in the catalog)"]
-    return Calibration(name, Efficiency(compute=share.low, network=network), EXAMPLE_COLLECTIVE_LATENCY,
-                       tuple(reasons))
+        reasons.append(message("collectives at the line rate (no measured share in the catalog)"))
+    example = f"{EXAMPLE_COLLECTIVE_LATENCY * 1e6:g} µs"
+    reasons += [message("{latency} a collective (an example)", latency=example),
+                message("memory at the datasheet's bandwidth (no measured share in the catalog)")]
+    return tuple(reasons)
+
