@@ -145,7 +145,9 @@ grades: $(STAMP)  ## Export the gradebook to grades.csv (GRADES=path to change),
 # nbgrader's formgrader, in JupyterLab in the course directory (menu Nbgrader, Formgrader): grade
 # by hand the parts `make autograde` left for you (failed notebooks), look at flagged ones.
 # The environment's JupyterLab is the student's (Validate only); INSTRUCTOR_CONFIG, first on
-# JUPYTER_CONFIG_PATH, turns nbgrader's menu, Formgrader and Create Assignment back on for this run.
+# JUPYTER_CONFIG_PATH, turns nbgrader's menu, Formgrader and Create Assignment back on for this run,
+# and sets the login cookie's path to / (nbgrader's handlers would leave it the page's folder: a
+# formgrader page opened first by its own address could not reach formgrader's API).
 formgrader: $(STAMP)  ## Open JupyterLab in the course directory for nbgrader's formgrader
 	cd $(COURSE) && $(call lab_config,$(INSTRUCTOR_CONFIG)) $(abspath $(BIN))/jupyter lab $(ALLOW_ROOT)
 

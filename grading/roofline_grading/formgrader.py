@@ -15,6 +15,13 @@ Five things in nbgrader's formgrader (``make formgrader``) do not fit the course
 - one student's ``timestamp.txt`` that is not a time made its API fail, and with it the list of
   submissions and every student's page, for the whole class.
 
+(One more is settled in the instructor's Jupyter configuration, not here: nbgrader's handlers give
+``base_url`` without its trailing slash, so the login cookie a token in a formgrader address sets
+had an empty path, and a browser kept it for that page's folder; a page opened first by its own
+address, ``/formgrader/gradebook/roofline`` say, then could not reach formgrader's API and stayed
+at "Loading, please wait...". ``jupyter-config/instructor/jupyter_server_config.json`` sets the
+cookie's path to ``/``, as the Lab's own login does.)
+
 ``nbgrader_config.py``, which every nbgrader application and the formgrader read, sets
 :class:`NoExchangeList` as the exchange's lister and calls :func:`install`. nbgrader offers no
 setting for any of the rest, so :func:`install` replaces three names in nbgrader's formgrader

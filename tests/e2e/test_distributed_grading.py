@@ -11,7 +11,9 @@ course's certificates, and listens nowhere but on the address it was given (its 
 grades: every student is still graded, and saved, exactly once, the report names who was
 graded again, and the killed worker's run folders are gone once a worker starts again on the
 machine; with the scheduler allowing no failure, the student it was grading is named as not
-graded. A run that a worker with other grading code refuses leaves no run folder on the others.
+graded. A run that a worker with other grading code refuses is refused with the worker's address
+and leaves no run folder on the others; such a worker joining mid-run stops the run, naming
+itself and the students not graded yet.
 """
 
 from __future__ import annotations
@@ -122,6 +124,14 @@ class Cluster:
         """Kill worker ``name`` and everything it started at once, as when its machine disappears."""
         os.killpg(self.workers[name].pid, signal.SIGKILL)
         self.workers[name].wait()
+
+    def address_of(self, name: str) -> str:
+        """The address the scheduler knows worker ``name`` by."""
+        from distributed import Client
+
+        with Client(self.address, security=self.security(), timeout="60s") as client:
+            workers = client.scheduler_info()["workers"]
+        return next(str(a) for a, w in workers.items() if w["name"] == name)
 
     def wait_for(self, workers: int) -> None:
         from distributed import Client
@@ -345,17 +355,23 @@ def test_no_port_of_the_cluster_listens_beyond_the_address_it_was_given(cluster:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}{page}", timeout=10)
 
 
+def foreign_package(directory: Path) -> dict[str, str]:
+    """The environment of a worker whose grading package has an uncommitted file the driver's has not."""
+    package = ROOT / "grading" / "roofline_grading"
+    shutil.copytree(package, directory / "roofline_grading", ignore=shutil.ignore_patterns("__pycache__"))
+    (directory / "roofline_grading" / "uncommitted.txt").write_text("an edit not on the driver's machine\n")
+    return {"PYTHONPATH": str(directory)}
+
+
 def test_a_run_a_worker_refuses_as_foreign_leaves_no_run_folder_on_any_worker(
     course_template: Path, certs: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """w2 grades with other code (an uncommitted file in the grading package): it refuses the run
     after w1 has made its run folder and started a kernel there; the run stops, and w1's folders go."""
-    foreign = tmp_path_factory.mktemp("foreign")
-    package = ROOT / "grading" / "roofline_grading"
-    shutil.copytree(package, foreign / "roofline_grading", ignore=shutil.ignore_patterns("__pycache__"))
-    (foreign / "roofline_grading" / "uncommitted.txt").write_text("an edit not on the driver's machine\n")
-    cluster = start_cluster(tmp_path_factory.mktemp("refused"), certs, foreign={"PYTHONPATH": str(foreign)})
+    foreign = foreign_package(tmp_path_factory.mktemp("foreign"))
+    cluster = start_cluster(tmp_path_factory.mktemp("refused"), certs, foreign=foreign)
     try:
+        w2 = cluster.address_of("w2")
         course = copy_course(course_template, "refused")
         process = subprocess.Popen(
             command("autograde", course=course, SCHEDULER=cluster.address, CERTS=str(certs)),
@@ -371,11 +387,63 @@ def test_a_run_a_worker_refuses_as_foreign_leaves_no_run_folder_on_any_worker(
     finally:
         cluster.stop()
     assert process.returncode == 2, output
-    assert re.search(
-        r"a worker cannot grade: \S+: its grading code is not the driver's \(roofline_grading ", output
-    ), output
+    assert f"a worker cannot grade: {w2}: its grading code is not the driver's (roofline_grading " in output
+    assert w2.startswith(f"tls://{HOST}:") and "uncommitted edit" in output and "Nothing was graded" in output
     assert any(f.name.startswith("roofline-worker-") for f in seen), seen  # w1 had made its run folder
     assert not left and not still, (left, still)
+
+
+def test_a_worker_with_other_code_joining_mid_run_stops_it_naming_itself_and_who_is_left(
+    course_template: Path, certs: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Once the first student is done, w3 joins with other grading code and w1 and w2 are lost:
+    the students they held go to w3, which cannot grade them. The run stops: the students graded
+    are saved, and the line names w3 by its address, the students not graded and how to grade them.
+    (Four more students take 20 s each, so that the run is still going when w3 has joined.)"""
+    cluster = start_cluster(tmp_path_factory.mktemp("joins"), certs)
+    try:
+        course = copy_course(course_template, "joins")
+        slow = [f"slow{n}" for n in range(1, 5)]
+        for student in slow:
+            folder = course / "submitted" / student / ASSIGNMENT
+            folder.mkdir(parents=True)
+            nbformat.write(hostile("import time\ntime.sleep(20)\n")(course), folder / f"{NOTEBOOK}.ipynb")
+        process = subprocess.Popen(
+            command("autograde", course=course, SCHEDULER=cluster.address, CERTS=str(certs),
+                    AUTOGRADE_OPTIONS="--timeout 30"),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        assert process.stdout is not None
+        output = ""
+        while not re.search(r"^\[\s*1/", output, flags=re.MULTILINE):
+            line = process.stdout.readline()
+            assert line, f"the run ended before its first student:\n{output}"
+            output += line
+        cluster.start_worker("w3", foreign_package(tmp_path_factory.mktemp("foreign-w3")))
+        cluster.wait_for(3)
+        w3 = cluster.address_of("w3")
+        cluster.kill("w1")
+        cluster.kill("w2")
+        rest, _ = process.communicate(timeout=600)
+        output += rest
+    finally:
+        cluster.stop()
+    assert process.returncode == 2, output
+    everyone = {*CLASS, *slow}
+    graded = re.findall(rf"^\[\s*\d+/{len(everyone)}\] ([\w.-]+): ", output, flags=re.MULTILINE)
+    left = sorted(everyone - set(graded))
+    assert graded and left, output
+    assert f"a worker cannot grade: {w3}: its grading code is not the driver's (roofline_grading " in output
+    assert "uncommitted edit" in output and "start this worker again" in output
+    assert f"the {len(graded)} students graded so far are saved" in output
+    assert f"Not graded ({len(left)}): {', '.join(left)}." in output
+    options = " ".join(f"--student {s}" for s in left)
+    assert f'make autograde SCHEDULER={cluster.address} AUTOGRADE_OPTIONS="{options}"' in output
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "roofline") as gb:
+        saved = sorted(s.student_id for s in gb.find_assignment(ASSIGNMENT).submissions)
+    assert saved == sorted(graded)
 
 
 def grade_killing_a_worker(cluster: Cluster, course: Path) -> tuple[str, str, set[Path]]:
@@ -422,10 +490,13 @@ def test_a_worker_killed_mid_run_loses_no_one_and_its_students_are_graded_once_a
     again = [line for line in run.report if line.startswith("Graded again: ")]
     assert again, run.report
     for line in again:
-        assert re.fullmatch(
-            r"Graded again: [\w.-]+ \(the worker it was sent to was lost \(1 time\); graded again on tls://\S+\)",
+        found = re.fullmatch(
+            r"Graded again: ([\w.-]+) \((the worker it was sent to was lost \(1 time\); graded again on tls://\S+)\)",
             line,
-        ), line
+        )
+        assert found, line
+        assert run.rows[found[1]]["details"].endswith(f"graded again: {found[2]}")  # the CSV has it too
+        assert line in run.output.split("Done in ")[1]  # printed after the run's summary
     assert "retried so far" in run.output
     assert any(f.name.startswith("roofline-worker-") for f in held), held  # its run folder, at least
     assert not [folder for folder in held if folder.exists()]  # SIGKILL ran nothing: the next start did

@@ -614,6 +614,30 @@ def test_make_formgrader_lists_the_assignment_without_warnings(formgrader: Formg
     assert "Unwritable directory" not in log and "exchange directory" not in log, log[-3000:]
 
 
+@pytest.mark.browser
+def test_formgraders_own_address_shows_its_lists_in_a_fresh_browser(
+    formgrader: Formgrader, chromium: Any
+) -> None:
+    """Formgrader's own address (``make formgrader``'s printed one with ``formgrader`` for ``lab``),
+    at the page of a notebook's submissions, opened first in a browser that never saw the Lab:
+    the page lists the class, its script reaching formgrader's API with the login the token gave
+    (nbgrader's handlers once set that login for the page's folder only, and the list stayed at
+    "Loading, please wait...")."""
+    url, token = formgrader.url, formgrader.token
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/formgrader/gradebook/{ASSIGNMENT}/{BROKEN}?token={token}", wait_until="load")
+        loaded = "() => !document.body.innerText.includes('Loading, please wait')"
+        page.wait_for_function(loaded, timeout=60_000)
+        assert "/login" not in page.url
+        listed = page.locator("table tbody tr").count()
+        expected = len(api(f"{url}/formgrader/api/submitted_notebooks/{ASSIGNMENT}/{BROKEN}", token))
+        assert listed == expected > 1, page.inner_text("body")[:2000]
+    finally:
+        context.close()
+
+
 def test_a_notebook_held_for_grading_by_hand_is_graded_in_formgrader_and_exported(
     formgrader: Formgrader,
 ) -> None:

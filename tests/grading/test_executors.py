@@ -104,5 +104,7 @@ def test_a_worker_with_other_grading_code_refuses_to_grade_naming_what_differs()
     refused = machine.preflight(portable)
     assert refused is not None
     assert f"rooflinekit {dict(here)['rooflinekit']} here, {'0' * 16} on the driver's machine" in refused
-    assert "check out the driver's commit" in refused
+    assert refused.startswith("its grading code is not the driver's")  # the driver names the worker
+    assert refused.endswith(machine.SAME_CODE)  # the same commit, no uncommitted edit, a fresh start
+    assert "uncommitted" in machine.SAME_CODE and "make cluster-worker" in machine.SAME_CODE
     assert machine.preflight(replace(portable, code=())) is not None  # a driver that sent none: refused too

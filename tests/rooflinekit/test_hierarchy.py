@@ -437,7 +437,7 @@ def measured_levels() -> dict[str, Any]:
 
     printed = io.StringIO()
     with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(printed):
-        patch.setattr(cli, "LEVELS_BUDGET", 2.0)
+        patch.setattr(cli.measure, "LEVELS_BUDGET", 2.0)
         assert cli.main(["measure", "--quick", "--budget", "3", "--levels", "--no-progress", "--json"]) == 0
     data: dict[str, Any] = json.loads(printed.getvalue())
     return data

@@ -6,6 +6,7 @@ clone (`test_guide_round.py`).
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import signal
@@ -115,3 +116,28 @@ def lab_page_config(url: str, token: str) -> Any:
     data = page.find(id="jupyter-config-data")
     assert data is not None, "no jupyter-config-data on the Lab's page"
     return json.loads(data.get_text())
+
+
+@dataclass
+class CookieSession:
+    """What a browser keeps after a first visit: the cookies the server set, each sent back only
+    where its path allows (``http.cookiejar`` applies a cookie's path and its default as browsers
+    do); no token, no header of its own."""
+
+    opener: urllib.request.OpenerDirector
+
+    def json(self, url: str) -> Any:
+        """``url``'s JSON, as a page's script asks for it (a redirect to the login page is no JSON)."""
+        with self.opener.open(url, timeout=30) as response:
+            body = response.read()
+            assert "/login" not in response.geturl(), f"{url} sent this session to the login page"
+        return json.loads(body)
+
+
+def first_visit(url: str) -> CookieSession:
+    """Open ``url`` (with ``?token=...``, as ``make formgrader``'s printed address has it) in a
+    fresh cookie session, as a browser opens an address typed in first."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    with opener.open(url, timeout=60) as response:
+        response.read()
+    return CookieSession(opener)

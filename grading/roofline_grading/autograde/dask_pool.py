@@ -16,8 +16,12 @@ gives the tasks it held to other workers, and a task whose workers died ``allowe
 that student is then reported as not graded. A retried student's result says how many times the
 worker it was sent to was lost (the scheduler's count) and where it was graded in the end. If no
 worker is left for ``patience`` seconds, the students not yet graded are named as not graded and
-the run ends. When the run ends, however it ends, every worker forgets it: its kernels stopped,
-its folder removed (:func:`roofline_grading.autograde.machine.finish`).
+the run ends. Before anyone is graded, every worker connected checks that it can grade the run
+(:func:`roofline_grading.autograde.machine.preflight`: the driver's grading code, a sandboxed
+kernel); one that cannot refuses the run, named by its address. A worker that joins later and
+cannot stops the run at its first student: the students graded are saved, and the error names
+the worker and the students not graded yet. When the run ends, however it ends, every worker
+forgets it: its kernels stopped, its folder removed (:func:`roofline_grading.autograde.machine.finish`).
 
 >>> ADDRESS.fullmatch("tcp://grader1:8786")["port"], ADDRESS.fullmatch("grader1") is None
 ('8786', True)
@@ -35,10 +39,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from roofline_grading.autograde import credentials, grading_code, machine
+from roofline_grading.autograde import credentials, machine
 from roofline_grading.autograde.executor import Done, JobOf
 from roofline_grading.autograde.gradebook import CourseError
 from roofline_grading.autograde.jobs import Graded, Portable, not_graded
+from roofline_grading.inert import plain
 
 __all__ = ["DaskExecutor"]
 
@@ -103,7 +108,8 @@ class DaskExecutor:
                 f"a worker listens without TLS ({', '.join(plain)}): start workers with "
                 "`make cluster-worker`. Nothing was graded."
             )
-        refused = [why for why in self.client.run(machine.preflight, portable).values() if why]
+        answers = self.client.run(machine.preflight, portable)  # each worker's, by its address
+        refused = [f"{address}: {why}" for address, why in sorted(answers.items()) if why]
         if refused:
             raise CourseError("a worker cannot grade: " + "; ".join(refused) + ". Nothing was graded.")
 
@@ -112,6 +118,7 @@ class DaskExecutor:
         running: dict[Any, str] = {}
         tag = uuid.uuid4().hex[:8]  # the run's keys: each student is one task of the scheduler
         self._alone_since: float | None = None
+        finished: set[str] = set()
         while waiting or running:
             while waiting and len(running) < self._window():
                 student = waiting.popleft()
@@ -126,7 +133,14 @@ class DaskExecutor:
                 return
             lost = self._lost(ready)
             for future in ready:
-                done(self._collect(portable, future, running.pop(future), lost.get(future.key, 0)))
+                try:
+                    graded = self._collect(portable, future, running[future], lost.get(future.key, 0))
+                except machine.CannotGrade as error:  # a worker that joined after the preflight
+                    self.client.cancel(list(running))
+                    left = [s for s in students if s not in finished]
+                    raise CourseError(_stopped(error, left, len(finished), self.address)) from None
+                done(graded)
+                finished.add(running.pop(future))
                 future.release()
 
     def _wait(self, running: dict[Any, str]) -> set[Any] | None:
@@ -172,11 +186,8 @@ class DaskExecutor:
         retries = [f"the worker it was sent to was lost ({times})"] if lost else []
         try:
             graded: Graded = future.result()
-        except grading_code.ForeignCode as error:  # a worker that joined after the preflight
-            raise CourseError(
-                f"a worker cannot grade: {error}. The run stopped: the students graded so far are saved; "
-                "stop that worker or bring it to the driver's commit, then grade the others"
-            ) from None
+        except machine.CannotGrade:
+            raise
         except KilledWorker:
             why = (
                 f"not graded: the workers it was sent to died ({times}), more than the scheduler's "
@@ -201,3 +212,23 @@ class DaskExecutor:
             with contextlib.suppress(Exception):  # one it cannot reach does so when it stops
                 self.client.run(machine.finish, self._run_id, on_error="return")
         self.client.close()
+
+
+def _stopped(error: machine.CannotGrade, left: list[str], saved: int, address: str) -> str:
+    """Why the run stopped at a worker that joined it and cannot grade, how many students are
+    saved, who is not graded yet, and how to grade them through the scheduler at ``address``.
+
+    >>> print(_stopped(machine.CannotGrade("tls://10.0.0.3:40127: no bubblewrap"), ["carol", "dave"], 3,
+    ...                "tls://10.0.0.1:8786"))  # doctest: +NORMALIZE_WHITESPACE
+    a worker cannot grade: tls://10.0.0.3:40127: no bubblewrap. The run stopped; the 3 students graded
+    so far are saved. Not graded (2): carol, dave. Stop that worker, or put it right and start it again,
+    then grade them: make autograde SCHEDULER=tls://10.0.0.1:8786
+    AUTOGRADE_OPTIONS="--student carol --student dave"
+    """
+    names = [plain(s, 100) for s in left]
+    options = " ".join(f"--student {s}" for s in names)
+    return (
+        f"a worker cannot grade: {error}. The run stopped; the {saved} students graded so far are saved. "
+        f"Not graded ({len(names)}): {', '.join(names)}. Stop that worker, or put it right and start it "
+        f'again, then grade them: make autograde SCHEDULER={address} AUTOGRADE_OPTIONS="{options}"'
+    )

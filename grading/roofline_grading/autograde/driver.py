@@ -263,8 +263,9 @@ class _Saver:
             return
         self.saved.add(result.student)
         course, assignment = self.plan.course, self.plan.options.assignment
+        result.retries = list(graded.retries)
         try:
-            gradebook.merge(course, assignment, result, self.book, self.late)
+            result.late = gradebook.merge(course, assignment, result, self.book, self.late)
             _write_autograded(
                 course.autograded_dir(result.student, assignment), result, course.release / assignment
             )
@@ -317,11 +318,11 @@ def _report(plan: _Plan, outcome: Outcome, out: TextIO) -> None:
     write_report(report, report.with_suffix(".csv"), outcome.results, lines)
     outcome.report = report
     mistakes, _ = misconceptions.write_summary(course.autograded, assignment)
-    for line in retried:
+    print(f"{summary} Report: {report} (and .csv)", file=out, flush=True)
+    for line in retried:  # after the summary, as in the report
         print(line, file=out)
     for error in outcome.errors:
         print(f"ERROR {plain(error, 1000)}", file=out)
-    print(f"{summary} Report: {report} (and .csv)", file=out, flush=True)
     print(f"Known mistakes, part by part: {mistakes} (and .png)", file=out, flush=True)
 
 

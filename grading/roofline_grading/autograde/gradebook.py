@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.exc import SAWarning
 
-from roofline_grading.autograde.results import StudentResult
+from roofline_grading.autograde.results import Lateness, StudentResult
 from roofline_grading.autograde.structure import NotebookStructure, SourceCell
 from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import LANGUAGES
@@ -244,21 +244,25 @@ def late_penalties(course: Course) -> Any:
     return step
 
 
-def merge(course: Course, assignment: str, result: StudentResult, gb: Any = None, late: Any = None) -> None:
+def merge(
+    course: Course, assignment: str, result: StudentResult, gb: Any = None, late: Any = None
+) -> Lateness | None:
     """Write one student's results into the course's gradebook (``gb``, if open already), with
-    the late penalty ``late`` (:func:`late_penalties`) gives. A manual score a grader gave
-    earlier stays (and the part is marked for review, as nbgrader does when it regrades)."""
+    the late penalty ``late`` (:func:`late_penalties`) gives; return how late the submission was
+    and the points the penalty took (None: on time, or the assignment has no due date). A manual
+    score a grader gave earlier stays (and the part is marked for review, as nbgrader does when it
+    regrades)."""
     if gb is None:
         with opened(course) as fresh:
             return merge(course, assignment, result, fresh, late)
     try:
-        _merge(gb, assignment, result, late or late_penalties(course))
+        return _merge(gb, assignment, result, late or late_penalties(course))
     except Exception:
         gb.db.rollback()  # this student's changes only; the gradebook stays usable for the next
         raise
 
 
-def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> None:
+def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> Lateness | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
         gb.update_or_create_student(result.student)
@@ -286,3 +290,7 @@ def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> None:
                 if penalty is not None:  # as nbgrader: not below 0, not above the notebook's score
                     notebook.late_submission_penalty = min(max(float(penalty), 0.0), notebook.score)
         gb.db.commit()
+    if seconds_late <= 0:
+        return None
+    taken = sum(n.late_submission_penalty or 0.0 for n in submission.notebooks)
+    return Lateness(submission.timestamp, submission.duedate, float(taken))

@@ -38,6 +38,8 @@ from roofline_grading.autograde.settings import Settings
 from roofline_grading.sandbox import bwrap, limits
 
 __all__ = [
+    "SAME_CODE",
+    "CannotGrade",
     "finish",
     "finish_all",
     "grade_job",
@@ -49,6 +51,14 @@ __all__ = [
     "stop_kernels",
 ]
 
+SAME_CODE = (
+    "every machine must grade with the driver's commit and no uncommitted edit: on each, git status "
+    "shows none under grading/ or rooflinekit/ (commit or undo them) and git rev-parse HEAD the same "
+    "commit; check that commit out on this worker's machine, run make venv there, then start this "
+    "worker again (make cluster-worker)"
+)
+"""What to do about a worker whose grading code is not the driver's (a worker reads its code once,
+as it starts: it must start again)."""
 _LOCK = threading.Lock()
 _LOCALIZED: dict[str, Settings] = {}
 
@@ -109,19 +119,30 @@ def grade_job(settings: Settings, job: Job) -> Graded:
     return Graded(result, worker=socket.gethostname())
 
 
+class CannotGrade(RuntimeError):
+    """A worker that joined the run after its start cannot grade it (the message: the worker's
+    address, then why: :func:`localize`'s reason); the driver stops the run."""
+
+
 def grade_remote(portable: Portable, job: Job) -> Graded:
-    """Grade one student on this machine, the run's settings made its own first."""
-    graded = grade_job(localize(portable), job)
+    """Grade one student on this machine, the run's settings made its own first (a
+    :class:`CannotGrade` naming this worker when they cannot be)."""
+    try:
+        settings = localize(portable)
+    except RuntimeError as error:
+        raise CannotGrade(f"{_worker_name()}: {error}") from None
+    graded = grade_job(settings, job)
     graded.worker = _worker_name()
     return graded
 
 
 def preflight(portable: Portable) -> str | None:
-    """Whether this machine can grade the run: None, or why not (its sandbox cannot start a kernel)."""
+    """Whether this machine can grade the run: None, or why not (its grading code is not the
+    driver's, its sandbox cannot start a kernel). The caller knows which worker it asked."""
     try:
         localize(portable)
     except RuntimeError as error:
-        return f"{_worker_name()}: {error}"
+        return str(error)
     return None
 
 
@@ -138,8 +159,7 @@ def _localized(portable: Portable) -> Settings:
     differs = grading_code.differences(grading_code.identity(), portable.code)
     if differs:
         raise grading_code.ForeignCode(
-            f"its grading code is not the driver's ({'; '.join(differs)}): check out the driver's commit "
-            "on this machine and run make venv there"
+            f"its grading code is not the driver's ({'; '.join(differs)}): {SAME_CODE}"
         )
     worker.start_worker()
     if portable.sandbox_mode == "bwrap" and (why := bwrap.available()) is not None:
@@ -195,7 +215,8 @@ def stop_kernels(run_dir: Path) -> None:
 
 
 def _worker_name() -> str:
-    """The Dask worker's address, or this machine's name outside a Dask worker."""
+    """The address of the Dask worker running the current task, or this machine's name outside a
+    task (``client.run`` has no worker to name: its caller has the address)."""
     try:
         from distributed import get_worker
 

@@ -1,9 +1,11 @@
 """The grading report: one short line per submission, then the details; as text and as CSV.
 
 The text report reads at a glance: the run's header, then one line per student (at most about
-160 characters: the score, the status, the most serious problem and how many others), then,
-for each student with anything to say, every clause, one per line. The CSV has one row per
-student with the same line and all the clauses, for a spreadsheet.
+160 characters: the score, a late marker with the points the late penalty took, the status, the
+most serious problem and how many others), then, for each student with anything to say, every
+clause, one per line (a late submission's times and penalty, and why a student was graded
+again, among them). The CSV has one row per student with the same line and all the clauses, for
+a spreadsheet, and the score before and after the late penalty, as ``grades.csv`` has them.
 
 Both are safe to open: a student's id and every clause is one plain line (no control or format
 character reaches a terminal: :func:`roofline_grading.inert.plain`), and no cell of the CSV
@@ -24,10 +26,14 @@ from pathlib import Path
 from roofline_grading.autograde.results import StudentResult
 from roofline_grading.inert import plain, spreadsheet_cell
 
-__all__ = ["WIDTH", "progress_line", "write_report"]
+__all__ = ["COLUMNS", "WIDTH", "progress_line", "write_report"]
 
 WIDTH = 160
 """Characters of a student's line in the report and on the console (the name included)."""
+COLUMNS = (
+    "student", "status", "score", "max_score", "raw_score", "late_submission_penalty", "summary", "details",
+)
+"""The CSV report's columns: the scores named as ``grades.csv`` names them."""
 
 
 def progress_line(
@@ -63,8 +69,8 @@ def write_report(
     text_path: Path, csv_path: Path, results: Sequence[StudentResult], header: Sequence[str]
 ) -> None:
     """``text_path``: the header, a line per student, then each student's details; ``csv_path``:
-    one row per student with ``student, status, score, max_score, summary, details`` (the details
-    joined by `` | ``)."""
+    one row per student with :data:`COLUMNS` (``score`` after the late penalty, ``raw_score``
+    before it; the details joined by `` | ``)."""
     text_path.parent.mkdir(parents=True, exist_ok=True)
     ordered = sorted(results, key=lambda r: r.student)
     lines = [*(plain(line, 1000) for h in header for line in h.split("\n")), ""]
@@ -73,15 +79,16 @@ def write_report(
     if detailed:
         lines += ["", "Details, student by student:"]
         for result in detailed:
-            lines += ["", f"{_id(result)} ({result.score:g}/{result.max_score:g}, {result.status}):"]
+            lines += ["", f"{_id(result)} ({result.final_score:g}/{result.max_score:g}, {result.status}):"]
             lines += [f"  - {clause}" for clause in result.problems_found()]
     text_path.write_text("\n".join(lines) + "\n")
     with csv_path.open("w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["student", "status", "score", "max_score", "summary", "details"])
+        writer.writerow(COLUMNS)
         for r in ordered:
-            details = " | ".join(r.problems_found())
-            row = [_id(r), r.status, f"{r.score:g}", f"{r.max_score:g}", r.summary(WIDTH), details]
+            penalty = r.late.penalty if r.late is not None else 0.0
+            scores = [f"{r.final_score:g}", f"{r.max_score:g}", f"{r.score:g}", f"{penalty:g}"]
+            row = [_id(r), r.status, *scores, r.summary(WIDTH), " | ".join(r.problems_found())]
             writer.writerow([spreadsheet_cell(cell) for cell in row])
 
 
