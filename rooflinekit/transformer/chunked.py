@@ -221,6 +221,12 @@ def colocated_config(model: str | TransformerShape, on: str | Chip, *, n_chips: 
     >>> c = colocated_config("llama-3.1-8b", "h100-sxm", n_chips=1, batch=64, prompt=1024, output=256)
     >>> c.chunk, round(c.tpot * 1e3, 1), round(c.ttft * 1e3, 1)
     (256, 8.8, 35.2)
+
+    The least chunk is SARATHI's balance of prefill and decode tokens in a step (Agrawal et al., 2023,
+    the P:D ratio): ``chunk / batch = prompt / output``, so the prompts enter as fast as requests leave.
+
+    >>> c.chunk / c.batch == 1024 / 256
+    True
     """
     count, length, out = (check_count(n, v) for n, v in (("batch", batch), ("prompt", prompt),
                                                           ("output", output)))
