@@ -554,6 +554,9 @@ TRANSFORMERS: Mapping[str, TransformerShape] = MappingProxyType(
                     "Multi-head latent attention: a token leaves (512 + 64) values a layer in the "
                     "cache, shared by every head, so n_kv_heads is 1 here; config.json's "
                     "num_key_value_heads (128) counts the keys and values projected up from the latent.",
+                    "Routing is taken to be uniform over the 256 routed experts "
+                    "(TransformerShape.experts_touched); DeepSeek-V3's router first picks 4 of 8 groups "
+                    "of experts (n_group, topk_group), which this model leaves out.",
                     "The counts are the main model's, as the report gives them: the multi-token "
                     "prediction module (num_nextn_predict_layers 1, about 14B more, which the "
                     "Hugging Face page's 685B includes) and the router's 256 bias terms a layer "
