@@ -222,6 +222,62 @@ def latency_target() -> None:
           "answers the search itself.")
 
 
+SPEC_TARGET, SPEC_DRAFT, SPEC_K, SPEC_ALPHA = "llama-3.1-70b", "llama-3.1-8b", 4, 0.8
+SPEC_BATCHES = (1, 16, 64, 256)
+"""Chapter 13's speculative decoding: Llama 3.1 70B checked after 4 tokens of Llama 3.1 8B, accepted
+with probability 0.8, on eight H100 GPUs with a 2,048-token cache."""
+
+
+def genz_speculation(batch: int) -> tuple[float, float]:
+    """GenZ's seconds for one round (its draft steps and its check) and its tokens a round."""
+    from GenZ.LLM_inference.llm_spec_decode import spec_decode_modeling
+    from GenZ.Models.Model_sets.meta import llama3_8b_config, llama3_70b_config
+
+    result = spec_decode_modeling(model=llama3_70b_config, draft_model=llama3_8b_config, batch_size=batch,
+                                  input_tokens=CONTEXT, output_tokens=0, token_acceptance_rate=SPEC_ALPHA,
+                                  num_parallel_tokens=SPEC_K, system_name=genz_system(), bits="bf16",
+                                  tensor_parallel=N_CHIPS)
+    return result["Latency"] / 1e3, float(result["tokens_generated"])
+
+
+def speculative() -> None:
+    """A round of speculative decoding in both tools."""
+    print(f"\nSpeculative decoding: {SPEC_TARGET} checking {SPEC_K} tokens of {SPEC_DRAFT}, acceptance "
+          f"{SPEC_ALPHA}, {N_CHIPS} x {rk.chip(CHIP).name}, context {CONTEXT}")
+    rows = []
+    for batch in SPEC_BATCHES:
+        ours = rk.transformer.speculation(SPEC_TARGET, SPEC_DRAFT, CHIP, k=SPEC_K, alpha=SPEC_ALPHA,
+                                          n_chips=N_CHIPS, batch=batch, context=CONTEXT)
+        seconds, tokens = genz_speculation(batch)
+        rows.append([batch, si(ours.t_round, "s"), si(seconds, "s"), num(ours.expected_tokens, 4),
+                     num(tokens, 4)])
+    print(Table(["batch", "round: rooflinekit", "GenZ", "tokens a round: rooflinekit", "GenZ"], rows,
+                align="rllrr"))
+    print("- GenZ checks k tokens (rooflinekit k + 1, the paper's) and caps the expected tokens at k; "
+          "its expected count is otherwise the paper's. Its collectives carry its latency.")
+
+
+def genz_latent_cache() -> float:
+    """Bytes a token GenZ's DeepSeek-V3 caches (its summary's KV cache of one 4,096-token sequence)."""
+    from GenZ import decode_moddeling
+    from GenZ.Models.Model_sets.misc import DeepseekV3_moe_671b_config
+
+    _, summary = decode_moddeling(model=DeepseekV3_moe_671b_config, batch_size=1, input_tokens=4096,
+                                  output_tokens=0, Bb=1, system_name=genz_system("h200-sxm"), bits="bf16",
+                                  tensor_parallel=1, model_profilling=True)
+    return float(summary["KV Cache (MB)"].values[0]) * 2**20 / 4096
+
+
+def latent() -> None:
+    """DeepSeek-V3's cache a token in both tools."""
+    genz = genz_latent_cache()
+    ours = rk.transformer_shape("deepseek-v3").kv_cache_bytes_per_token("bf16")
+    print(f"\nDeepSeek-V3's KV cache a token in bf16: rooflinekit {num(ours)} B "
+          f"(the latent, (512 + 64) x 61 x 2), GenZ {num(genz)} B")
+    print("- GenZ 0.0.16's DeepSeek-V3 is grouped-query attention with 2 KV heads of 56 (latent attention "
+          "is a TODO in its attention.py), so it caches 2 x 2 x 56 x 61 x 2 B a token.")
+
+
 RECORD = Path(__file__).resolve().parent.parent / "rooflinekit" / "data" / "peers" / "genz.json"
 """Where ``--record`` writes GenZ's answers for chapter 9 (rooflinekit.transformer.peers reads them)."""
 
@@ -244,6 +300,19 @@ def record(path: Path = RECORD) -> None:
               "seconds": {str(b): genz_step(config, "decode", b, context, n, chip_id)[0] for b in batches},
               "figures": chip_figures(chip_id), "note": note}
              for name, model, config, chip_id, n, context, batches, note in questions]
+    rounds = {b: genz_speculation(b) for b in SPEC_BATCHES}
+    cases.append({"name": "speculative decoding", "model": SPEC_TARGET, "chip": CHIP, "n_chips": N_CHIPS,
+                  "context": CONTEXT, "phase": "speculative",
+                  "seconds": {str(b): seconds for b, (seconds, _) in rounds.items()},
+                  "figures": chip_figures(CHIP),
+                  "note": f"{SPEC_DRAFT} drafts {SPEC_K} tokens, accepted with probability {SPEC_ALPHA}; "
+                          "GenZ checks k tokens and caps the expected tokens at k.",
+                  "extra": {"tokens": rounds[SPEC_BATCHES[0]][1], "k": SPEC_K, "alpha": SPEC_ALPHA,
+                            "collective_latency": genz_all_reduce_latency()}})
+    cases.append({"name": "deepseek-v3 cache", "model": "deepseek-v3", "chip": "h200-sxm", "n_chips": 1,
+                  "context": 4096, "phase": "decode", "seconds": {}, "figures": chip_figures("h200-sxm"),
+                  "note": "GenZ 0.0.16's DeepSeek-V3 is grouped-query attention with 2 KV heads of 56.",
+                  "extra": {"kv_cache_bytes_per_token": genz_latent_cache()}})
     data = {"tool": "GenZ", "package": "genz-llm", "version": version("genz-llm"),
             "written_by": "benchmarks/compare_peers.py --record (make compare-peers)", "cases": cases}
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -278,6 +347,8 @@ def main() -> None:
         print(f"- {line}")
     mixture_of_experts()
     latency_target()
+    speculative()
+    latent()
 
 
 if __name__ == "__main__":

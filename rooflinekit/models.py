@@ -80,6 +80,11 @@ class TransformerShape:
     first_dense_layers: int = 0
     moe_every: int = 1
     published_active_params: float | None = None
+    q_lora_rank: int = 0
+    kv_lora_rank: int = 0
+    rope_head_dim: int = 0
+    v_head_dim: int = 0
+    qk_norm: bool = False
 
     def __post_init__(self) -> None:
         sizes = ("n_layers", "d_model", "n_heads", "n_kv_heads", "head_dim", "d_ff", "vocab", "moe_every")
@@ -89,13 +94,14 @@ class TransformerShape:
                 raise RooflineInputError(size, "a positive integer", value)
             check_size(size, value)
         self._check_experts()
+        self._check_latent()
         if self.n_heads % self.n_kv_heads:
             raise RooflineInputError(
                 "n_kv_heads", f"a divisor of n_heads ({self.n_heads})", self.n_kv_heads
             )
         if self.norm not in NORMS:
             raise RooflineInputError("norm", "one of " + ", ".join(NORMS), self.norm)
-        for flag in ("gated", "tied_embeddings", "biases"):
+        for flag in ("gated", "tied_embeddings", "biases", "qk_norm"):
             if not isinstance(getattr(self, flag), bool):
                 raise RooflineInputError(flag, "True or False", getattr(self, flag))
         if self.published_params is not None:
@@ -117,10 +123,45 @@ class TransformerShape:
         if self.published_active_params is not None:
             check_figure("published_active_params", self.published_active_params)
 
+    def _check_latent(self) -> None:
+        counts = ("q_lora_rank", "kv_lora_rank", "rope_head_dim", "v_head_dim")
+        for count in counts:
+            value = getattr(self, count)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RooflineInputError(count, "an integer, 0 or more", value)
+        if (self.q_lora_rank or self.rope_head_dim or self.v_head_dim) and not self.kv_lora_rank:
+            raise RooflineInputError("kv_lora_rank", "at least 1 for latent attention's other sizes", 0)
+        if self.kv_lora_rank and self.n_kv_heads != 1:
+            accepted = "1 for latent attention (one latent cache shared by every head)"
+            raise RooflineInputError("n_kv_heads", accepted, self.n_kv_heads)
+        if self.kv_lora_rank and self.biases:
+            raise RooflineInputError("biases", "False for latent attention", self.biases)
+
+    @property
+    def is_latent(self) -> bool:
+        """Whether attention is multi-head latent attention (MLA, DeepSeek-V2 and V3).
+
+        MLA caches, a token and a layer, one latent vector of ``kv_lora_rank`` values and one key
+        of ``rope_head_dim`` values that carries the rotary position, shared by every head; the
+        heads' keys (``head_dim``, the part without rotary position) and values (``v_head_dim``)
+        are projected up from the latent. ``n_kv_heads`` is then 1, the one latent all heads share.
+        """
+        return self.kv_lora_rank > 0
+
+    @property
+    def v_dim(self) -> int:
+        """Width of one head's value (and attention output): ``v_head_dim``, or ``head_dim`` when 0."""
+        return self.v_head_dim or self.head_dim
+
     @property
     def q_width(self) -> int:
-        """Width of the queries (and of the attention output): ``n_heads * head_dim``."""
-        return self.n_heads * self.head_dim
+        """Width of the queries: ``n_heads * head_dim`` (plus the rotary part in latent attention)."""
+        return self.n_heads * (self.head_dim + self.rope_head_dim)
+
+    @property
+    def o_width(self) -> int:
+        """Width of the attention output, the output projection's input: ``n_heads * v_dim``."""
+        return self.n_heads * self.v_dim
 
     @property
     def kv_width(self) -> int:
@@ -149,10 +190,52 @@ class TransformerShape:
         >>> transformer_shape("llama-3.1-8b").attention_params == 4096 * (4096 + 2 * 1024) + 4096 * 4096
         True
         """
-        d = float(self.d_model)
-        weights = d * (self.q_width + 2 * self.kv_width) + self.q_width * d
-        biases = self.q_width + 2 * self.kv_width + d if self.biases else 0.0
-        return weights + biases
+        return self.attention_params_on(self.n_heads, self.n_kv_heads)
+
+    def attention_params_on(self, q_heads: int, kv_heads: int) -> float:
+        """The attention parameters a chip holds with ``q_heads`` query and ``kv_heads`` KV heads.
+
+        Grouped-query attention: each head's slices of Q, K, V and the output projection, with
+        the output projection's bias (and the QK norms) on every chip. Latent attention: the
+        down projections to the latents and their norms on every chip, each head's slices of the
+        up projections and of the output projection.
+
+        >>> v3 = transformer_shape("deepseek-v3")
+        >>> v3.attention_params_on(16, 1) < v3.attention_params / 4    # 1/8 of the heads
+        True
+        """
+        d, hd = float(self.d_model), self.head_dim
+        qk_norms = 2.0 * hd if self.qk_norm else 0.0
+        if self.is_latent:
+            return self._latent_params_on(q_heads) + qk_norms
+        weights = d * (q_heads + 2 * kv_heads) * hd + q_heads * hd * d
+        biases = (q_heads + 2 * kv_heads) * hd + d if self.biases else 0.0
+        return weights + biases + qk_norms
+
+    def _latent_params_on(self, q_heads: int) -> float:
+        d, c, r = float(self.d_model), self.kv_lora_rank, self.rope_head_dim
+        q_head = self.head_dim + r
+        if self.q_lora_rank:
+            query = d * self.q_lora_rank + self.q_lora_rank + self.q_lora_rank * q_heads * q_head
+        else:
+            query = d * q_heads * q_head
+        latent = d * (c + r) + c + c * q_heads * (self.head_dim + self.v_dim)
+        return query + latent + q_heads * self.v_dim * d
+
+    def cache_elements_per_layer(self, kv_heads: int | None = None) -> int:
+        """Values one token leaves in one layer's cache on a chip holding ``kv_heads`` KV heads
+        (all of them by default): a key and a value each, or latent attention's latent and
+        rotary key, the same on every chip.
+
+        >>> transformer_shape("deepseek-v3").cache_elements_per_layer()
+        576
+        >>> transformer_shape("llama-3.1-8b").cache_elements_per_layer(1)
+        256
+        """
+        if self.is_latent:
+            return self.kv_lora_rank + self.rope_head_dim
+        heads = self.n_kv_heads if kv_heads is None else kv_heads
+        return 2 * heads * self.head_dim
 
     @property
     def mlp_params(self) -> float:
@@ -270,12 +353,16 @@ class TransformerShape:
         return self._layers_params(self.experts_per_token) - norms + self.embedding_params
 
     def kv_cache_bytes_per_token(self, kv_dtype: str | DType = "bf16") -> float:
-        """Bytes one token leaves in the KV cache: a key and a value per layer and KV head.
+        """Bytes one token leaves in the KV cache: a key and a value per layer and KV head, or
+        in latent attention the latent and the rotary key per layer.
 
         >>> transformer_shape("llama-2-7b").kv_cache_bytes_per_token("fp8")   # full MHA
         262144.0
+        >>> transformer_shape("deepseek-v3").kv_cache_bytes_per_token("bf16")   # (512 + 64) x 61 x 2 B
+        70272.0
         """
-        return 2.0 * self.n_layers * self.kv_width * dtype_bytes(kv_dtype, "kv_dtype")
+        elements = self.cache_elements_per_layer()
+        return float(self.n_layers * elements) * dtype_bytes(kv_dtype, "kv_dtype")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON output.
@@ -305,6 +392,10 @@ class TransformerShape:
             "moe_layers": self.n_moe_layers,
             "active_params": self.active_params,
             "published_active_params": self.published_active_params,
+            "latent_attention": {"q_lora_rank": self.q_lora_rank, "kv_lora_rank": self.kv_lora_rank,
+                                 "rope_head_dim": self.rope_head_dim, "v_head_dim": self.v_dim}
+            if self.is_latent else None,
+            "qk_norm": self.qk_norm,
             "sources": [{"title": s.title, "url": s.url} for s in self.sources],
             "notes": list(self.notes),
         }
@@ -340,8 +431,52 @@ MIXTRAL_ANNOUNCEMENT = Source(
 )
 
 
+DEEPSEEK_V3_PAPER = Source(
+    "DeepSeek-V3 Technical Report (DeepSeek-AI, 2024), Sections 2.1 and 4.2: 671B total "
+    "parameters, 37B activated per token",
+    "https://arxiv.org/abs/2412.19437",
+    "paper",
+)
+DEEPSEEK_V2_PAPER = Source(
+    "DeepSeek-V2: A Strong, Economical, and Efficient Mixture-of-Experts Language Model "
+    "(DeepSeek-AI, 2024), Section 2.1 and Appendix C: multi-head latent attention and its absorbed form",
+    "https://arxiv.org/abs/2405.04434",
+    "paper",
+)
+QWEN3_REPORT = Source(
+    "Qwen3 Technical Report (Qwen Team, 2025), Table 2: the MoE models' layers, heads and experts",
+    "https://arxiv.org/abs/2505.09388",
+    "paper",
+)
+KERAS_HUB_QWEN3 = Source(
+    "KerasHub's Qwen3 MoE presets (keras_hub/src/models/qwen3_moe/qwen3_moe_presets.py): exact "
+    "parameter counts, checked at conversion against the Hugging Face weights",
+    "https://github.com/keras-team/keras-hub/blob/master/keras_hub/src/models/qwen3_moe/qwen3_moe_presets.py",
+    "product page",
+)
+
+
 def _hf(repo: str) -> Source:
     return Source(f"{repo} model card and config.json (Hugging Face)", _HF + repo, "product page")
+
+
+def _qwen3_moe(name: str, n_layers: int, d_model: int, n_heads: int, d_ff: int, d_ff_expert: int,
+               published: tuple[float, float], repo: str) -> TransformerShape:
+    """Qwen3's mixtures of experts: 4 KV heads of 128, 128 experts, 8 a token, no shared expert,
+    every layer MoE, RMSNorm on each head's queries and keys, untied tables."""
+    return TransformerShape(
+        name, n_layers=n_layers, d_model=d_model, n_heads=n_heads, n_kv_heads=4, head_dim=128,
+        d_ff=d_ff, vocab=151936, n_experts=128, experts_per_token=8, d_ff_expert=d_ff_expert,
+        qk_norm=True, published_params=published[0], published_active_params=published[1],
+        sources=(_hf(repo), QWEN3_REPORT, KERAS_HUB_QWEN3),
+        notes=(
+            "published_params is the exact count of KerasHub's preset; the model card rounds it "
+            "(and the active count, published_active_params) to three figures.",
+            "config.json: mlp_only_layers is empty and decoder_sparse_step 1, so every layer is a "
+            "mixture of experts; intermediate_size (d_ff) is used by no layer.",
+            f"Queries are {n_heads} x 128 = {n_heads * 128} wide, wider than d_model ({d_model}).",
+        ),
+    )
 
 
 def _llama_3_1(name: str, n_layers: int, d_model: int, n_heads: int, d_ff: int, published: float,
@@ -404,6 +539,34 @@ TRANSFORMERS: Mapping[str, TransformerShape] = MappingProxyType(
                     "router; no shared expert.",
                 ),
             ),
+            TransformerShape(
+                "deepseek-v3", n_layers=61, d_model=7168, n_heads=128, n_kv_heads=1, head_dim=128,
+                d_ff=18432, vocab=129280, n_experts=256, experts_per_token=8, shared_experts=1,
+                d_ff_expert=2048, first_dense_layers=3, q_lora_rank=1536, kv_lora_rank=512,
+                rope_head_dim=64, v_head_dim=128,
+                published_params=671e9, published_active_params=37e9,
+                sources=(_hf("deepseek-ai/DeepSeek-V3"), DEEPSEEK_V3_PAPER, DEEPSEEK_V2_PAPER),
+                notes=(
+                    "config.json: hidden_size 7168, 61 layers, the first 3 (first_k_dense_replace) "
+                    "dense of width 18,432, then 256 routed experts of width 2,048 (8 a token) and "
+                    "1 shared; 128 heads; q_lora_rank 1536, kv_lora_rank 512, qk_nope_head_dim 128 "
+                    "(head_dim here), qk_rope_head_dim 64, v_head_dim 128; vocabulary 129,280.",
+                    "Multi-head latent attention: a token leaves (512 + 64) values a layer in the "
+                    "cache, shared by every head, so n_kv_heads is 1 here; config.json's "
+                    "num_key_value_heads (128) counts the keys and values projected up from the latent.",
+                    "Routing is taken to be uniform over the 256 routed experts "
+                    "(TransformerShape.experts_touched); DeepSeek-V3's router first picks 4 of 8 groups "
+                    "of experts (n_group, topk_group), which this model leaves out.",
+                    "The counts are the main model's, as the report gives them: the multi-token "
+                    "prediction module (num_nextn_predict_layers 1, about 14B more, which the "
+                    "Hugging Face page's 685B includes) and the router's 256 bias terms a layer "
+                    "are left out.",
+                ),
+            ),
+            _qwen3_moe("qwen3-235b-a22b", 94, 4096, 64, 12288, 1536, (235_093_634_560, 22e9),
+                       "Qwen/Qwen3-235B-A22B"),
+            _qwen3_moe("qwen3-30b-a3b", 48, 2048, 32, 6144, 768, (30_532_122_624, 3.3e9),
+                       "Qwen/Qwen3-30B-A3B"),
         )
     }
 )

@@ -15,6 +15,7 @@ from rooflinekit.cli import values
 from rooflinekit.cli.chip_options import add_chip_options, resolve
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.models import TRANSFORMERS
+from rooflinekit.transformer.calibration import FIGURE_SETS
 
 FLAGS = {
     "n_chips": "--chips",
@@ -25,6 +26,10 @@ FLAGS = {
     "chip_counts": "--chip-counts",
     "prompt": "--prompt",
     "output": "--output",
+    "figures": "--figures",
+    "k": "--k",
+    "alpha": "--alpha",
+    "draft": "--draft",
 }
 """The command line's names for the settings the library refuses by their own name."""
 
@@ -56,6 +61,12 @@ def add_step_options(command: argparse.ArgumentParser) -> None:
         "--collective-latency", type=values.latency, default=0.0, metavar="SECONDS",
         help="seconds added to each collective (default 0: the lower bound)",
     )
+    command.add_argument(
+        "--figures", choices=FIGURE_SETS, default="ideal",
+        help="the datasheet's figures (ideal, the default) or calibrated ones from the catalog: the "
+        "achievable share of the peak, NCCL's bus bandwidth, 10 us a collective (not with "
+        "--collective-latency)",
+    )
 
 
 def chip_of(args: argparse.Namespace) -> Chip:
@@ -70,7 +81,7 @@ def chip_of(args: argparse.Namespace) -> Chip:
 def step_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The step's settings, as the library's functions name them."""
     return {"weights": args.weights, "kv_cache": args.kv_cache, "compute": args.compute,
-            "collective_latency": args.collective_latency}
+            "collective_latency": args.collective_latency, "figures": getattr(args, "figures", "ideal")}
 
 
 def flagged(error: RooflineInputError) -> RooflineInputError:

@@ -20,6 +20,7 @@ from typing import Any, NoReturn, Protocol
 from rooflinekit import __version__
 from rooflinekit.cli import (
     chips,
+    colocate,
     dot,
     latency_throughput,
     levels,
@@ -27,6 +28,7 @@ from rooflinekit.cli import (
     measure,
     models,
     slo_search,
+    speculate,
     transformer,
 )
 from rooflinekit.cli.output import Output
@@ -46,7 +48,8 @@ class Command(Protocol):
 
 
 COMMANDS: tuple[Command, ...] = (
-    chips, matmul, dot, measure, models, transformer, latency_throughput, slo_search, levels,
+    chips, matmul, dot, measure, models, transformer, latency_throughput, slo_search, colocate, speculate,
+    levels,
 )
 """Every command, in the order ``rooflinekit --help`` lists them."""
 

@@ -71,10 +71,10 @@ def _cell(shown: Sequence[View], canvas: Canvas, text: _Texts) -> dict[str, Any]
 
 
 @cache
-def _grid(model: str, on: str, n_chips: int) -> tuple[dict[str, Any], dict[str, str]]:
+def _grid(model: str, on: str, n_chips: int, figures: str = "ideal") -> tuple[dict[str, Any], dict[str, str]]:
     """Every setting's cell, the operations, the words in every language and the roofline's SVG
     in every language, for one model on one chip."""
-    settings = TransformerSettings(model, on, n_chips)
+    settings = TransformerSettings(model, on, n_chips, figures=figures)
     canvas = Canvas.for_chip(on)
     shown = list(every_view(settings, LANGUAGES))
     first = views(settings.at(batch=BATCHES[0], context=CONTEXTS[0]), LANGUAGES)  # fits: the settings say so
@@ -121,7 +121,7 @@ def view_data(settings: TransformerSettings) -> dict[str, Any]:
     >>> shown[0] == step_summary(transformer_step("llama-3.1-8b", "h100-sxm"))[4].text
     True
     """
-    grid, _ = _grid(settings.model, settings.chip, settings.n_chips)
+    grid, _ = _grid(settings.model, settings.chip, settings.n_chips, settings.figures)
     return {"grid": grid, "initial": settings.to_dict()}
 
 
@@ -135,7 +135,7 @@ def transformer_html(settings: TransformerSettings, element_id: str | None = Non
     """
     phase, batch, context = settings.phase, settings.batch, settings.context
     root = element_id or new_element_id("rk-transformer")
-    grid, svgs = _grid(settings.model, settings.chip, settings.n_chips)
+    grid, svgs = _grid(settings.model, settings.chip, settings.n_chips, settings.figures)
     data = json.dumps(view_data(settings), separators=(",", ":"), ensure_ascii=False)
     start = grid["cells"][PHASES.index(phase)][BATCHES.index(batch)][CONTEXTS.index(context)]
     shown = LANGUAGES if settings.language is None else (settings.language,)

@@ -30,6 +30,7 @@ from rooflinekit.catalog import chip
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.explorer.labels import ENGLISH, check_language, translator
 from rooflinekit.models import TransformerShape, transformer_shape
+from rooflinekit.transformer.calibration import FIGURE_SETS
 from rooflinekit.transformer.memory import memory_check, memory_refusal
 from rooflinekit.transformer.report import (
     OPERATIONS_HEADER,
@@ -62,7 +63,9 @@ KINDS = (N_("matmul"), N_("attention"), N_("norm"), N_("elementwise"))
 class TransformerSettings:
     """What the view shows: a model on ``n_chips`` catalog chips, a phase, a batch and a context.
 
-    The batch and the context must be on the sliders; the model must fit on the chips.
+    The batch and the context must be on the sliders; the model must fit on the chips. ``figures``
+    is the set of figures the steps are costed at (``"ideal"`` or ``"calibrated"``,
+    :mod:`rooflinekit.transformer.calibration`).
     ``language`` (one of :data:`~rooflinekit.explorer.labels.LANGUAGES`) is the language of its
     words; None, the default, is English in JupyterLab and the page's on a kernel-free page.
 
@@ -83,6 +86,7 @@ class TransformerSettings:
     batch: int = 1
     context: int = 2048
     language: str | None = None
+    figures: str = "ideal"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "model", transformer_shape(self.model).name)
@@ -92,6 +96,8 @@ class TransformerSettings:
         check_count("n_chips", self.n_chips)
         if self.phase not in PHASES:
             raise RooflineInputError("phase", "one of " + ", ".join(PHASES), self.phase)
+        if self.figures not in FIGURE_SETS:
+            raise RooflineInputError("figures", "one of " + ", ".join(FIGURE_SETS), self.figures)
         for name, values in (("batch", BATCHES), ("context", CONTEXTS)):
             if getattr(self, name) not in values:
                 accepted = f"a {name} on the slider, one of " + ", ".join(map(str, values))
@@ -159,7 +165,8 @@ def views(settings: TransformerSettings, languages: Sequence[str]) -> list[View]
     """The view at ``settings`` in each of ``languages``: one step, its texts in each language."""
     s = settings
     options: dict[str, Any] = {"n_chips": s.n_chips, "phase": s.phase, "batch": s.batch,
-                               "context": s.context, "weights": COMPUTE, "compute": COMPUTE}
+                               "context": s.context, "weights": COMPUTE, "compute": COMPUTE,
+                               "figures": s.figures}
     shape = transformer_shape(s.model)
     setup = make_setup(s.chip, **options)
     try:

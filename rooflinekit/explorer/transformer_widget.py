@@ -132,16 +132,19 @@ def transformer_explorer(
     batch: int = 1,
     context: int = 2048,
     language: str | None = None,
+    figures: str = "ideal",
 ) -> TransformerExplorer:
     """A transformer view of ``model`` on ``n_chips`` catalog chips, starting at ``phase``,
     ``batch`` (one of :data:`~rooflinekit.explorer.transformer_view.BATCHES`) and ``context``
     (one of :data:`~rooflinekit.explorer.transformer_view.CONTEXTS`); ``language``, one of
     :data:`~rooflinekit.explorer.labels.LANGUAGES`, is the language of its words (by default
-    English in JupyterLab, the page's on a kernel-free page).
+    English in JupyterLab, the page's on a kernel-free page); ``figures``, ``"ideal"`` or
+    ``"calibrated"``, the figures its steps are costed at (:mod:`rooflinekit.transformer.calibration`).
 
     >>> transformer_explorer("llama-3.1-70b", n_chips=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     rooflinekit.errors.RooflineInputError: n_chips must be enough h100-sxm chips for llama-3.1-70b's ...
     """
-    return TransformerExplorer(TransformerSettings(model, chip, n_chips, phase, batch, context, language))
+    settings = TransformerSettings(model, chip, n_chips, phase, batch, context, language, figures)
+    return TransformerExplorer(settings)

@@ -14,15 +14,21 @@ approximation, three clocks for the whole step (:func:`three_clocks`), takes the
 
 One module a job, each importing only from those below it:
 
+- :mod:`~rooflinekit.transformer.chunked`: co-located serving, mixed steps with chunked prefill;
 - :mod:`~rooflinekit.transformer.report`: tables, titles and summaries for people, in any language \\|
-  :mod:`~rooflinekit.transformer.decisions`: the latency-throughput curve, latency targets, cost;
+  :mod:`~rooflinekit.transformer.decisions`: the latency-throughput curve, latency targets, cost \\|
+  :mod:`~rooflinekit.transformer.speculative`: speculative decoding, a draft checked by the target;
 - :mod:`~rooflinekit.transformer.step`: the step on the roofline, its totals and bounds \\|
   :mod:`~rooflinekit.transformer.clocks`: the notes' three clocks \\|
   :mod:`~rooflinekit.transformer.experts`: a mixture of experts' experts spread over chips;
 - :mod:`~rooflinekit.transformer.memory`: what one chip holds, what fits, the largest batch \\|
   :mod:`~rooflinekit.transformer.operations`: the operations of a layer and their costs;
+- :mod:`~rooflinekit.transformer.latent`: multi-head latent attention's operations (DeepSeek-V3);
 - :mod:`~rooflinekit.transformer.setup`: the settings of a step and the split over chips \\|
-  :mod:`~rooflinekit.transformer.peers`: a published tool's recorded answers to the same questions.
+  :mod:`~rooflinekit.transformer.peers`: a published tool's recorded answers to the same questions \\|
+  :mod:`~rooflinekit.transformer.op`: one operation and its cost;
+- :mod:`~rooflinekit.transformer.calibration`: the ideal figures, or calibrated ones from the catalog;
+- :mod:`~rooflinekit.transformer.efficiency`: the shares of the datasheet's figures kernels reach.
 
 >>> step = transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, batch=64, context=2048)
 >>> step.bound, step.max_batch
@@ -32,6 +38,24 @@ One module a job, each importing only from those below it:
 True
 """
 
+from rooflinekit.transformer.calibration import (
+    EXAMPLE_COLLECTIVE_LATENCY,
+    FIGURE_SETS,
+    Calibration,
+    calibration,
+)
+from rooflinekit.transformer.chunked import (
+    COLOCATED,
+    ColocatedConfig,
+    ColocatedSearch,
+    MixedStep,
+    SchedulingComparison,
+    colocated_config,
+    colocated_search,
+    compare_scheduling,
+    largest_chunk,
+    mixed_step,
+)
 from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
 from rooflinekit.transformer.decisions import (
     OVERLAPS,
@@ -44,6 +68,7 @@ from rooflinekit.transformer.decisions import (
     latency_throughput,
     serving_search,
 )
+from rooflinekit.transformer.efficiency import Efficiency
 from rooflinekit.transformer.experts import (
     ExpertParallel,
     busiest_chip_experts,
@@ -59,7 +84,8 @@ from rooflinekit.transformer.memory import (
     memory_refusal,
     weight_bytes_per_chip,
 )
-from rooflinekit.transformer.operations import Op, head_ops, layer_ops
+from rooflinekit.transformer.op import Op
+from rooflinekit.transformer.operations import head_ops, layer_ops
 from rooflinekit.transformer.peers import PeerRecord, recorded_peer
 from rooflinekit.transformer.report import (
     OPERATIONS_HEADER,
@@ -69,7 +95,15 @@ from rooflinekit.transformer.report import (
     step_summary,
     step_title,
 )
-from rooflinekit.transformer.setup import PHASES, Efficiency, Setup, heads_per_chip, make_setup
+from rooflinekit.transformer.setup import PHASES, Setup, heads_per_chip, make_setup
+from rooflinekit.transformer.speculative import (
+    Speculation,
+    best_draft_length,
+    expected_tokens,
+    paper_speedup,
+    speculation,
+    stops_paying,
+)
 from rooflinekit.transformer.step import (
     BOUNDS,
     PlacedOp,
@@ -80,30 +114,46 @@ from rooflinekit.transformer.step import (
 
 __all__ = [
     "BOUNDS",
+    "COLOCATED",
+    "EXAMPLE_COLLECTIVE_LATENCY",
+    "FIGURE_SETS",
     "OPERATIONS_HEADER",
     "OVERLAPS",
     "PHASES",
     "SCHEDULING",
+    "Calibration",
+    "ColocatedConfig",
+    "ColocatedSearch",
     "CurvePoint",
     "Efficiency",
     "ExpertParallel",
     "LatencyThroughput",
     "MemoryCheck",
+    "MixedStep",
     "Op",
     "PeerRecord",
     "PlacedOp",
+    "SchedulingComparison",
     "ServingConfig",
     "ServingSearch",
     "Setup",
+    "Speculation",
     "SummaryLine",
     "ThreeClocks",
     "TransformerStep",
+    "best_draft_length",
     "busiest_chip_experts",
+    "calibration",
     "check_weights_fit",
+    "colocated_config",
+    "colocated_search",
+    "compare_scheduling",
     "cost_per_million_tokens",
+    "expected_tokens",
     "expert_parallel",
     "head_ops",
     "heads_per_chip",
+    "largest_chunk",
     "latency_throughput",
     "layer_ops",
     "leaves_memory_bound",
@@ -112,13 +162,17 @@ __all__ = [
     "memory_check",
     "memory_for",
     "memory_refusal",
+    "mixed_step",
     "operations_table",
+    "paper_speedup",
     "recorded_peer",
     "request_throughput",
     "serving_search",
     "shapes_table",
+    "speculation",
     "step_summary",
     "step_title",
+    "stops_paying",
     "three_clocks",
     "touched_distribution",
     "transformer_step",

@@ -40,6 +40,7 @@ class MemoryCheck:
     kv_cache_bytes: float
     activation_bytes: float
     bytes_per_sequence: float
+    shared_bytes: float = 0.0
 
     @property
     def total_bytes(self) -> float:
@@ -55,7 +56,7 @@ class MemoryCheck:
 
     @property
     def max_batch(self) -> int:
-        free = self.hbm_bytes - self.weight_bytes
+        free = self.hbm_bytes - self.weight_bytes - self.shared_bytes
         return max(0, math.floor(free / self.bytes_per_sequence))
 
     def to_dict(self) -> dict[str, Any]:
@@ -80,13 +81,16 @@ def weight_bytes_per_chip(model: TransformerShape, n_chips: int, weights: str | 
     >>> mixtral = transformer_shape("mixtral-8x7b")     # every expert, on every chip
     >>> weight_bytes_per_chip(mixtral, 1) == mixtral.params * 2
     True
+    >>> v3 = transformer_shape("deepseek-v3")           # the latents' down projections on every chip
+    >>> weight_bytes_per_chip(v3, 8) > v3.params * 2 / 8
+    True
     """
     q_heads, kv_heads = heads_per_chip(model, n_chips)
     n = n_chips
-    d, hd = float(model.d_model), model.head_dim
-    attention = d * (q_heads + 2 * kv_heads) * hd + q_heads * hd * d
+    d = float(model.d_model)
+    attention = model.attention_params_on(q_heads, kv_heads)
     mlp = model.mlp_matrices * d * model.d_ff / n
-    biases = (q_heads + 2 * kv_heads) * hd + d + (model.mlp_matrices - 1) * model.d_ff / n + d
+    biases = (model.mlp_matrices - 1) * model.d_ff / n + d
     layer = attention + 2 * model.norm_params + (biases if model.biases else 0.0)
     # Each expert's width is split like the MLP's; the router is on every chip.
     moe = model.moe_mlp_params() - model.router_params
@@ -100,26 +104,30 @@ def _activation_bytes_per_sequence(model: TransformerShape, s: Setup) -> float:
     """Live activations of one sequence: the residual stream plus the widest intermediate of a
     layer (layers run one at a time), plus its logits."""
     q_heads, kv_heads = heads_per_chip(model, s.n_chips)
-    attention = (q_heads + 2 * kv_heads) * model.head_dim
+    attention = q_heads * (model.head_dim + model.rope_head_dim) + model.cache_elements_per_layer(kv_heads)
+    if model.is_latent:  # prefill projects every head's keys and values up from the latent
+        attention += q_heads * (model.head_dim + model.v_dim)
     widest = max(attention, (model.mlp_matrices - 1) * model.d_ff // s.n_chips,
                  (model.mlp_matrices - 1) * model.expert_width // s.n_chips * model.experts_per_token)
     per_token = (model.d_model + widest) * s.activations.bytes
     logits = math.ceil(model.vocab / s.n_chips) * s.activations.bytes
-    return s.new_tokens * per_token + logits
+    return s.new_tokens * per_token + logits * (s.new_tokens if s.phase == "decode" else 1)
 
 
 def memory_check(model: TransformerShape, s: Setup) -> MemoryCheck:
     """Weights, KV cache and activations on one chip against its HBM."""
     _, kv_heads = heads_per_chip(model, s.n_chips)
-    kv_per_token = 2.0 * model.n_layers * kv_heads * model.head_dim * s.kv_cache.bytes
-    kv_per_sequence = kv_per_token * s.attended
+    kv_per_token = float(model.n_layers * model.cache_elements_per_layer(kv_heads)) * s.kv_cache.bytes
+    kv_per_sequence = kv_per_token * (s.attended - s.shared_prefix)  # the shared prefix: once a chip
     activations = _activation_bytes_per_sequence(model, s)
+    shared = kv_per_token * s.shared_prefix
     return MemoryCheck(
         hbm_bytes=s.chip.hbm_bytes,
         weight_bytes=weight_bytes_per_chip(model, s.n_chips, s.weights),
-        kv_cache_bytes=kv_per_sequence * s.batch,
+        kv_cache_bytes=kv_per_sequence * s.batch + shared,
         activation_bytes=activations * s.batch,
         bytes_per_sequence=kv_per_sequence + activations,
+        shared_bytes=shared,
     )
 
 

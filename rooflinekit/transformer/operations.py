@@ -19,12 +19,14 @@ places the operations on the chip's roofline.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rooflinekit.collectives import collective_bytes
 from rooflinekit.costs import Cost, elementwise_cost, layer_norm_cost, matmul_cost, rms_norm_cost
 from rooflinekit.dtypes import DType
 from rooflinekit.models import TransformerShape
+from rooflinekit.transformer.latent import latent_ops
+from rooflinekit.transformer.op import Op
 from rooflinekit.transformer.setup import Setup, heads_per_chip
 from rooflinekit.words import N_
 
@@ -36,51 +38,23 @@ GELU_FLOPS_PER_ELEMENT = 8.0
 """GELU by its tanh approximation: a cube, a few multiplies and adds, a tanh. An estimate."""
 
 
-@dataclass(frozen=True)
-class Op:
-    """One operation of a step, costed on one chip, and how many times the step runs it.
-
-    ``cost`` counts FLOPs and HBM bytes; a collective does no math and moves no HBM bytes
-    here, only ``link_bytes`` over the chip's link. ``weight_bytes`` are the HBM bytes of
-    weights a matmul reads in one run (part of ``cost``'s bytes; 0 for other operations).
-    """
-
-    name: str
-    kind: str
-    cost: Cost
-    count: int = 1
-    link_bytes: float = 0.0
-    collective: str | None = None
-    weight_bytes: float = 0.0
-
-    @property
-    def flops(self) -> float:
-        return float(self.cost.flops)
-
-    @property
-    def bytes(self) -> float:
-        """HBM bytes, or for a collective the bytes it sends over the link."""
-        return self.link_bytes if self.collective else float(self.cost.bytes)
-
-    @property
-    def intensity(self) -> float:
-        """FLOPs per byte moved (per HBM byte, or per link byte for a collective)."""
-        return self.flops / self.bytes if self.bytes else math.inf
-
-
 def layer_ops(model: TransformerShape, s: Setup) -> list[Op]:
     """The operations of one layer on one chip, in the order they run."""
     q_heads, kv_heads = heads_per_chip(model, s.n_chips)
     d, hd, t, L = model.d_model, model.head_dim, s.tokens, model.n_layers
     act = s.activations
-    ops = [
-        Op(N_("attention norm"), "norm", replace(_norm(model, t, act), name="attention norm"), L),
-        _projection(N_("Q projection"), t, d, q_heads * hd, s, model),
-        _projection(N_("K projection"), t, d, kv_heads * hd, s, model, out=s.kv_cache),
-        _projection(N_("V projection"), t, d, kv_heads * hd, s, model, out=s.kv_cache),
-        *_attention(model, s, q_heads, kv_heads),
-        _projection(N_("output projection"), t, q_heads * hd, d, s, model),
-    ]
+    ops = [Op(N_("attention norm"), "norm", replace(_norm(model, t, act), name="attention norm"), L)]
+    if model.is_latent:
+        ops += latent_ops(model, s, q_heads)
+    else:
+        ops += [
+            _projection(N_("Q projection"), t, d, q_heads * hd, s, model),
+            _projection(N_("K projection"), t, d, kv_heads * hd, s, model, out=s.kv_cache),
+            _projection(N_("V projection"), t, d, kv_heads * hd, s, model, out=s.kv_cache),
+            *_qk_norms(model, s, q_heads + kv_heads),
+            *_attention(model, s, q_heads, kv_heads),
+            _projection(N_("output projection"), t, q_heads * hd, d, s, model),
+        ]
     if s.n_chips > 1:
         ops.append(_all_reduce(N_("attention all-reduce"), s, t * d, L))
     residual = elementwise_cost(t * d, dtype=act, inputs=2)
@@ -100,7 +74,7 @@ def head_ops(model: TransformerShape, s: Setup) -> list[Op]:
 
     The vocabulary is split over the chips; the logits are gathered at the end.
     """
-    rows = s.batch
+    rows = s.tokens if s.phase == "decode" else s.batch  # every new token's logits in decode
     vocab = math.ceil(model.vocab / s.n_chips)
     act = s.activations
     head = matmul_cost(rows, model.d_model, vocab, x=act, w=s.weights, out=act)
@@ -192,6 +166,14 @@ def _experts(model: TransformerShape, s: Setup) -> list[Op]:
     ]
 
 
+def _qk_norms(model: TransformerShape, s: Setup, heads: int) -> list[Op]:
+    """Qwen3's RMSNorm of each head's query and key (none for a model without)."""
+    if not model.qk_norm:
+        return []
+    cost = rms_norm_cost(s.tokens * heads, model.head_dim, s.activations)
+    return [Op(N_("QK norms"), "norm", replace(cost, name="QK norms"), model.n_layers)]
+
+
 def _scaled(cost: Cost, factor: float, name: str) -> Cost:
     """``factor`` independent copies of one operation (one per sequence and KV head)."""
     return Cost(cost.flops * factor, cost.bytes_read * factor, cost.bytes_written * factor, name)
@@ -234,7 +216,7 @@ def _attention(model: TransformerShape, s: Setup, q_heads: int, kv_heads: int) -
     scores = replace(scores, bytes_written=0.0)  # kept on chip for the softmax
     values = matmul_cost(rows, keys, model.head_dim, x=act, w=kv, out=act)
     values = replace(values, bytes_read=values.bytes_read - act.bytes * rows * keys)  # P is on chip
-    causal = (keys + 1) / (2 * keys) if s.phase == "prefill" else 1.0
+    causal = _causal(s)
     copies = s.batch * kv_heads
     ops = []
     for name, cost in ((N_("attention scores"), scores), (N_("attention values"), values)):
@@ -242,6 +224,16 @@ def _attention(model: TransformerShape, s: Setup, q_heads: int, kv_heads: int) -
         part = replace(part, flops=part.flops * causal)
         ops.append(Op(name, "attention", part, model.n_layers))
     return ops
+
+
+def _causal(s: Setup) -> float:
+    """Share of the new tokens' query-key products a causal mask keeps: ``(L + 1) / 2L`` over a
+    whole prompt of ``L``; for ``n`` new tokens after ``c`` cached ones, each sees the cache and the
+    new tokens up to itself, ``c + (n + 1) / 2`` of the ``c + n`` keys on average."""
+    if s.phase == "prefill":
+        return (s.context + 1) / (2 * s.context)
+    n, c = s.new_tokens, s.context
+    return (c + (n + 1) / 2) / (c + n)
 
 
 def _all_reduce(name: str, s: Setup, payload_elements: float, count: int, kind: str = "all-reduce") -> Op:

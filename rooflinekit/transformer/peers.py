@@ -17,7 +17,7 @@ the tool ran (the record must then be made again).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -42,7 +42,8 @@ def chip_figures(chip_id: str) -> dict[str, float]:
 @dataclass(frozen=True)
 class PeerCase:
     """One question put to the tool: ``model`` on ``n_chips`` ``chip``s with ``context`` tokens of
-    cache, a decode step at each batch of ``seconds`` (the tool's time for it)."""
+    cache, a decode step (or a round of speculative decoding) at each batch of ``seconds`` (the
+    tool's time for it); ``extra`` holds its other answers by name (tokens a round, cache bytes)."""
 
     name: str
     model: str
@@ -53,6 +54,7 @@ class PeerCase:
     seconds: dict[int, float]
     figures: dict[str, float]
     note: str
+    extra: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ def _case(data: dict[str, Any]) -> PeerCase:
     return PeerCase(str(data["name"]), str(data["model"]), str(data["chip"]), int(data["n_chips"]),
                     int(data["context"]), str(data["phase"]),
                     {int(batch): float(s) for batch, s in data["seconds"].items()},
-                    {str(k): float(v) for k, v in data["figures"].items()}, str(data.get("note", "")))
+                    {str(k): float(v) for k, v in data["figures"].items()}, str(data.get("note", "")),
+                    {str(k): float(v) for k, v in data.get("extra", {}).items()})
 
 
 def recorded_peer(tool: str) -> PeerRecord:

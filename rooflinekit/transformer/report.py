@@ -58,9 +58,10 @@ def step_title(model: TransformerShape, s: Setup, tr: Translate = english) -> st
     else:
         title = tr("{model} on {n_chips} x {chip}: {phase}, batch {batch}, {context} tokens in each prompt "
                    "({weights} weights, {kv_cache} KV cache, {compute} compute)")
-    return title.format(model=model.name, n_chips=s.n_chips, chip=s.chip.name, phase=tr(s.phase),
-                        batch=s.batch, context=s.context, weights=s.weights.name,
-                        kv_cache=s.kv_cache.name, compute=s.compute.name)
+    shown = title.format(model=model.name, n_chips=s.n_chips, chip=s.chip.name, phase=tr(s.phase),
+                         batch=s.batch, context=s.context, weights=s.weights.name,
+                         kv_cache=s.kv_cache.name, compute=s.compute.name)
+    return shown + (" " + tr("(calibrated figures)") if s.figures == "calibrated" else "")
 
 
 class SummaryLine(NamedTuple):

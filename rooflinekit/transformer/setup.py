@@ -16,36 +16,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rooflinekit._validate import check_count, check_fraction
+from rooflinekit._validate import check_count
 from rooflinekit.catalog import Chip, chip
 from rooflinekit.collectives import check_latency
 from rooflinekit.dtypes import DType, dtype
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.models import TransformerShape
+from rooflinekit.transformer.calibration import FIGURE_SETS, calibration
+from rooflinekit.transformer.efficiency import Efficiency
 from rooflinekit.words import N_
 
 PHASES = (N_("decode"), N_("prefill"))
 """Decode adds one token to each sequence; prefill reads each sequence's prompt at once."""
-
-
-@dataclass(frozen=True)
-class Efficiency:
-    """Fractions of the datasheet's figures that real kernels reach, each in (0, 1].
-
-    The default, 1, is the datasheet: the roofline's lower bound. Set them from a
-    measurement (GPUs reach roughly 80 % of their peak on large matmuls).
-
-    >>> Efficiency(compute=0.8).compute
-    0.8
-    """
-
-    compute: float = 1.0
-    memory: float = 1.0
-    network: float = 1.0
-
-    def __post_init__(self) -> None:
-        for name in ("compute", "memory", "network"):
-            object.__setattr__(self, name, check_fraction(f"efficiency.{name}", getattr(self, name)))
 
 
 @dataclass(frozen=True)
@@ -63,11 +45,16 @@ class Setup:
     compute: DType
     efficiency: Efficiency = field(default_factory=Efficiency)
     collective_latency: float = 0.0
+    step_tokens: int = 1
+    figures: str = "ideal"
+    shared_prefix: int = 0
 
     @property
     def new_tokens(self) -> int:
-        """Tokens each sequence adds in this step: 1 in decode, the prompt in prefill."""
-        return 1 if self.phase == "decode" else self.context
+        """Tokens each sequence adds in this step: ``step_tokens`` in decode (1, or the k + 1
+        tokens a target model verifies, or a prefill chunk over a cached prefix), the prompt in
+        prefill."""
+        return self.step_tokens if self.phase == "decode" else self.context
 
     @property
     def tokens(self) -> int:
@@ -77,7 +64,7 @@ class Setup:
     @property
     def attended(self) -> int:
         """Keys each new token's query can see at most: the cache plus the new token(s)."""
-        return self.context + 1 if self.phase == "decode" else self.context
+        return self.context + self.step_tokens if self.phase == "decode" else self.context
 
     @property
     def peak(self) -> float:
@@ -108,8 +95,19 @@ def make_setup(
     compute: str | DType = "bf16",
     efficiency: Efficiency | None = None,
     collective_latency: float = 0.0,
+    step_tokens: int = 1,
+    figures: str = "ideal",
+    shared_prefix: int = 0,
 ) -> Setup:
     """Check and gather a step's settings (``kv_cache`` defaults to the weights' dtype).
+
+    ``step_tokens`` (decode only) is how many tokens each sequence adds in the step, after its
+    ``context`` cached ones: more than 1 when a target model verifies drafted tokens
+    (:mod:`rooflinekit.transformer.speculative`) or a prompt is prefilled in chunks. ``figures``
+    names the set of figures (:mod:`rooflinekit.transformer.calibration`): ``"calibrated"`` sets
+    the efficiency and the collective latency, which are then not given too. ``shared_prefix`` is
+    how many of each sequence's ``context`` tokens are a prefix every sequence shares (a system
+    prompt), cached once on each chip (prefix caching over a paged KV cache).
 
     >>> make_setup("h100-sxm", compute="fp4")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -118,9 +116,10 @@ def make_setup(
     """
     if phase not in PHASES:
         raise RooflineInputError("phase", "one of " + ", ".join(PHASES), phase)
-    if efficiency is not None and not isinstance(efficiency, Efficiency):
-        raise RooflineInputError("efficiency", "an Efficiency(compute=, memory=, network=)", efficiency)
     found = chip(on)
+    efficiency, collective_latency = _figures(found, figures, efficiency, collective_latency)
+    if phase == "prefill" and step_tokens != 1:
+        raise RooflineInputError("step_tokens", "1 in prefill (the prompt is the context)", step_tokens)
     setup = Setup(
         chip=found,
         n_chips=check_count("n_chips", n_chips),
@@ -131,11 +130,38 @@ def make_setup(
         kv_cache=dtype(kv_cache if kv_cache is not None else weights, "kv_cache"),
         activations=dtype(activations, "activations"),
         compute=dtype(compute, "compute"),
-        efficiency=efficiency or Efficiency(),
+        efficiency=efficiency,
         collective_latency=check_latency(collective_latency, "collective_latency"),
+        step_tokens=check_count("step_tokens", step_tokens),
+        figures=figures,
+        shared_prefix=_shared(shared_prefix, context),
     )
     found.peak(setup.compute)  # refuses a dtype the chip has no peak for
     return setup
+
+
+def _shared(shared_prefix: int, context: int) -> int:
+    whole = isinstance(shared_prefix, int) and not isinstance(shared_prefix, bool)
+    if not whole or not 0 <= shared_prefix <= context:
+        raise RooflineInputError("shared_prefix", f"a number of tokens from 0 to the context ({context})",
+                                 shared_prefix)
+    return shared_prefix
+
+
+def _figures(on: Chip, figures: str, efficiency: Efficiency | None,
+             latency: float) -> tuple[Efficiency, float]:
+    """The efficiency and the collective latency: those given, or those of the named figures."""
+    if efficiency is not None and not isinstance(efficiency, Efficiency):
+        raise RooflineInputError("efficiency", "an Efficiency(compute=, memory=, network=)", efficiency)
+    if figures not in FIGURE_SETS:
+        raise RooflineInputError("figures", "one of " + ", ".join(FIGURE_SETS), figures)
+    if figures == "ideal":
+        return efficiency or Efficiency(), latency
+    if efficiency is not None or latency:
+        accepted = "ideal when an efficiency or a collective latency is given (calibrated sets both)"
+        raise RooflineInputError("figures", accepted, figures)
+    named = calibration(on, figures)
+    return named.efficiency, named.collective_latency
 
 
 def heads_per_chip(model: TransformerShape, n_chips: int) -> tuple[int, int]:

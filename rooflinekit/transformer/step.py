@@ -43,7 +43,8 @@ from rooflinekit.transformer.memory import (
     memory_check,
     memory_refusal,
 )
-from rooflinekit.transformer.operations import Op, head_ops, layer_ops
+from rooflinekit.transformer.op import Op
+from rooflinekit.transformer.operations import head_ops, layer_ops
 from rooflinekit.transformer.setup import Setup, make_setup
 from rooflinekit.words import N_
 
@@ -186,6 +187,7 @@ class TransformerStep:
             "phase": s.phase,
             "batch": s.batch,
             "context": s.context,
+            "step_tokens": s.step_tokens,
             "dtypes": {
                 "weights": s.weights.name,
                 "kv_cache": s.kv_cache.name,
@@ -198,6 +200,7 @@ class TransformerStep:
                 "network": s.efficiency.network,
             },
             "collective_latency": s.collective_latency,
+            "figures": s.figures,
             "params": m.params,
             "kv_cache_bytes_per_token": m.kv_cache_bytes_per_token(s.kv_cache),
             "memory": self.memory.to_dict(),
@@ -242,7 +245,7 @@ def transformer_step(model: str | TransformerShape, on: str | Chip, **settings: 
         argument, accepted = refused
         raise RooflineInputError(argument, accepted, getattr(setup, argument))
     ops = [*layer_ops(shape, setup), *head_ops(shape, setup)]
-    return TransformerStep(shape, setup, tuple(_place(op, setup) for op in ops), memory)
+    return TransformerStep(shape, setup, tuple(place(op, setup) for op in ops), memory)
 
 
 def leaves_memory_bound(model: str | TransformerShape, on: str | Chip, **settings: Any) -> int | None:
@@ -279,7 +282,7 @@ def leaves_memory_bound(model: str | TransformerShape, on: str | Chip, **setting
     return high
 
 
-def _place(op: Op, s: Setup) -> PlacedOp:
+def place(op: Op, s: Setup) -> PlacedOp:
     """The operation on one chip's roofline: its math and its memory traffic overlapped, or, for a
     collective, its bytes over the link (and the collective's latency)."""
     if op.collective:

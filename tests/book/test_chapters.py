@@ -26,6 +26,7 @@ NAMES = [
     "10-errata",
     "11-measure-your-machine",
     "12-memory-hierarchy",
+    "13-serving-today",
 ]
 
 # Numbers the prose may carry because no library could compute them: years of the works it

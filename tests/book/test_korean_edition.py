@@ -144,8 +144,9 @@ NOT_WORDS = {"kB", "ms", "np", "numpy"}
 
 
 def names() -> list[str]:
-    """Names a figure shows as they are: the chips' and this machine's processor's, longest first."""
-    found = {describe_machine().cpu}
+    """Names a figure shows as they are: the chips', the models' and this machine's processor's, longest
+    first."""
+    found = {describe_machine().cpu, *rk.TRANSFORMERS}
     for chip in rk.CHIPS.values():
         found |= {chip.name, chip.name.removeprefix("NVIDIA "), chip.id}
     return sorted(found, key=len, reverse=True)

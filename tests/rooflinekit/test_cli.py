@@ -308,8 +308,7 @@ BAD_INPUTS = [
     (("dot", "8", "--chip", "b200", "--dtype", "float128"), "argument --dtype: must be one of"),
     (
         ("transformer", "llama-3", "--chip", "h100-sxm"),
-        "argument MODEL: must be one of llama-3.1-8b, llama-3.1-70b, llama-3.1-405b, llama-3.2-1b,"
-        " llama-2-7b, pythia-6.9b, mixtral-8x7b (got 'llama-3')",
+        f"argument MODEL: must be one of {', '.join(rk.TRANSFORMERS)} (got 'llama-3')",
     ),
     (
         ("transformer", "llama-3.1-70b", "--chip", "h100-sxm"),

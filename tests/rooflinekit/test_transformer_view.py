@@ -176,7 +176,8 @@ def test_the_html_embeds_the_roof_and_the_data_safely() -> None:
     assert match
     embedded = json.loads(match.group(1).replace("<\\/", "</"))
     assert embedded["initial"] == {"model": "llama-3.1-70b", "chip": "h100-sxm", "n_chips": 8,
-                                   "phase": "prefill", "batch": 4, "context": 512, "language": None}
+                                   "phase": "prefill", "batch": 4, "context": 512, "language": None,
+                                   "figures": "ideal"}
     for body in re.findall(r"<script[^>]*>(.*?)</script>", html, re.S):
         assert "</" not in body
     svg = re.search(r"<svg.*?</svg>", html, re.S)
@@ -284,3 +285,14 @@ def test_the_live_view_speaks_korean_when_asked_with_rooflinekits_numbers() -> N
     assert "프리필 전체: 첫 토큰까지의 시간" in e.widget.children[3].value
     controls["context"].value = CONTEXTS[-1]
     assert "메모리에 들어가지 않습니다. " in e.widget.children[3].value and e.shown().step is None
+
+
+def test_the_view_can_be_costed_at_the_calibrated_figures() -> None:
+    calibrated = TransformerSettings("llama-3.1-8b", "h100-sxm", 1, figures="calibrated")
+    shown = view(calibrated)
+    step = rk.transformer_step("llama-3.1-8b", "h100-sxm", figures="calibrated")
+    assert shown.step is not None and shown.step.t_lower == step.t_lower
+    assert shown.title.endswith("(calibrated figures)")
+    assert view_data(calibrated) != view_data(TransformerSettings("llama-3.1-8b", "h100-sxm", 1))
+    with pytest.raises(rk.RooflineInputError, match="figures"):
+        TransformerSettings(figures="measured")

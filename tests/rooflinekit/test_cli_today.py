@@ -1,0 +1,83 @@
+"""The command line for chapter 13: `speculate`, `colocate` and `--figures calibrated` print the library's
+numbers (--json: one object); a bad argument is one line naming it, exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rooflinekit as rk
+from rooflinekit.cli import main
+from rooflinekit.transformer.speculative import best_draft_length, speculation, stops_paying
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(args))
+    except SystemExit as exit_:
+        status = int(str(exit_.code))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    status, out, err = run(capsys, *args, "--json")
+    assert (status, err) == (0, "")
+    parsed = json.loads(out)
+    assert isinstance(parsed, dict)
+    return parsed
+
+
+SPECULATE = ("speculate", "llama-3.1-8b", "--draft", "llama-3.2-1b", "--chip", "h100-sxm", "--alpha", "0.8",
+             "--context", "512")
+
+
+def test_speculate_json_is_the_librarys_round_and_break_even(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, *SPECULATE, "--k", "4")
+    ours = speculation("llama-3.1-8b", "llama-3.2-1b", "h100-sxm", k=4, alpha=0.8, context=512)
+    assert out["speedup"] == pytest.approx(ours.speedup)
+    assert out["expected_tokens"] == pytest.approx((1 - 0.8**5) / (1 - 0.8))
+    assert out["stops_paying"] == stops_paying("llama-3.1-8b", "llama-3.2-1b", "h100-sxm", k=4, alpha=0.8,
+                                               context=512)
+
+
+def test_speculate_without_k_picks_the_best_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, *SPECULATE)
+    best = best_draft_length("llama-3.1-8b", "llama-3.2-1b", "h100-sxm", alpha=0.8, context=512)
+    assert status == 0
+    assert f"checking {best.k} tokens of llama-3.2-1b" in out
+    assert "stops paying at" in out and "the paper's formula" in out
+
+
+def test_colocate_json_has_both_schedulings_cheapest(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "colocate", "llama-3.1-8b", "--chip", "h100-sxm", "--ttft", "0.2",
+                   "--tpot", "0.03", "--prompt", "1024", "--output", "256", "--chip-counts", "1")
+    together, apart = out["colocated"], out["disaggregated"]
+    assert isinstance(together, dict) and isinstance(apart, dict)
+    assert together["tpot"] <= 0.03 and together["ttft"] <= 0.2
+    assert apart["decode_chips"] == 1
+
+
+def test_figures_calibrated_is_the_librarys_calibrated_step(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "transformer", "llama-3.1-70b", "--chip", "h100-sxm", "--chips", "8",
+                   "--figures", "calibrated")
+    step = rk.transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, figures="calibrated")
+    assert out["figures"] == "calibrated"
+    assert out["t_lower"] == pytest.approx(step.t_lower)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((*SPECULATE, "--alpha", "1.5"), "argument --alpha: must be a fraction in (0, 1] (got '1.5')"),
+    (("speculate", "llama-3.1-8b", "--chip", "h100-sxm", "--alpha", "0.5"),
+     "the following arguments are required: --draft"),
+    (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--figures", "measured"), "argument --figures"),
+    (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--figures", "calibrated", "--collective-latency",
+      "1e-5"), "--figures must be ideal when an efficiency or a collective latency is given"),
+])
+def test_bad_input_is_one_line_naming_the_argument(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2 and out == ""
+    assert message in err and err.count("\n") == 1
