@@ -94,9 +94,9 @@ GRADING = $(abspath $(BIN))/roofline-grading
 fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
 	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
 
-exercises: $(STAMP)  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
+exercises: $(STAMP)  ## Regenerate the student versions exercises/ (and exercises/<lang>/, each language's release: exercises/ko/) from solutions/
 	$(GRADING) release $(ASSIGNMENT) --course '$(COURSE)'
-	$(BIN)/python tools/exercise_translations.py build --language ko --course '$(COURSE)'
+	$(BIN)/python tools/exercise_translations.py build --course '$(COURSE)'
 
 # The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
 # ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).

@@ -33,12 +33,13 @@ sys.path[:0] = [str(ROOT / "book" / "_ext")]
 from roofline_book import code_catalogs  # noqa: E402
 from roofline_book.code_catalogs import EXPLORER_LABELS  # noqa: E402
 
+from rooflinekit.languages import TRANSLATED  # noqa: E402
 from rooflinekit.words import catalog_translations  # noqa: E402
 
 LABELS = Path("rooflinekit/explorer/assets/labels.json")
 """The translations as rooflinekit ships them: ``{language: {English: translation}}``."""
-LANGUAGES = ("ko",)
-"""The languages with a catalog (English is the code's own)."""
+LANGUAGES = TRANSLATED
+"""The languages with a catalog (rooflinekit.languages; English is the code's own)."""
 
 
 def catalog_path(root: Path, language: str) -> Path:
