@@ -86,14 +86,15 @@ def sync(root: Path) -> Path:
     return write_labels(root, template)
 
 
-def problems(root: Path) -> list[str]:
-    """One line per label of the code that a catalog lacks or does not translate, and one if
-    labels.json is not what the catalogs say (nothing for a copy of the book without the code)."""
+def problems(root: Path, languages: tuple[str, ...] = LANGUAGES) -> list[str]:
+    """One line per label of the code that the catalog of one of ``languages`` lacks or does not
+    translate, and one if labels.json is not what the catalogs say (nothing for a copy of the book
+    without the code)."""
     if not (root / "rooflinekit").is_dir():
         return []
     found = []
     labels = extract(root)
-    for language in LANGUAGES:
+    for language in languages:
         found += code_catalogs.problems("explorer labels", root, catalog_path(root, language), labels,
                                         "python tools/explorer_labels.py update")
     shipped_path = root / LABELS

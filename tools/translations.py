@@ -159,7 +159,7 @@ def code_catalog_problems(root: Path, language: str) -> list[str]:
 
 def check(root: Path, language: str) -> int:
     pages = book_pages(root)
-    found = problems(root, language, pages) + explorer_labels.problems(root)
+    found = problems(root, language, pages) + explorer_labels.problems(root, (language,))
     found += computed.problems(root, language) + code_catalog_problems(root, language)
     manifest = read_manifest(root, language)
     translated = [d for d in pages if d in manifest and manifest[d].translated]
