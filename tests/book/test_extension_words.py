@@ -1,8 +1,9 @@
 """The words the book's extension adds to a page come from its catalog, in the edition's language.
 
-A page not yet translated carries a notice, the search field a placeholder and a folded code cell
-its "Show code cell source": none of them is in a page's catalog, so the extension looks them up
-in ``locale/<lang>/LC_MESSAGES/book-extension.po`` (roofline_book.code_catalogs.BOOK_EXTENSION).
+A page not yet translated carries a notice, the search field a placeholder, a folded code cell
+its "Show code cell source" and the language switcher a name: none of them is in a page's
+catalog, so the extension looks them up in ``locale/<lang>/LC_MESSAGES/book-extension.po``
+(roofline_book.code_catalogs.BOOK_EXTENSION).
 A small site is built here with Sphinx and the extension's editions and accessibility parts, in
 English and in Korean, with the course's Korean catalog.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 from roofline_book.code_catalogs import BOOK_EXTENSION
 
-from rooflinekit.languages import ENGLISH
+from rooflinekit.languages import CODES, ENGLISH
 
 pytestmark = pytest.mark.book
 
@@ -77,3 +78,10 @@ def test_the_english_page_has_no_notice_and_myst_nbs_own_words(site: Path) -> No
     english = (site / "en" / "index.html").read_text(encoding="utf-8")
     assert "rk-not-translated" not in english
     assert "Show code cell source" in english
+
+
+@pytest.mark.parametrize("language", [ENGLISH.code, "ko"])
+def test_the_language_switcher_is_named_in_every_editions_language(site: Path, language: str) -> None:
+    page = (site / language / "index.html").read_text(encoding="utf-8")
+    words = [BOOK_EXTENSION.translator(ROOT, code)("Language") for code in CODES]
+    assert f'<nav class="rk-editions" aria-label="{" / ".join(dict.fromkeys(words))}">' in page

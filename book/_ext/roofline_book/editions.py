@@ -82,6 +82,21 @@ def counterpart(pagename: str, language: str, target: str) -> str:
     return f"{up}{prefix}{pagename}.html"
 
 
+SWITCHER = N_("Language")
+"""The language switcher's name, for a screen reader: the word in every edition's language."""
+
+
+def switcher_label(root: Path) -> str:
+    """The language switcher's name: :data:`SWITCHER` in each edition's language, each once, so that a
+    reader of any edition knows it (from the catalogs of the book in ``root``).
+
+    >>> switcher_label(Path(__file__).resolve().parents[3])
+    'Language / 언어'
+    """
+    words = [BOOK_EXTENSION.translator(root, code)(SWITCHER) for code in EDITIONS]
+    return " / ".join(dict.fromkeys(words))
+
+
 def _switcher(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     current = edition(app.config.language)
     links = [
@@ -89,6 +104,7 @@ def _switcher(app: Sphinx, pagename: str, templatename: str, context: dict[str, 
         for lang, label in EDITIONS.items()
     ]
     context["roofline_editions"] = links
+    context["roofline_editions_label"] = switcher_label(Path(app.srcdir))
     alternates = "".join(
         f'<link rel="alternate" hreflang="{lang}" href="{url}" />\n'
         for lang, _, url, here in links if not here
