@@ -7,7 +7,9 @@ catalogs (every paragraph, heading, list item and table cell, parsed by MyST's o
 configuration) and its code cells, front matter, labels and math exactly as in English, so the
 chapter runs as the English one does and its numbers come from the same code. ``make lab``
 writes them (into ``locale/<lang>/chapters/``, which git ignores) each time it starts JupyterLab,
-so they are never older than the catalogs.
+so they are never older than the catalogs. Without ``--language`` it writes every language's, and
+skips, in one line, a language whose catalogs are not complete yet (``make lab`` then starts all the
+same); with it, such a language is an error naming each missing message (``make lab-<lang>``).
 
     python tools/chapter_translations.py [--language LANG] [--out locale/LANG/chapters]  # default: each
 
@@ -150,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             written = write_all(language, out)
         except MissingTranslations as error:
+            if not options.language:  # every language: one still being translated does not stop the others
+                print(f"{language}: the chapters wait for their catalogs ({str(error).splitlines()[0]}); "
+                      f"see python tools/translations.py check --language {language}")
+                continue
             print(error)
             print("Translate them (python tools/translations.py update, then the .po files) and run this "
                   "again.")
