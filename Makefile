@@ -10,10 +10,10 @@ STAMP := $(VENV)/.installed
 # nbgrader calls alembic through PATH, so the venv's bin/ comes first for every recipe.
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: help venv book vendor lab lab-ko clean FORCE
+.PHONY: help venv book vendor lab clean FORCE
 
 help:  ## List the targets
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
+	@grep -hE '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
 
 # .venv holds the student environment, made by the README's one recipe: a fresh virtual
 # environment and `pip install -r requirements.txt` (rooflinekit with its course extra, every
@@ -95,7 +95,8 @@ FORCE:
 # JupyterLab refuses to run as root unless told --allow-root (containers, CI machines): lab, lab-ko
 # and formgrader tell it so when make runs as root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
-# Both write the chapters in Korean first (locale/ko/chapters/, from the catalogs; git ignores them).
+# Both write the chapters in each language of the course first (locale/<lang>/chapters/, from the
+# catalogs; git ignores them; the languages are rooflinekit/languages.py's).
 # The environment's JupyterLab is the student's: nbgrader's Validate button and no instructor tool.
 # In the instructor's edition, instructor.mk names in INSTRUCTOR_CONFIG the folder that turns
 # nbgrader's Create Assignment and Formgrader back on; `lab_config` puts the folders it is given
@@ -104,17 +105,18 @@ LAB := $(BIN)/jupyter lab $(ALLOW_ROOT)
 empty :=
 space := $(empty) $(empty)
 lab_config = $(if $(strip $(1)),JUPYTER_CONFIG_PATH='$(subst $(space),:,$(strip $(1)))'$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH})
-KO_CHAPTERS := $(BIN)/python tools/chapter_translations.py --language ko
+CHAPTERS := $(BIN)/python tools/chapter_translations.py
 lab: $(STAMP)  ## Open JupyterLab in the course's environment (chapters open as notebooks)
-	$(KO_CHAPTERS)
+	$(CHAPTERS)
 	$(call lab_config,$(INSTRUCTOR_CONFIG)) $(LAB)
 
-# The same JupyterLab with its interface in Korean (its language pack, jupyterlab-language-pack-ko-KR):
-# jupyter-config/ko/labconfig sets the default of the setting Settings > Language writes, for this
-# run only (a language chosen in that menu, a user setting, still wins).
-lab-ko: $(STAMP)  ## Open JupyterLab with its interface in Korean (한국어)
-	$(KO_CHAPTERS)
-	$(call lab_config,$(abspath jupyter-config/ko) $(INSTRUCTOR_CONFIG)) $(LAB)
+# The same JupyterLab with its interface in a language of the course: `make lab-ko` in Korean (its
+# language pack, jupyterlab-language-pack-ko-KR). jupyter-config/<lang>/labconfig sets the default
+# of the setting Settings > Language writes, for this run only (a language chosen in that menu, a
+# user setting, still wins); a language without that folder gets its chapters, not the interface.
+lab-%: $(STAMP)  ## Open JupyterLab with its interface in a language of the course: lab-ko in Korean (한국어)
+	$(CHAPTERS) --language $*
+	$(call lab_config,$(wildcard $(abspath jupyter-config/$*)) $(INSTRUCTOR_CONFIG)) $(LAB)
 
 clean:  ## Remove build outputs (keeps .venv)
 	rm -rf _build .pytest_cache .mypy_cache .import_linter_cache .hypothesis book/_static/vendor tests/vendor node_modules

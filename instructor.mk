@@ -28,11 +28,13 @@ test: $(STAMP) $(AXE)  ## Run every test (in parallel: TEST_JOBS=n workers, defa
 test-fast: $(STAMP)  ## Run the unit tier: the tests that take seconds, not minutes (under 60 s)
 	$(BIN)/python -m pytest -m unit -n $(TEST_JOBS) --dist loadgroup
 
-# The Korean edition's catalogs (locale/ko): new and changed English sentences become empty and
-# fuzzy entries to translate; then `python tools/translations.py done PAGE` (see its docstring).
-# The explorers' labels too (locale/ko/LC_MESSAGES/explorer-labels.po, from the code; the
-# translations ship in rooflinekit/explorer/assets/labels.json: tools/explorer_labels.py).
-translations: $(STAMP)  ## Update locale/ko/LC_MESSAGES/*.po from the English pages and the explorers' code; list what is left to translate
+# Each translated edition's catalogs (locale/<lang>, for each language of rooflinekit/languages.py):
+# new and changed English sentences become empty and fuzzy entries to translate; then
+# `python tools/translations.py done PAGE` (see its docstring). The code's words too (the explorers'
+# labels, locale/<lang>/LC_MESSAGES/explorer-labels.po, ship in rooflinekit/explorer/assets/labels.json:
+# tools/explorer_labels.py; the computed messages, the exercises' code, the grading feedback, the
+# book extension's words).
+translations: $(STAMP)  ## Update locale/<lang>/LC_MESSAGES/*.po (each language) from the English pages and the code; list what is left to translate
 	$(BIN)/python tools/translations.py update
 
 lint: $(STAMP)  ## ruff, mypy, the import contracts (the packages' layers, pyproject.toml) and the 60-line rule
@@ -94,9 +96,9 @@ GRADING = $(abspath $(BIN))/roofline-grading
 fingerprints: $(STAMP)  ## Rewrite the solutions' known-mistakes cells from the answer key
 	$(abspath $(BIN))/python -m roofline_grading.fingerprints '$(COURSE)/solutions/$(ASSIGNMENT)'
 
-exercises: $(STAMP)  ## Regenerate the student versions exercises/ (and exercises/ko/, the Korean release) from solutions/
+exercises: $(STAMP)  ## Regenerate the student versions exercises/ (and exercises/<lang>/, each language's release: exercises/ko/) from solutions/
 	$(GRADING) release $(ASSIGNMENT) --course '$(COURSE)'
-	$(BIN)/python tools/exercise_translations.py build --language ko --course '$(COURSE)'
+	$(BIN)/python tools/exercise_translations.py build --course '$(COURSE)'
 
 # The class list, so that a student who submits nothing still gets a row (with 0) in grades.csv.
 # ROSTER is a CSV file with a header line and an `id` column (first_name, last_name, email optional).

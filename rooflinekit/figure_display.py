@@ -8,6 +8,8 @@ here, and this module registers one that merges what they all give into the meta
 image IPython makes of the figure. IPython and matplotlib are never imported here: outside a
 running IPython nothing is registered.
 
+>>> from IPython.core.interactiveshell import InteractiveShell
+>>> InteractiveShell.clear_instance()  # no IPython here (myst-nb's glue, which a test calls, makes one)
 >>> contribute("doctest", lambda figure: {"note": "a figure"})
 False
 >>> merged(object(), {"a": lambda figure: {"x": 1}, "b": lambda figure: 1 / 0})

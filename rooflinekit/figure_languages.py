@@ -36,14 +36,16 @@ from typing import Any
 
 from rooflinekit.figure_display import contribute
 from rooflinekit.fmt import Composed, Table
+from rooflinekit.languages import LANGUAGES
 from rooflinekit.words import Translate, catalog_translations, known_message, translator_from
 
 VARIABLE = "ROOFLINEKIT_FIGURE_LANGUAGES"
 """``lang=catalog.po:other.po lang2=...``: the languages a displayed figure is also drawn in."""
 METADATA_KEY = "rooflinekit_translations"
 """Where, in an output's metadata, its drawing (base64 PNG) or its Markdown is in each language."""
-FONTS = {"ko": "NanumGothic"}
-"""A font with each language's letters, after the figure's own (matplotlib falls back glyph by glyph)."""
+FONTS = {each.code: each.fonts for each in LANGUAGES}
+"""Fonts with each language's letters, most wanted first (rooflinekit.languages): the first installed
+goes after the figure's own (matplotlib falls back glyph by glyph)."""
 
 
 def languages(value: str | None = None) -> dict[str, Translate]:
@@ -151,8 +153,7 @@ def translations(figure: Any, translators: Mapping[str, Translate]) -> dict[str,
 
     drawn = {}
     for language, tr in translators.items():
-        wanted = FONTS.get(language)
-        font = wanted if wanted and _font_exists(font_manager, wanted) else None
+        font = next((f for f in FONTS.get(language, ()) if _font_exists(font_manager, f)), None)
         with in_language(figure, tr, font):
             png = base64.b64encode(figure_png(figure)).decode("ascii")
             # after the drawing, which wrote the tick labels again: the texts the PNG shows

@@ -18,14 +18,18 @@ import shutil
 import sys
 from pathlib import Path
 
+from rooflinekit.languages import TRANSLATED
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 STAMP = BUILD / ".rooflinekit.sha256"
-INPUTS = ("rooflinekit", "requirements.lock", "pyproject.toml", "locale/ko/LC_MESSAGES/computed.po",
-          "locale/ko/LC_MESSAGES/explorer-labels.po")
+INPUTS = ("rooflinekit", "requirements.lock", "pyproject.toml", *(
+    f"locale/{language}/LC_MESSAGES/{catalog}.po" for language in TRANSLATED
+    for catalog in ("computed", "explorer-labels")))
 """What the chapters' outputs depend on beyond their code: the package, the environment, and the
-catalogs their figures are also drawn in (rooflinekit.figure_languages)."""
-STALE = (BUILD / ".jupyter_cache", BUILD / ".doctrees", BUILD / ".doctrees-html-ko")
+catalogs their figures are also drawn in (rooflinekit.figure_languages), in each language."""
+STALE = (BUILD / ".jupyter_cache", BUILD / ".doctrees",
+         *(BUILD / f".doctrees-html-{language}" for language in TRANSLATED))
 
 
 def fingerprint(root: Path = ROOT) -> str:

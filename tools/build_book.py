@@ -49,11 +49,14 @@ sys.path.insert(0, str(ROOT / "tools"))
 import student_environment  # noqa: E402  # tools/student_environment.py
 from build_log import BuildLog  # noqa: E402  # tools/build_log.py
 
+from rooflinekit.languages import TRANSLATED  # noqa: E402
+
 BUILD_ARGS = ["build", ".", "--builder", "html", "-W", "-n", "--keep-going"]
 BUILD = ROOT / "_build"
-TRANSLATIONS = ("ko",)
-"""The translated editions ``make book`` builds; ``BOOK_TRANSLATIONS=""`` in the environment builds
-the English edition only (benchmarks/bench_build.py compares the two)."""
+TRANSLATIONS = TRANSLATED
+"""The translated editions ``make book`` builds (rooflinekit.languages: every language but English);
+``BOOK_TRANSLATIONS=""`` in the environment builds the English edition only (benchmarks/bench_build.py
+compares the two)."""
 
 
 def translations() -> tuple[str, ...]:

@@ -7,9 +7,11 @@ catalogs (every paragraph, heading, list item and table cell, parsed by MyST's o
 configuration) and its code cells, front matter, labels and math exactly as in English, so the
 chapter runs as the English one does and its numbers come from the same code. ``make lab``
 writes them (into ``locale/<lang>/chapters/``, which git ignores) each time it starts JupyterLab,
-so they are never older than the catalogs.
+so they are never older than the catalogs. Without ``--language`` it writes every language's, and
+skips, in one line, a language whose catalogs are not complete yet (``make lab`` then starts all the
+same); with it, such a language is an error naming each missing message (``make lab-<lang>``).
 
-    python tools/chapter_translations.py [--language ko] [--out locale/ko/chapters]
+    python tools/chapter_translations.py [--language LANG] [--out locale/LANG/chapters]  # default: each
 
 >>> chapter_parts("---\\nkernelspec: {}\\n---\\nText.\\n```{code-cell} ipython3\\nx = 1\\n```\\nMore.\\n")
 ['Text.\\n', '```{code-cell} ipython3\\nx = 1\\n```', '\\nMore.\\n']
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from exercise_translations import MissingTranslations, lookup, translate_markdown
+
+from rooflinekit.languages import TRANSLATED
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = "book/chapters"
@@ -137,17 +141,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python tools/chapter_translations.py", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--language", default="ko", help="a language of the course (default: ko)")
+    parser.add_argument("--language", choices=TRANSLATED,
+                        help="a language of the course (default: each, rooflinekit.languages)")
     parser.add_argument("--out", type=Path, help="where to write (default: locale/<language>/chapters)")
     options = parser.parse_args(argv)
-    out = options.out or ROOT / chapters_folder(options.language)
-    try:
-        written = write_all(options.language, out)
-    except MissingTranslations as error:
-        print(error)
-        print("Translate them (python tools/translations.py update, then the .po files) and run this again.")
-        return 1
-    print(f"{len(written)} chapters in {options.language} in {out}")
+    if options.out and not options.language:
+        parser.error("--out: name the chapters' language with --language")
+    for language in [options.language] if options.language else TRANSLATED:
+        out = options.out or ROOT / chapters_folder(language)
+        try:
+            written = write_all(language, out)
+        except MissingTranslations as error:
+            if not options.language:  # every language: one still being translated does not stop the others
+                print(f"{language}: the chapters wait for their catalogs ({str(error).splitlines()[0]}); "
+                      f"see python tools/translations.py check --language {language}")
+                continue
+            print(error)
+            print("Translate them (python tools/translations.py update, then the .po files) and run this "
+                  "again.")
+            return 1
+        print(f"{len(written)} chapters in {language} in {out}")
     return 0
 
 

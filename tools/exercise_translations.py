@@ -45,6 +45,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "book" / "_ext"))  # roofline_book: the book's catalog helpers
+
+from rooflinekit.languages import TRANSLATED  # noqa: E402
+
 ASSIGNMENT = "roofline"
 CODE_DOMAIN = "exercise-code"
 KNOWN_MISTAKES_SUFFIX = "_known_mistakes"
@@ -267,17 +270,21 @@ def main(argv: list[str] | None = None) -> int:
         prog="python tools/exercise_translations.py", description=__doc__.split("\n")[0]
     )
     parser.add_argument("action", choices=("extract", "build"))
-    parser.add_argument("--language", default="ko", help="a language of the course (default: ko)")
+    parser.add_argument("--language", choices=TRANSLATED,
+                        help="a language of the course (default: each, rooflinekit.languages)")
     parser.add_argument("--check", action="store_true", help="with build: only report stale notebooks")
     parser.add_argument(
         "--course", type=Path, default=ROOT, help="with build: the nbgrader course (default: here)"
     )
     options = parser.parse_args(argv)
+    languages = [options.language] if options.language else TRANSLATED
     if options.action == "extract":
-        print(f"updated {extract(options.language).relative_to(ROOT)}")
+        for language in languages:
+            print(f"updated {extract(language).relative_to(ROOT)}")
         return 0
     try:
-        changed = build(options.language, course_dir=options.course.resolve(), check=options.check)
+        changed = [name for language in languages
+                   for name in build(language, course_dir=options.course.resolve(), check=options.check)]
     except MissingTranslations as error:
         print(error)
         print("Translate them (python tools/translations.py update, then the .po files) and run this again.")

@@ -33,12 +33,13 @@ sys.path[:0] = [str(ROOT / "book" / "_ext")]
 from roofline_book import code_catalogs  # noqa: E402
 from roofline_book.code_catalogs import EXPLORER_LABELS  # noqa: E402
 
+from rooflinekit.languages import TRANSLATED  # noqa: E402
 from rooflinekit.words import catalog_translations  # noqa: E402
 
 LABELS = Path("rooflinekit/explorer/assets/labels.json")
 """The translations as rooflinekit ships them: ``{language: {English: translation}}``."""
-LANGUAGES = ("ko",)
-"""The languages with a catalog (English is the code's own)."""
+LANGUAGES = TRANSLATED
+"""The languages with a catalog (rooflinekit.languages; English is the code's own)."""
 
 
 def catalog_path(root: Path, language: str) -> Path:
@@ -85,14 +86,15 @@ def sync(root: Path) -> Path:
     return write_labels(root, template)
 
 
-def problems(root: Path) -> list[str]:
-    """One line per label of the code that a catalog lacks or does not translate, and one if
-    labels.json is not what the catalogs say (nothing for a copy of the book without the code)."""
+def problems(root: Path, languages: tuple[str, ...] = LANGUAGES) -> list[str]:
+    """One line per label of the code that the catalog of one of ``languages`` lacks or does not
+    translate, and one if labels.json is not what the catalogs say (nothing for a copy of the book
+    without the code)."""
     if not (root / "rooflinekit").is_dir():
         return []
     found = []
     labels = extract(root)
-    for language in LANGUAGES:
+    for language in languages:
         found += code_catalogs.problems("explorer labels", root, catalog_path(root, language), labels,
                                         "python tools/explorer_labels.py update")
     shipped_path = root / LABELS

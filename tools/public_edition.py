@@ -68,6 +68,8 @@ sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "book" / "_ext")]
 from chapter_translations import CODE_CELL  # noqa: E402  # a chapter's code cells, as the Korean chapters split them
 from roofline_book.home import check_address  # noqa: E402  # the address the site's buttons lead to
 
+from rooflinekit.languages import TRANSLATED  # noqa: E402
+
 PUBLIC = (
     "book/",
     "exercises/",
@@ -97,7 +99,7 @@ PUBLIC = (
 INSTRUCTOR_GUIDE = "book/instructor-guide"
 LEFT_OUT = (
     f"{INSTRUCTOR_GUIDE}.md",
-    f"locale/ko/LC_MESSAGES/{INSTRUCTOR_GUIDE}.po",
+    *(f"locale/{language}/LC_MESSAGES/{INSTRUCTOR_GUIDE}.po" for language in TRANSLATED),
     "jupyter-config/instructor/labconfig/page_config.json",  # make formgrader's (instructor.mk)
     "jupyter-config/instructor/jupyter_server_config.json",
 )
@@ -106,7 +108,8 @@ README = "public/README.md"
 """The public edition's README.md."""
 INSTRUCTOR_ONLY = "instructor-only"
 """The tag of a chapter's code cell that is built in the instructor's edition only."""
-MANIFEST = "locale/ko/pages.yml"
+MANIFESTS = tuple(f"locale/{language}/pages.yml" for language in TRANSLATED)
+"""Each translation's manifest (which pages are translated)."""
 FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference")
 """Names no file of the public edition may hold: the grading package's answer key and model answers."""
 FORBIDDEN_PATHS = ("solutions/", "grading/", "instructor.mk", ".grading-secret", "gradebook.db")
@@ -265,15 +268,15 @@ def build(root: Path, repository_url: str = "", branch: str = "main") -> Edition
                 )
             files[name] = public.encode()
             rewritten[name.removesuffix(".md")] = (_sha256(source.encode()), _sha256(public.encode()))
-    if MANIFEST in files:
-        files[MANIFEST] = _manifest(files[MANIFEST].decode(), rewritten).encode()
+    for manifest in (m for m in MANIFESTS if m in files):
+        files[manifest] = _manifest(files[manifest].decode(), rewritten).encode()
     _check(files)
     programs = frozenset(name for name in files if os.access(root / name, os.X_OK))
     return Edition(files, programs)
 
 
 def _manifest(text: str, rewritten: dict[str, tuple[str, str]]) -> str:
-    """The Korean manifest without the instructor's guide; a page the edition rewrote is recorded
+    """A translation's manifest without the instructor's guide; a page the edition rewrote is recorded
     as translated from its public source when the instructor's was translated from its source."""
     lines = []
     for line in text.splitlines(keepends=True):

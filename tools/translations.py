@@ -1,8 +1,9 @@
 """Keep the book's translations (locale/<lang>/) complete and current.
 
-The translator's loop, for Korean (the default language):
+The translator's loop, for every language of the course (rooflinekit.languages), or the one
+``--language`` names:
 
-    python tools/translations.py update        # English messages -> locale/ko/LC_MESSAGES/*.po
+    python tools/translations.py update        # English messages -> locale/<lang>/LC_MESSAGES/*.po
     (translate the empty and fuzzy entries of a page's .po, with the terms of the glossary)
     python tools/translations.py done book/intro   # record which English version it translates
     python tools/translations.py check         # what is missing or out of date (make test runs it)
@@ -12,7 +13,10 @@ notebooks' checks and docstrings (``locale/<lang>/LC_MESSAGES/exercise-code.po``
 tools/exercise_translations.py) and the grading feedback
 (``grading/roofline_grading/locale/<lang>/LC_MESSAGES/roofline_grading.po``, read from the
 grading package's ``tr`` and ``N_`` marks as roofline_book.code_catalogs.FEEDBACK says);
-``check`` fails while either has gaps, or the feedback's catalog lacks a text of the code.
+``check`` fails while either has gaps, or the feedback's catalog lacks a text of the code. The words
+the book's extension adds to the pages (a notice, the search field, a folded cell's summary:
+``locale/<lang>/LC_MESSAGES/book-extension.po``, roofline_book.code_catalogs.BOOK_EXTENSION) are
+kept and checked the same way.
 
 ``update`` runs Sphinx's gettext builder on the book (the same configuration as
 ``make book``; notebooks come from the execution cache) into _build/gettext, adds the words and
@@ -55,6 +59,8 @@ from roofline_book.translations import (  # noqa: E402
     source_sha256,
     write_manifest,
 )
+
+from rooflinekit.languages import TRANSLATED  # noqa: E402
 
 
 def book_pages(root: Path) -> list[str]:
@@ -110,6 +116,7 @@ def update_code_catalogs(language: str) -> None:
     if before is not None and catalogs.undated(exercise.read_bytes()) == catalogs.undated(before):
         exercise.write_bytes(before)  # only the dates changed: keep the file as it was
     catalogs.sync(catalogs.FEEDBACK, ROOT, language)
+    catalogs.sync(catalogs.BOOK_EXTENSION, ROOT, language)
 
 
 def done(root: Path, language: str, docnames: list[str]) -> int:
@@ -131,9 +138,15 @@ def done(root: Path, language: str, docnames: list[str]) -> int:
 def code_catalog_problems(root: Path, language: str) -> list[str]:
     """A line for each text of the grading feedback's code that its catalog lacks or does not
     translate, and one if the exercise notebooks' catalog is missing or has gaps (none for a
-    copy of the book alone, which has no exercise or grading code to translate)."""
+    copy of the book alone, which has no exercise or grading code to translate), and for each
+    text of the book's extension that its catalog lacks or does not translate."""
+    extension = catalogs.BOOK_EXTENSION
+    pages: list[str] = []
+    if (root / "book" / "_ext").is_dir():
+        pages = catalogs.problems("book extension", root, extension.path(root, language),
+                                  extension.extract(root), UPDATE)
     if not (root / "solutions").is_dir() and not (root / "grading").is_dir():
-        return []
+        return pages
     feedback = catalogs.FEEDBACK
     found = catalogs.problems(FEEDBACK, root, feedback.path(root, language), feedback.extract(root), UPDATE)
     exercise = code_catalogs(root, language)[EXERCISE_CODE]
@@ -141,12 +154,12 @@ def code_catalog_problems(root: Path, language: str) -> list[str]:
     if gaps:
         where = exercise.relative_to(root)
         found.append(f"{where} ({EXERCISE_CODE}): {len(gaps)} entries not translated, first {gaps[0][:120]}")
-    return found
+    return pages + found
 
 
 def check(root: Path, language: str) -> int:
     pages = book_pages(root)
-    found = problems(root, language, pages) + explorer_labels.problems(root)
+    found = problems(root, language, pages) + explorer_labels.problems(root, (language,))
     found += computed.problems(root, language) + code_catalog_problems(root, language)
     manifest = read_manifest(root, language)
     translated = [d for d in pages if d in manifest and manifest[d].translated]
@@ -162,16 +175,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=["update", "done", "check"])
     parser.add_argument("pages", nargs="*", help="pages for `done`, e.g. book/intro")
-    parser.add_argument("--language", default="ko")
+    parser.add_argument("--language", choices=TRANSLATED,
+                        help="one language of the course (default: each; `done` needs one of several)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the book's checkout (default: this one)")
     args = parser.parse_args(argv)
+    languages = [args.language] if args.language else list(TRANSLATED)
     if args.command == "update":
-        return update(args.language)
+        return max(update(language) for language in languages)
     if args.command == "done":
         if not args.pages:
             parser.error("done: name the pages whose translation is complete, e.g. book/intro")
-        return done(args.root, args.language, args.pages)
-    return check(args.root, args.language)
+        if len(languages) > 1:
+            parser.error(f"done: name the pages' language with --language ({', '.join(TRANSLATED)})")
+        return done(args.root, languages[0], args.pages)
+    return max(check(args.root, language) for language in languages)
 
 
 if __name__ == "__main__":

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rooflinekit.languages import CODES, ENGLISH
 from rooflinekit.words import Translate, catalog_translations, english, translator_from
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE", "catalog_file", "language_of", "translator"]
 
 DOMAIN = "roofline_grading"
 LOCALE = Path(__file__).resolve().parent / "locale"
-LANGUAGES = ("en", "ko")
-"""The languages the course's notebooks and feedback come in; English is the source."""
+LANGUAGES = CODES
+"""The languages the course's notebooks and feedback come in (rooflinekit.languages); English,
+the first, is the source."""
 
 
 def catalog_file(language: str) -> Path:
@@ -44,7 +46,7 @@ def catalog_file(language: str) -> Path:
 
 def translator(language: str) -> Translate:
     """A function giving each English message in ``language`` (English where it has no translation)."""
-    if language == "en":
+    if language == ENGLISH.code:
         return english
     path = catalog_file(language)
     if not path.exists():
@@ -61,4 +63,4 @@ def language_of(metadata: object) -> str:
     """
     section = metadata.get("roofline") if isinstance(metadata, dict) else None
     language = section.get("language") if isinstance(section, dict) else None
-    return language if language in LANGUAGES else "en"
+    return language if language in LANGUAGES else ENGLISH.code

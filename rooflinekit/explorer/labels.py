@@ -30,15 +30,15 @@ from html import escape
 
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.explorer.page import asset
+from rooflinekit.languages import CODES
+from rooflinekit.languages import ENGLISH as _ENGLISH
+from rooflinekit.languages import language as _language
 from rooflinekit.words import Translate, english, translator_from
 
-ENGLISH = "en"
-LANGUAGES: tuple[str, ...] = ("en", "ko")
-"""The languages of the course: English, the code's own, and those with a catalog."""
-
-HANGUL_FONTS = ("NanumGothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", "Malgun Gothic",
-                "Apple SD Gothic Neo", "AppleGothic", "UnDotum", "Baekmuk Gulim")
-"""Fonts matplotlib may draw Korean with, most wanted first (Debian's fonts-nanum has the first two)."""
+ENGLISH = _ENGLISH.code
+LANGUAGES: tuple[str, ...] = CODES
+"""The languages of the course (:mod:`rooflinekit.languages`): English, the code's own, and those
+with a catalog."""
 
 
 def check_language(language: str) -> str:
@@ -66,13 +66,15 @@ def translator(language: str) -> Translate:
 
 @cache
 def _font_for(language: str) -> str | None:
-    """An installed font matplotlib can draw ``language``'s letters with ("" for English), or None."""
-    if language == ENGLISH:
+    """An installed font matplotlib can draw ``language``'s letters with ("" for a language every
+    font has the letters of, such as English), or None."""
+    wanted = _language(language).fonts
+    if not wanted:
         return ""
     from matplotlib import font_manager
 
     installed = {font.name for font in font_manager.fontManager.ttflist}
-    return next((name for name in HANGUL_FONTS if name in installed), None)
+    return next((name for name in wanted if name in installed), None)
 
 
 @contextmanager
@@ -82,8 +84,11 @@ def plot_words(language: str) -> Iterator[Translate]:
     on a machine without such a font (matplotlib would otherwise draw empty boxes).
     """
     font = _font_for(check_language(language))
-    if not font:
+    if font is None:
         yield english
+        return
+    if not font:  # the usual font has its letters
+        yield translator(language)
         return
     from matplotlib import rc_context
 

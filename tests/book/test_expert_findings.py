@@ -12,11 +12,12 @@ import pytest
 
 import rooflinekit as rk
 from rooflinekit.fmt import num, si
+from rooflinekit.languages import TRANSLATED
 
 pytestmark = pytest.mark.book
 
 SERVING, HIERARCHY = "book/chapters/09-serving", "book/chapters/12-memory-hierarchy"
-EDITIONS = ("", "ko/")
+EDITIONS = ("", *(f"{language}/" for language in TRANSLATED))
 GONE = {
     SERVING: ("the three clocks remain a quick first estimate", "The two meet only at the largest batch",
               "mixtures of experts included", "when both groups are in one server",

@@ -27,6 +27,7 @@ from roofline_grading.autograde.report import progress_line, write_report
 from roofline_grading.autograde.results import NotebookResult, StudentResult
 from roofline_grading.inert import code_span, plain, spreadsheet_cell
 from roofline_grading.pages import inert_notebook, sanitize_html
+from rooflinekit.languages import CODES
 
 PAYLOAD = "<img src=x onerror=window.pwned=1>"
 TICKED = f"x`{PAYLOAD}`` **bold** <script>window.pwned=2</script>"
@@ -64,7 +65,7 @@ def live(soup: Any, scripts: bool = True) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 def test_a_grade_id_with_a_backtick_and_html_reads_as_text_in_the_grading_notes(language: str) -> None:
     said = notes(None, {"timed_out": [TICKED], "died": [TICKED], "timeout": 30}, language)
     soup = rendered_markdown(notes_cell(said, language).source)
@@ -72,7 +73,7 @@ def test_a_grade_id_with_a_backtick_and_html_reads_as_text_in_the_grading_notes(
     assert soup.find_all("code") and all(c.get_text() == TICKED for c in soup.find_all("code"))
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 def test_why_a_held_notebook_could_not_be_graded_reads_as_text(language: str) -> None:
     why = f"not a valid notebook: {TICKED!r} is not of type 'object'\n\n# heading\n{PAYLOAD}"
     note, _ = held_notes(why, language)

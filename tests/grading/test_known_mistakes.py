@@ -34,6 +34,7 @@ from roofline_grading import answer_key as key
 from roofline_grading.fingerprints import CELL_ID_SUFFIX, SAYS, cell_source, main, table
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion
+from rooflinekit.languages import CODES
 from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered
 
 pytestmark = pytest.mark.xdist_group("known-mistakes")  # its module-scoped fixtures, built once: one worker
@@ -199,7 +200,7 @@ def student_kernel(notebook: str, slip: str | None, language: str = "en") -> dic
     return namespace
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 def test_with_only_the_bytes_wrong_intensity_and_critical_batch_name_the_bytes_not_the_factor_two(
     language: str,
 ) -> None:
@@ -223,7 +224,7 @@ def test_with_only_the_bytes_wrong_intensity_and_critical_batch_name_the_bytes_n
     )
 
 
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 def test_with_only_the_factor_two_missing_the_checks_name_the_operations_not_the_bytes(language: str) -> None:
     kernel = student_kernel("ex1_int8_matmul", "ex1-no-factor-two", language)
     says, one_op = translator(language), key.NO_FACTOR_TWO.text(language)
@@ -308,7 +309,7 @@ def slipped_runs() -> dict[str, dict[str, Any]]:
     """Exercise 1 with only the bytes constant wrong, and with bytes_read returning no number,
     run as Run All runs it, in English and in Korean."""
     runs = {}
-    for language in ("en", "ko"):
+    for language in CODES:
         runs[language] = by_part(run_all(answered("ex1_int8_matmul", "ex1-two-bytes", language)))
     no_number = answered("ex1_int8_matmul", "ex1-two-bytes")
     for cell in no_number.cells:
@@ -319,7 +320,7 @@ def slipped_runs() -> dict[str, dict[str, Any]]:
 
 
 @pytest.mark.grading
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 def test_a_failing_check_shows_its_message_first_alone_without_the_helpers_code(
     slipped_runs: dict[str, dict[str, Any]], language: str
 ) -> None:
@@ -355,7 +356,7 @@ def test_a_plain_check_fails_with_its_message_first_too(slipped_runs: dict[str, 
 
 
 @pytest.mark.grading
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 def test_run_all_goes_on_past_a_failing_check_and_the_last_cell_lists_every_check(
     slipped_runs: dict[str, dict[str, Any]], language: str
 ) -> None:
@@ -383,12 +384,12 @@ def model_runs() -> dict[tuple[str, str], dict[str, Any]]:
     return {
         (notebook, language): by_part(run_all(answered(notebook, language=language)))
         for notebook in NOTEBOOKS
-        for language in ("en", "ko")
+        for language in CODES
     }
 
 
 @pytest.mark.grading
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
 def test_every_check_says_so_when_it_passes(
     model_runs: dict[tuple[str, str], dict[str, Any]], notebook: str, language: str
@@ -504,7 +505,7 @@ def fresh_runs() -> dict[tuple[str, str], nbformat.NotebookNode]:
 
 
 @pytest.mark.grading
-@pytest.mark.parametrize("language", ["en", "ko"])
+@pytest.mark.parametrize("language", CODES)
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
 def test_run_all_on_a_fresh_notebook_reaches_the_last_cell_saying_what_is_unanswered_in_one_line(
     fresh_runs: dict[tuple[str, str], nbformat.NotebookNode], notebook: str, language: str

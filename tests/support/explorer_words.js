@@ -87,7 +87,7 @@ for (const lang of langs.split(",")) {
   x.querySelector("button").dispatch("click");
   seen.explorer.push(explorerSeen(x));
 
-  const plots = ["en", "ko"].map((l) => {
+  const plots = langs.split(",").map((l) => {
     const plot = element("div", { "class": "rk-tv-plot rk-by-page", lang: l });
     plot.appendChild(element("svg", {}));
     return plot;

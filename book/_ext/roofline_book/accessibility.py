@@ -20,11 +20,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from bs4 import BeautifulSoup
 from myst_nb.sphinx_ import HideCodeCellNode, depart_HideCellInput
 from sphinx.application import Sphinx
+
+from roofline_book.code_catalogs import BOOK_EXTENSION
+from rooflinekit.languages import TRANSLATED
+from rooflinekit.words import N_
 
 
 def name_toggles(soup: BeautifulSoup) -> BeautifulSoup:
@@ -63,24 +68,27 @@ def _named_toggles(
     context["generate_toctree_html"] = generate_toctree_html
 
 
-PROMPTS = {
-    "ko": {
-        "Show code cell source": "코드 셀 소스 보기", "Hide code cell source": "코드 셀 소스 숨기기",
-        "Show code cell outputs": "코드 셀 출력 보기", "Hide code cell outputs": "코드 셀 출력 숨기기",
-        "Show code cell content": "코드 셀 내용 보기", "Hide code cell content": "코드 셀 내용 숨기기",
-    },
-}
-"""myst-nb's words on a folded cell (``nb_code_prompt_show``/``_hide``) in each translated edition,
-as editions.py keeps the edition's notices: myst-nb fills them in English, out of the catalogs' reach."""
+PROMPTS = (
+    N_("Show code cell source"), N_("Hide code cell source"),
+    N_("Show code cell outputs"), N_("Hide code cell outputs"),
+    N_("Show code cell content"), N_("Hide code cell content"),
+)
+"""myst-nb's words on a folded cell (``nb_code_prompt_show``/``_hide``), which myst-nb fills in
+English, out of the pages' catalogs' reach: translated from the extension's (BOOK_EXTENSION), as
+editions.py's notices are."""
 
 
-def prompt(text: str, language: str | None) -> str:
-    """A folded cell's words in ``language`` (the English where there is no translation).
+def prompt(text: str, language: str | None, root: Path = Path()) -> str:
+    """A folded cell's words in ``language`` (the English where there is no translation), from the
+    catalog of the book in ``root``.
 
-    >>> prompt("Show code cell source", "ko"), prompt("Show code cell source", None)
+    >>> root = Path(__file__).resolve().parents[3]  # the course's checkout
+    >>> prompt("Show code cell source", "ko", root), prompt("Show code cell source", None, root)
     ('코드 셀 소스 보기', 'Show code cell source')
     """
-    return PROMPTS.get(language or "", {}).get(text, text)
+    if text not in PROMPTS or language not in TRANSLATED:
+        return text
+    return BOOK_EXTENSION.translator(root, language)(text)
 
 
 def visit_hidden_cell(self: Any, node: HideCodeCellNode) -> None:
@@ -89,7 +97,8 @@ def visit_hidden_cell(self: Any, node: HideCodeCellNode) -> None:
     language (:func:`prompt`)."""
     classes = " ".join(node["classes"])
     language = self.builder.config.language
-    show, hide = (escape(prompt(node[key], language)) for key in ("prompt_show", "prompt_hide"))
+    root = Path(self.builder.srcdir)
+    show, hide = (escape(prompt(node[key], language, root)) for key in ("prompt_show", "prompt_hide"))
     self.body.append(f'<details class="admonition hide {classes}">\n')
     self.body.append("<summary>\n")
     self.body.append(f'<p class="collapsed admonition-title">{show}</p>\n')

@@ -10,7 +10,9 @@ module is where the catalog tools are told how to find them, once for every cata
   (tools/translations.py brings it up to date);
 - :data:`COMPUTED`: ``message`` templates in rooflinekit and in the chapters' code, and the notes
   and level names of the hardware catalog's data files, which the book's translated editions fill
-  (:mod:`roofline_book.computed`).
+  (:mod:`roofline_book.computed`);
+- :data:`BOOK_EXTENSION`: ``tr`` and ``N_`` in this extension, the words it adds to the site's pages
+  (a notice, the search field, a folded cell's summary), read when the site is built.
 
 Reading the code finds every branch's words, not only those some run showed. Every catalog names
 the same gaps: a text missing from the catalog, fuzzy (its English changed), untranslated, a
@@ -20,7 +22,8 @@ translation whose placeholders are not the English ones, or one with a number it
 >>> [gap(Message("{n} chips", s)) for s in ("칩 {n}개", "", "칩 8개", "칩 {n}개, 8개")]
 [None, 'untranslated', 'placeholders differ from the English ones', 'number 8 typed into the translation']
 >>> [(catalog.domain, sorted(catalog.marks)) for catalog in CATALOGS]
-[('explorer-labels', ['N_', 'tr']), ('roofline_grading', ['N_', 'tr']), ('computed', ['message'])]
+[('explorer-labels', ['N_', 'tr']), ('roofline_grading', ['N_', 'tr']), ('computed', ['message']), \
+('book-extension', ['N_', 'tr'])]
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from babel.messages.pofile import read_po, write_po
 
 from roofline_book.translations import typed_numbers
 from rooflinekit.errors import RooflineInputError
-from rooflinekit.words import placeholders
+from rooflinekit.words import Translate, catalog_translations, english, placeholders, translator_from
 
 COMMENT_TAGS = ["Translators:"]
 """A comment so tagged, on the lines just above a text, reaches the translator."""
@@ -116,14 +119,25 @@ class CodeCatalog:
         """
         return root / self.locale / language / "LC_MESSAGES" / f"{self.domain}.po"
 
+    def translator(self, root: Path, language: str) -> Translate:
+        """A text in ``language``, or the English text where the catalog has none (the catalog read
+        again only when it changed: rooflinekit.words.catalog_translations).
+
+        >>> BOOK_EXTENSION.translator(Path("nowhere"), "ko")("Not translated")
+        'Not translated'
+        """
+        path = self.path(root, language)
+        return translator_from(catalog_translations(path)) if path.exists() else english
+
     def extract(self, root: Path) -> Catalog:
         """Every text of the code, with where it is written (:func:`sync` writes the file alone: a
         catalog does not change when a line moves) and its translators' comments. Directories
-        whose name starts with ``_`` or ``.`` are left out."""
+        below a pattern's own folder whose name starts with ``_`` or ``.`` are left out."""
         catalog = Catalog(domain=self.domain, project="roofline course", fuzzy=False)
         for pattern, method in self.sources.items():
+            folder = root.joinpath(*pattern.split("*", 1)[0].split("/")[:-1])
             for path in sorted(root.glob(pattern)):
-                if any(part[0] in "_." for part in path.relative_to(root).parts[:-1]):
+                if any(part[0] in "_." for part in path.relative_to(folder).parts[:-1]):
                     continue
                 found = extract_from_file(method, str(path), keywords=self.marks, comment_tags=COMMENT_TAGS,
                                           strip_comment_tags=True)
@@ -151,7 +165,8 @@ COMPUTED = CodeCatalog(
      "rooflinekit/data/catalog.toml": extract_chip_words},
     TEMPLATE_MARKS,
 )
-CATALOGS = (EXPLORER_LABELS, FEEDBACK, COMPUTED)
+BOOK_EXTENSION = CodeCatalog("book-extension", {"book/_ext/roofline_book/*.py": "python"}, SHOWN_MARKS)
+CATALOGS = (EXPLORER_LABELS, FEEDBACK, COMPUTED, BOOK_EXTENSION)
 """Every catalog of words written in code (the book's pages have catalogs of their own, kept by
 Sphinx's gettext builder)."""
 

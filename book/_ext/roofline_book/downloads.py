@@ -2,8 +2,9 @@
 
 sphinx-book-theme's download button offers a page's source (``_sources/<page>.md`` or ``.ipynb``,
 which Sphinx copies from the English source after writing the page) and, for a MyST notebook, its
-executed notebook (``_sources/<page>.ipynb``, see ``_notebook_download`` in roofline_book). In a
-translated edition they are replaced by the page in that language, as the page itself reads:
+executed notebook (``_sources/<page>.ipynb``, which :func:`_notebook_download` puts there: the
+theme offers it only with launch buttons, and this offers it either way). In a translated edition
+they are replaced by the page in that language, as the page itself reads:
 
 - an exercise's notebook by its release in that language (``exercises/<lang>/<assignment>/``,
   which ``make exercises`` writes): the very notebook the edition's exercises table links
@@ -132,7 +133,22 @@ def _write_translations(app: Sphinx, exception: Exception | None) -> None:
     _pending(app).clear()
 
 
+def _notebook_download(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Offer the executed notebook of a MyST notebook page as ``.ipynb`` (the theme's download
+    button lists it when ``ipynb_source`` is in the page's context)."""
+    executed = executed_notebooks(app) / f"{pagename}.ipynb"
+    if context.get("page_source_suffix") != ".md" or not executed.is_file() or context.get("ipynb_source"):
+        return
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(executed, target)
+    context["ipynb_source"] = f"{pagename}.ipynb"
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("html-page-context", _notebook_download, priority=500)  # before the theme's buttons
     app.connect("html-page-context", _note_page, priority=950)
     app.connect("doctree-read", _note_release)
     app.connect("build-finished", _write_translations)

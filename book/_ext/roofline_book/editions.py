@@ -42,23 +42,24 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 
+from roofline_book.code_catalogs import BOOK_EXTENSION
 from roofline_book.search_ko import SearchKorean
 from roofline_book.translations import catalog_path, manifest_path, read_manifest
-from rooflinekit.words import catalog_translations, translator_from
+from rooflinekit.languages import ENGLISH, LANGUAGES
+from rooflinekit.words import N_, catalog_translations, translator_from
 
-PRIMARY = "en"
-EDITIONS = {"en": "English", "ko": "한국어"}
-"""Each edition's language code and its name in its own language; the primary one is at the root."""
+PRIMARY = ENGLISH.code
+EDITIONS = {each.code: each.name for each in LANGUAGES}
+"""Each edition's language code and its name in its own language (rooflinekit.languages); the
+primary one is at the root."""
 
-NOT_TRANSLATED = {
-    "ko": "이 페이지는 아직 한국어로 번역되지 않았습니다. 아래는 영어 원문입니다. "
-          "숫자와 그림은 번역된 페이지와 같은 코드로 계산됩니다.",
-}
-"""The notice on a page not yet translated, in the edition's language."""
+NOT_TRANSLATED = N_("This page is not translated yet: below is its English original. Its numbers and "
+                    "figures are computed by the same code as those of the translated pages.")
+"""The notice on a page not yet translated, shown in the edition's language (BOOK_EXTENSION's catalog)."""
 
 logger = logging.getLogger(__name__)
 
-SEARCH_FIELD = {"ko": "이 책에서 검색..."}
+SEARCH_FIELD = N_("Search this book...")
 """The search field's placeholder: Jupyter Book sets it in English, the theme does not translate it."""
 
 
@@ -81,6 +82,21 @@ def counterpart(pagename: str, language: str, target: str) -> str:
     return f"{up}{prefix}{pagename}.html"
 
 
+SWITCHER = N_("Language")
+"""The language switcher's name, for a screen reader: the word in every edition's language."""
+
+
+def switcher_label(root: Path) -> str:
+    """The language switcher's name: :data:`SWITCHER` in each edition's language, each once, so that a
+    reader of any edition knows it (from the catalogs of the book in ``root``).
+
+    >>> switcher_label(Path(__file__).resolve().parents[3])
+    'Language / 언어'
+    """
+    words = [BOOK_EXTENSION.translator(root, code)(SWITCHER) for code in EDITIONS]
+    return " / ".join(dict.fromkeys(words))
+
+
 def _switcher(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     current = edition(app.config.language)
     links = [
@@ -88,6 +104,7 @@ def _switcher(app: Sphinx, pagename: str, templatename: str, context: dict[str, 
         for lang, label in EDITIONS.items()
     ]
     context["roofline_editions"] = links
+    context["roofline_editions_label"] = switcher_label(Path(app.srcdir))
     alternates = "".join(
         f'<link rel="alternate" hreflang="{lang}" href="{url}" />\n'
         for lang, _, url, here in links if not here
@@ -99,8 +116,9 @@ def _header(app: Sphinx, config: Any) -> None:
     config.templates_path.append(str(Path(__file__).parent / "templates"))
     options = config.html_theme_options
     options.setdefault("article_header_end", ["language-switcher.html", "article-header-buttons.html"])
-    if edition(config.language) in SEARCH_FIELD:
-        options["search_bar_text"] = SEARCH_FIELD[edition(config.language)]
+    language = edition(config.language)
+    if language != PRIMARY:
+        options["search_bar_text"] = BOOK_EXTENSION.translator(Path(app.srcdir), language)(SEARCH_FIELD)
 
 
 def site_title(root: Path, language: str, title: str, root_doc: str) -> str:
@@ -383,9 +401,10 @@ def _not_translated_notice(app: Sphinx, doctree: nodes.document) -> None:
     page = read_manifest(root, language).get(env.docname)
     if page is not None and page.translated:
         return
+    tr = BOOK_EXTENSION.translator(root, language)
     notice = nodes.admonition(classes=["note", "rk-not-translated"])
-    notice += nodes.title(text="번역 예정" if language == "ko" else "Not translated")
-    notice += nodes.paragraph(text=NOT_TRANSLATED.get(language, ""))
+    notice += nodes.title(text=tr("Not translated"))
+    notice += nodes.paragraph(text=tr(NOT_TRANSLATED))
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is not None and section.children and isinstance(section[0], nodes.title):
         section.insert(1, notice)

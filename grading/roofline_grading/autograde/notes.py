@@ -27,7 +27,7 @@ from typing import Any
 from nbformat.v4 import new_markdown_cell
 
 from roofline_grading.autograde.structure import NotebookStructure, Plan
-from roofline_grading.i18n import translator
+from roofline_grading.i18n import LANGUAGES, language_of, translator
 from roofline_grading.inert import code_span
 from rooflinekit.words import N_
 
@@ -118,7 +118,8 @@ def language_of_file(raw: bytes) -> str:
     >>> language_of_file(b'{"metadata": {"roofline": {"language": "ko"}}, "cells": [')
     'ko'
     """
-    return "ko" if re.search(rb'"language"\s*:\s*"ko"', raw[:4_000_000]) else "en"
+    declared = (found.decode() for found in re.findall(rb'"language"\s*:\s*"([\w-]+)"', raw[:4_000_000]))
+    return next((code for code in declared if code in LANGUAGES[1:]), LANGUAGES[0])
 
 
 def held_notes(why: str, language: str) -> tuple[str, str]:
