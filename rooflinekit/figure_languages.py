@@ -8,9 +8,11 @@ sets it (``ko=locale/ko/LC_MESSAGES/computed.po:...``), :func:`install` makes ev
 a notebook displays carry, beside its English PNG, one PNG for each language: each text of the
 figure is looked up (a message by its English text, :func:`rooflinekit.words.known_message`, else
 the text itself as a catalog entry), set in the language with a font that has its letters, the
-figure saved, and every text put back. The PNG and the texts go into the output's metadata
-(``metadata["image/png"][METADATA_KEY][language]``: ``png``, base64, and ``texts``), where the book's
-Korean edition finds them (roofline_book.editions). A table (:class:`rooflinekit.fmt.Table`) or
+figure saved, and every text put back. The PNG, the texts and the alt text read
+from that drawing (:func:`rooflinekit.alt_text.describe`, so a screen reader hears the words the
+drawing shows) go into the output's metadata (``metadata["image/png"][METADATA_KEY][language]``:
+``png``, base64, ``texts`` and ``rooflinekit_alt``), where the book's Korean edition finds them
+(roofline_book.editions, roofline_book.figures). A table (:class:`rooflinekit.fmt.Table`) or
 Markdown put together from parts (:class:`rooflinekit.fmt.Composed`) that a notebook displays carries
 its messages in each language the same way, as Markdown (:func:`markdown_translations`, under
 ``metadata["text/markdown"][METADATA_KEY][language]["markdown"]``) wherever that differs from the
@@ -34,6 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from rooflinekit.alt_text import ALT_KEY, describe
 from rooflinekit.figure_display import contribute
 from rooflinekit.fmt import Composed, Table
 from rooflinekit.languages import LANGUAGES
@@ -94,6 +97,7 @@ def in_language(figure: Any, tr: Translate, font: str | None) -> Iterator[None]:
     formatters = [ticker.formatter for ticker in tickers]
     for ticker in tickers:
         ticker.formatter = translating(ticker.formatter, tr)
+    labels = _translate_labels(figure, tr)
     try:
         yield
     finally:
@@ -102,6 +106,22 @@ def in_language(figure: Any, tr: Translate, font: str | None) -> Iterator[None]:
         for artist, text, family in saved:
             artist.set_text(text)
             artist.set_fontfamily(family)
+        for named, label in labels:
+            named.set_label(label)
+
+
+def _translate_labels(figure: Any, tr: Translate) -> list[tuple[Any, str]]:
+    """The names of the figure's lines, shaded areas, points and bars (what its legend was made
+    from, and what its alt text names them by) set in ``tr``'s language; each with its English name."""
+    saved = []
+    for axes in figure.get_axes():
+        for named in (*axes.get_lines(), *axes.collections, *axes.containers):
+            label = str(named.get_label() or "")
+            new = translated_text(label, tr) if label and not label.startswith("_") else label
+            if new != label:
+                saved.append((named, label))
+                named.set_label(new)
+    return saved
 
 
 def translating(formatter: Any, tr: Translate) -> Any:
@@ -146,8 +166,9 @@ def figure_png(figure: Any) -> bytes:
 
 
 def translations(figure: Any, translators: Mapping[str, Translate]) -> dict[str, dict[str, Any]]:
-    """``figure`` in each language of ``translators``, by language: its PNG (``"png"``, base64) and
-    the texts it shows (``"texts"``, which a reader's test or a screen reader's alt text can read)."""
+    """``figure`` in each language of ``translators``, by language: its PNG (``"png"``, base64), the
+    texts it shows (``"texts"``, which a reader's test can read) and its alt text's sentences
+    (:data:`rooflinekit.alt_text.ALT_KEY`), read from this drawing, its words in the language."""
     from matplotlib import font_manager
     from matplotlib.text import Text
 
@@ -158,7 +179,8 @@ def translations(figure: Any, translators: Mapping[str, Translate]) -> dict[str,
             png = base64.b64encode(figure_png(figure)).decode("ascii")
             # after the drawing, which wrote the tick labels again: the texts the PNG shows
             texts = [t.get_text() for t in figure.findobj(Text) if t.get_text() and t.get_visible()]
-            drawn[language] = {"png": png, "texts": texts}
+            alt = [sentence.to_data() for sentence in describe(figure)]  # read from this drawing
+            drawn[language] = {"png": png, "texts": texts, ALT_KEY: alt}
     return drawn
 
 

@@ -3,12 +3,15 @@ kinds and notes among them, and every figure of every chapter, its axes, legends
 annotations drawn in Korean from the same code as the English one.
 
 The catalog is read from the built pages of both editions; a figure's Korean words from the
-chapter as the build executed it (each figure output carries its Korean drawing and that drawing's
-texts: rooflinekit.figure_languages), and the Korean page must show that drawing.
+chapter as the build executed it (each figure output carries its Korean drawing, that drawing's
+texts and its alt text: rooflinekit.figure_languages), and the Korean page must show that drawing,
+described in Korean from its own words.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 from html.parser import HTMLParser
@@ -18,6 +21,7 @@ import pytest
 from build_book import figure_languages  # tools/build_book.py
 
 import rooflinekit as rk
+from rooflinekit.alt_text import ALT_KEY, alt_in
 from rooflinekit.chips import KIND_NAMES
 from rooflinekit.figure_languages import languages
 from rooflinekit.fmt import num, si
@@ -39,6 +43,8 @@ class _Words(HTMLParser):
         super().__init__()
         self.parts: list[str] = []
         self.images: list[str] = []
+        self.alts: dict[str, str] = {}
+        """A cell's figure's alt text, by its file's name (myst-nb's: the SHA-256 of its PNG)."""
         self._depth = {"article": 0, "left out": 0}
         self._links: list[bool] = []
 
@@ -50,6 +56,7 @@ class _Words(HTMLParser):
             self._links.append("external" in (given.get("class") or "").split())
         if tag == "img" and self._depth["article"]:
             self.images.append(given.get("src") or "")
+            self.alts[Path(given.get("src") or "").stem] = given.get("alt") or ""
 
     def handle_endtag(self, tag: str) -> None:
         self._depth["article"] -= tag == "article"
@@ -207,3 +214,32 @@ def test_every_figure_of_a_korean_chapter_is_drawn_in_korean_and_shown_there(bui
     english_page, korean_page = read_page(built_site, docname), read_page(built_site / "ko", docname)
     assert len(english_page.images) == len(korean_page.images) >= len(outputs)
     assert not set(english_page.images) & set(korean_page.images), f"{docname}: an English figure in Korean"
+
+
+def _named_by_sha(png: str) -> str:
+    return hashlib.sha256(base64.b64decode(png)).hexdigest()
+
+
+@pytest.mark.parametrize("docname", CHAPTERS)
+def test_a_korean_figures_alt_text_is_read_from_the_korean_drawing_and_the_english_one_stays(
+        built_site: Path, docname: str) -> None:
+    """A screen reader on the Korean page hears the Korean drawing's labels, legends and notes (names
+    of chips and models, units and code as they are); the English page's alt text is the English one."""
+    outputs = [output for cell in executed(built_site, docname)["cells"]  # type: ignore[attr-defined]
+               for output in cell.get("outputs", []) if "image/png" in output.get("data", {})]
+    tr, shown = languages(figure_languages())["ko"], names()
+    english_alts, korean_alts = {}, {}
+    for output in outputs:
+        about = output["metadata"]["image/png"]
+        drawn = about["rooflinekit_translations"]["ko"]
+        english_alts[_named_by_sha(output["data"]["image/png"])] = alt_in(about[ALT_KEY])
+        korean_alts[_named_by_sha(drawn["png"])] = alt_in(drawn[ALT_KEY], tr)
+    english_page, korean_page = read_page(built_site, docname), read_page(built_site / "ko", docname)
+    english_shown = {name: alt for name, alt in english_page.alts.items() if name in english_alts}
+    korean_shown = {name: alt for name, alt in korean_page.alts.items() if name in korean_alts}
+    assert len(english_shown) == len(korean_shown) == len(outputs), docname
+    assert english_shown == english_alts, f"{docname}: not the English figures' alt texts"
+    assert all(english_words(alt, shown) and not letters(alt)[0] for alt in english_shown.values())
+    assert korean_shown == korean_alts, f"{docname}: a Korean figure's alt text is not read from its drawing"
+    english = {alt[:80]: found for alt in korean_shown.values() if (found := english_words(alt, shown))}
+    assert not english, f"{docname}: a Korean figure's alt text says English words: {english}"

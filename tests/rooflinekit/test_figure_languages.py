@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from rooflinekit.alt_text import ALT_KEY, alt_in, alt_text
 from rooflinekit.figure_languages import METADATA_KEY, in_language, install, languages, translations
 from rooflinekit.fmt import Composed, Table
 from rooflinekit.words import message, translator_from
@@ -81,4 +82,25 @@ def test_tick_labels_and_categories_are_drawn_in_the_language_and_numbers_keep_t
     assert {"무릎: 배치 14", "무릎", "B200"} <= set(drawn["texts"]) and offset and offset in drawn["texts"]
     fig.canvas.draw()
     assert [t.get_text() for t in (*left.get_xticklabels(), *right.get_yticklabels())] == english
+    plt.close(fig)
+
+
+def test_a_figure_drawn_in_a_language_is_described_from_that_drawing_and_the_english_stays() -> None:
+    """A screen reader on the Korean page hears the Korean drawing's words, not the English ones."""
+    fig, (left, right) = plt.subplots(1, 2)
+    left.plot([1, 2], [1, 2], label=message("{name}: batch {batch}", name=message("knee"), batch=14))
+    left.plot([1.5], [1.5], "o", label=message("knee"))
+    left.set_xlabel(message("Batch (sequences)"))
+    left.set_title("NVIDIA H100 SXM")
+    left.annotate(message("knee"), (1.5, 1.5))
+    left.legend()
+    right.bar([message("knee"), "B200"], [1, 2], label=message("knee"))
+    english = alt_text(fig)
+    korean = alt_in(translations(fig, {"ko": KOREAN})["ko"][ALT_KEY], KOREAN)
+    for word in ("배치 (시퀀스)", "무릎: 배치 14", "무릎 at (1.5, 1.5)", "NVIDIA H100 SXM", "B200"):
+        assert word in korean, (word, korean)
+    assert "Batch" not in korean and "knee" not in korean, korean
+    assert "Batch (sequences)" in english and "knee: batch 14" in english
+    assert alt_text(fig) == english  # the English figure, and its description, as they were
+    assert [line.get_label() for line in left.get_lines()] == ["knee: batch 14", "knee"]
     plt.close(fig)

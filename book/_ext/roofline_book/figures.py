@@ -7,7 +7,10 @@ its output's metadata (:mod:`rooflinekit.alt_text`, read from the figure as draw
 post-transform finds each image's output in the page's executed notebook by that SHA-256 and
 writes the description into the image, composed in the edition's language from the code's
 catalog (``computed.po``, :mod:`roofline_book.computed`), the figure's own names and notes as
-drawn.
+drawn. In a translated edition an image shows the figure drawn in the edition's language
+(:class:`roofline_book.editions.TranslatedFigures`); its description is the one read from that
+drawing (:mod:`rooflinekit.figure_languages` keeps it beside it), so the labels, legends and notes a
+screen reader hears are the drawing's own, in the edition's language, never the English ones.
 
 An image of a cell's output with no description is a warning, so the build fails: no figure
 reaches the site without words.
@@ -27,7 +30,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from roofline_book import computed
-from roofline_book.editions import DRAWN_FROM, PRIMARY, edition, executed_notebooks
+from roofline_book.editions import DRAWN_FROM, FIGURE_TRANSLATIONS, PRIMARY, edition, executed_notebooks
 from rooflinekit.alt_text import ALT_KEY, alt_in
 from rooflinekit.figure_display import IMAGE_TYPES
 from rooflinekit.words import english
@@ -35,9 +38,11 @@ from rooflinekit.words import english
 LOGGER = logging.getLogger(__name__)
 
 
-def descriptions(notebook: dict[str, Any]) -> dict[str, list[Any]]:
+def descriptions(notebook: dict[str, Any], language: str = PRIMARY) -> dict[str, list[Any]]:
     """The alt text's sentences of every image output of ``notebook`` (a notebook's JSON), by the
-    SHA-256 of the image's bytes (myst-nb's name for its file).
+    SHA-256 of the image's bytes (myst-nb's name for its file); for another ``language``, those
+    of the image's drawing in that language (still by the English image's SHA-256, the name
+    :data:`DRAWN_FROM` keeps), for the images that have one.
 
     >>> image = base64.b64encode(b"png").decode()
     >>> output = {"output_type": "display_data", "data": {"image/png": image},
@@ -45,12 +50,16 @@ def descriptions(notebook: dict[str, Any]) -> dict[str, list[Any]]:
     >>> found = descriptions({"cells": [{"cell_type": "code", "outputs": [output]}]})
     >>> found[hashlib.sha256(b"png").hexdigest()]
     [{'template': 'A chart.', 'values': {}}]
+    >>> descriptions({"cells": [{"cell_type": "code", "outputs": [output]}]}, "ko")
+    {}
     """
     found: dict[str, list[Any]] = {}
     for cell in notebook.get("cells", []):
         for output in cell.get("outputs", []):
             for kind in IMAGE_TYPES:
                 data, about = output.get("data", {}).get(kind), output.get("metadata", {}).get(kind, {})
+                if language != PRIMARY:
+                    about = about.get(FIGURE_TRANSLATIONS, {}).get(language, {})
                 if data is None or ALT_KEY not in about:
                     continue
                 text = "".join(data) if isinstance(data, list) else data
@@ -70,15 +79,19 @@ class FigureAltText(SphinxPostTransform):
         if not images:
             return
         executed = executed_notebooks(self.app) / f"{self.env.docname}.ipynb"
-        known = descriptions(json.loads(executed.read_text(encoding="utf-8"))) if executed.is_file() else {}
+        notebook = json.loads(executed.read_text(encoding="utf-8")) if executed.is_file() else {}
         language = edition(self.config.language)
         translate = english if language == PRIMARY else computed.translator(Path(self.env.srcdir), language)
+        # an image swapped for the figure drawn in the edition's language is described from that drawing
+        known, drawn = descriptions(notebook), descriptions(notebook, language)
         for image in images:
-            sentences = known.get(image.get(DRAWN_FROM) or Path(image["uri"]).stem)
+            name = image.get(DRAWN_FROM)
+            sentences = drawn.get(name) if name else known.get(Path(image["uri"]).stem)
             if sentences is None:
                 LOGGER.warning(
                     "a figure of a cell's output has no alt text: show it in a notebook that imports "
-                    "rooflinekit, whose figures carry what they show (rooflinekit.alt_text)",
+                    "rooflinekit, whose figures carry what they show, in each language they are drawn "
+                    "in (rooflinekit.alt_text, rooflinekit.figure_languages)",
                     location=image, type="roofline", subtype="alt",
                 )
                 continue
