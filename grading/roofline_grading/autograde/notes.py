@@ -27,7 +27,7 @@ from typing import Any
 from nbformat.v4 import new_markdown_cell
 
 from roofline_grading.autograde.structure import NotebookStructure, Plan
-from roofline_grading.i18n import LANGUAGES, language_of, translator
+from roofline_grading.i18n import LANGUAGES, translator
 from roofline_grading.inert import code_span
 from rooflinekit.words import N_
 
