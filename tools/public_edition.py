@@ -107,7 +107,7 @@ README = "public/README.md"
 INSTRUCTOR_ONLY = "instructor-only"
 """The tag of a chapter's code cell that is built in the instructor's edition only."""
 MANIFEST = "locale/ko/pages.yml"
-FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference")
+FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference", "roofline_grading.exercises")
 """Names no file of the public edition may hold: the grading package's answer key and model answers."""
 FORBIDDEN_PATHS = ("solutions/", "grading/", "instructor.mk", ".grading-secret", "gradebook.db")
 

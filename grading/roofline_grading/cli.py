@@ -1,6 +1,7 @@
 """``roofline-grading``: the instructor's round, one command a step (the Makefile calls only it).
 
-    roofline-grading release ASSIGNMENT     the known-mistakes cells, then nbgrader's generate_assignment
+    roofline-grading release ASSIGNMENT     the exercise folders' notebooks and their made cells, then
+                                            nbgrader's generate_assignment
     roofline-grading roster CSV             the class list into the gradebook
     roofline-grading collect ASSIGNMENT ZIP...   LMS zips into submitted/ (see autograde.collect)
     roofline-grading autograde ASSIGNMENT   grade every submission, sandboxed (see autograde.cli)
@@ -96,11 +97,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _release(args: argparse.Namespace) -> int:
-    from roofline_grading import fingerprints
+    from roofline_grading import fingerprints, statements
 
     solutions = args.course / "solutions" / args.assignment
     if not solutions.is_dir():
         return _refuse(f"release: no {solutions} (the instructor's notebooks of {args.assignment})")
+    own = solutions.resolve() == statements.REPOSITORY / "solutions" / args.assignment
+    statements.write(solutions, everything=own)  # a course elsewhere: only the folders it holds
     written = fingerprints.main([str(solutions)])
     if written:
         return written

@@ -29,8 +29,6 @@ inf
 ['compute', 'memory']
 >>> ex7_largest_batch(), round(ex7_plateau_batch(989e12, 3.35e12))   # memory runs out first
 (119, 295)
->>> ex9_smallest_tile(), ex9_smallest_tile(*EX9_H100[:2], vmem_bandwidth=math.inf)
-(481, 591)
 """
 
 from __future__ import annotations
@@ -60,22 +58,16 @@ from rooflinekit.exercises import (
     EX8_DATASHEET_BF16,
     EX8_DATASHEET_TB,
     EX8_KERNELS,
-    EX9_CHIP,
-    EX9_OTHER_CHIP,
-    EX9_SMEM,
-    EX9_VMEM,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
 )
-from rooflinekit.hierarchy import attention_cost, smallest_compute_bound_tiles, tile_bytes, tiled_matmul_bytes
 from rooflinekit.models import transformer_shape
 from rooflinekit.network import network_critical_d
 from rooflinekit.transformer.memory import MemoryCheck
 from rooflinekit.utilization import Utilization, utilization
 
 __all__ = [
-    "EX9_H100",
     "ex1_cost",
     "ex1_critical_batch",
     "ex1_roofline",
@@ -105,14 +97,6 @@ __all__ = [
     "ex8_figures",
     "ex8_mbu",
     "ex8_mfu",
-    "ex9_fits",
-    "ex9_fused_attention_bytes",
-    "ex9_fusion_ratio",
-    "ex9_held_bytes",
-    "ex9_smallest_tile",
-    "ex9_tiled_bytes",
-    "ex9_tiled_intensity",
-    "ex9_unfused_attention_bytes",
 ]
 
 
@@ -367,62 +351,3 @@ def ex7_plateau_batch(peak: float, bandwidth: float) -> float:
     """The batch from which the weight matmuls are compute-bound (bf16 weights): past it each
     token's matmul time and attention time are both fixed, and the tokens a second stop growing."""
     return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth)
-# --- Exercise 9: the memory hierarchy: tiles, their fit on chip, fused attention ---------
-
-
-def ex9_tiled_bytes(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
-    """Bytes out of HBM for a bf16 matmul in tiles of ``bm x bn`` outputs: ``x`` moves
-    ``ceil(n/bn)`` times, ``w`` ``ceil(m/bm)`` times, ``out`` once."""
-    return tiled_matmul_bytes(m, k, n, bm, bn)
-
-
-def ex9_tiled_intensity(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
-    """FLOPs per byte out of HBM of that tiled matmul."""
-    return matmul_cost(m, k, n).flops / ex9_tiled_bytes(m, k, n, bm, bn)
-
-
-def _tiles_on(peak: float, hbm_bandwidth: float) -> Any:
-    """The smallest bf16 square tile compute-bound out of HBM on a chip of these figures."""
-    derived = EX9_CHIP.derive(id="exercise-9", peaks={"bf16": peak}, hbm_bandwidth=hbm_bandwidth)
-    return smallest_compute_bound_tiles(derived)[0]
-
-
-def ex9_smallest_tile(
-    peak: float = EX9_CHIP.peak("bf16"),
-    hbm_bandwidth: float = EX9_CHIP.hbm_bandwidth,
-    vmem_bandwidth: float = float(EX9_VMEM.bandwidth or "nan"),
-) -> int:
-    """The side ``b`` of the smallest square bf16 tile compute-bound streaming out of HBM: the
-    ridge is HBM's (``vmem_bandwidth``, the level the tile is staged in, does not set it)."""
-    return int(_tiles_on(peak, hbm_bandwidth).tile)
-
-
-def ex9_held_bytes(bm: Any, bk: Any, bn: Any) -> Any:
-    """Bytes the three bf16 tiles ``x[bm,bk]``, ``w[bk,bn]``, ``out[bm,bn]`` take on chip."""
-    return tile_bytes(bm, bk, bn)
-
-
-EX9_H100 = (EX9_OTHER_CHIP.peak("bf16"), EX9_OTHER_CHIP.hbm_bandwidth, float(EX9_SMEM.capacity or "nan"))
-"""(peak, HBM bandwidth, one SM's shared memory) of the H100: where its tile does not fit."""
-
-
-def ex9_fits(b: Any, capacity_bytes: float) -> str:
-    """``"yes"`` if the three tiles of a square ``b x b x b`` bf16 tile step fit in ``capacity_bytes``."""
-    return "yes" if tile_bytes(b, b, b) <= capacity_bytes else "no"
-
-
-def ex9_unfused_attention_bytes(seq: Any, head_dim: Any) -> Any:
-    """HBM bytes of one bf16 attention head unfused: the scores go to HBM and back twice."""
-    return attention_cost(seq, head_dim).bytes
-
-
-def ex9_fused_attention_bytes(seq: Any, head_dim: Any, block: Any) -> Any:
-    """HBM bytes fused, with blocks of ``block`` queries: ``Q`` read and ``O`` written once,
-    ``K`` and ``V`` read once per block."""
-    return attention_cost(seq, head_dim, fused=True, block=block).bytes
-
-
-def ex9_fusion_ratio(seq: Any, head_dim: Any, block: Any) -> Any:
-    """The fused attention's intensity over the unfused one's (the same FLOPs)."""
-    fused = attention_cost(seq, head_dim, fused=True, block=block)
-    return fused.intensity / attention_cost(seq, head_dim).intensity

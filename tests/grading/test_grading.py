@@ -21,6 +21,8 @@ from matplotlib.figure import Figure  # figures made without pyplot need no back
 
 from roofline_grading import answer_key as key
 from roofline_grading import reference
+from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9
+from roofline_grading.exercises.ex9_memory_hierarchy import given as ex9_given
 from roofline_grading.judge import Verdict, assess, judge
 from roofline_grading.questions import (
     FigureQuestion,
@@ -126,7 +128,7 @@ def at_its_figures(qid: str) -> float:
 
 def printed_figures() -> dict[str, float]:
     """The scalar answers the book and the source print, as the library computes them."""
-    attention = (exercises.EX9_SEQ, exercises.EX9_HEAD_DIM, exercises.EX9_BLOCK)
+    attention = (ex9_given.SEQ, ex9_given.HEAD_DIM, ex9_given.BLOCK)
     return {
         "ex1.critical_batch": reference.ex1_critical_batch(),
         "ex2.critical_batch": reference.ex2_critical_batch(),
@@ -154,12 +156,12 @@ def printed_figures() -> dict[str, float]:
         "ex8.achieved_bandwidth": reference.ex8_achieved_bandwidth(MOVED, MICROSECONDS),
         "ex8.mfu": reference.ex8_mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
         "ex8.mbu": reference.ex8_mbu(MOVED, MICROSECONDS, TERABYTES),
-        "ex9.tiled_bytes": reference.ex9_tiled_bytes(*exercises.EX9_SHAPE, *exercises.EX9_TILE),
-        "ex9.tiled_intensity": reference.ex9_tiled_intensity(*exercises.EX9_SHAPE, *exercises.EX9_TILE),
-        "ex9.smallest_tile": smallest_compute_bound_tiles(exercises.EX9_CHIP)[0].tile,  # chapter 12's table
-        "ex9.unfused_attention_bytes": reference.ex9_unfused_attention_bytes(*attention[:2]),
-        "ex9.fused_attention_bytes": reference.ex9_fused_attention_bytes(*attention),
-        "ex9.fusion_ratio": reference.ex9_fusion_ratio(*attention),
+        "ex9.tiled_bytes": ex9.tiled_bytes(*ex9_given.SHAPE, *ex9_given.TILE),
+        "ex9.tiled_intensity": ex9.tiled_intensity(*ex9_given.SHAPE, *ex9_given.TILE),
+        "ex9.smallest_tile": smallest_compute_bound_tiles(ex9_given.CHIP)[0].tile,  # chapter 12's table
+        "ex9.unfused_attention_bytes": ex9.unfused_attention_bytes(*attention[:2]),
+        "ex9.fused_attention_bytes": ex9.fused_attention_bytes(*attention),
+        "ex9.fusion_ratio": ex9.fusion_ratio(*attention),
     }
 
 

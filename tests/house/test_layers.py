@@ -89,6 +89,10 @@ WRONG_WAYS = {
     "the recorder imports only what the kernel has": (
         "roofline_recorder/audit.py", "import nbformat  # not in the grading kernel",
         "roofline_recorder.audit -> nbformat"),
+    "an exercise folder: its figures know no answer": (
+        "roofline_grading/exercises/ex9_memory_hierarchy/given.py", "from . import answers  # above it",
+        "roofline_grading.exercises.ex9_memory_hierarchy.given is not allowed to import "
+        "roofline_grading.exercises.ex9_memory_hierarchy.answers"),
     "the book's extension: wrong way": (
         "roofline_book/translations.py", "from roofline_book import downloads  # the book's extension",
         "roofline_book.translations is not allowed to import roofline_book.downloads"),

@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from roofline_grading import answer_key as key
+from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import EX1_CHIP, EX2_CHIP
@@ -208,12 +209,12 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 9: each misconception it exists for, and the output left out.
     "ex9-untiled": Slip(
-        key.UNTILED,
+        ex9.UNTILED,
         ((r"math\.ceil\(n / bn\)", "1"), (r"math\.ceil\(m / bm\)", "1")),
         _parts("ex9", "tiled_bytes", "tiled_intensity"),
     ),
     "ex9-no-output": Slip(
-        key.NO_OUTPUT,
+        ex9.NO_OUTPUT,
         (
             (r" \+ m \* n\)", ")"),
             (r" \+ bm \* bn\)", ")"),
@@ -224,22 +225,22 @@ SLIPS: dict[str, Slip] = {
         ),
     ),
     "ex9-elements-not-bytes": Slip(
-        key.ELEMENTS_NOT_BYTES,
+        ex9.ELEMENTS_NOT_BYTES,
         ((r"math\.floor\(BYTES_PER_ELEMENT \* ridge\)", "math.floor(ridge)"),),
         _parts("ex9", "smallest_tile"),
     ),
     "ex9-inner-bandwidth": Slip(
-        key.INNER_BANDWIDTH,
+        ex9.INNER_BANDWIDTH,
         ((r"ridge = peak / hbm_bandwidth", "ridge = peak / vmem_bandwidth"),),
         _parts("ex9", "smallest_tile"),
     ),
     "ex9-scores-once": Slip(
-        key.SCORES_ONCE,
+        ex9.SCORES_ONCE,
         ((r"scores = 4 \* seq \* seq", "scores = 2 * seq * seq"),),
         _parts("ex9", "unfused_attention_bytes", "fusion_ratio"),
     ),
     "ex9-kv-not-per-block": Slip(
-        key.KV_NOT_PER_BLOCK,
+        ex9.KV_NOT_PER_BLOCK,
         ((r"math\.ceil\(seq / block\)", "1"),),
         _parts("ex9", "fused_attention_bytes", "fusion_ratio"),
     ),
