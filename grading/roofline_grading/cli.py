@@ -8,6 +8,7 @@
     roofline-grading feedback ASSIGNMENT    each student's feedback pages
     roofline-grading grades [--to FILE]     the gradebook exported to CSV, a row per student
     roofline-grading cluster certs|scheduler|worker   the grading cluster (see autograde.cluster)
+    roofline-grading check EXERCISE         one exercise checked as its author works (see check)
 
 ``roster`` imports the class list with each student id normalised as ``collect`` files them
 (Unicode NFKC, case-folded: :mod:`roofline_grading.students`), and refuses a list that spells one
@@ -59,6 +60,7 @@ def parser() -> argparse.ArgumentParser:
         ("collect", "collect submissions from LMS zips (roofline_grading.autograde.collect)"),
         ("autograde", "grade every collected submission (roofline_grading.autograde)"),
         ("cluster", "the grading cluster: its certificates, scheduler, workers (autograde.cluster)"),
+        ("check", "check one exercise as its author works (roofline_grading.check)"),
     ):
         passed = steps.add_parser(name, help=words, description=words, add_help=False)
         passed.add_argument("arguments", nargs=argparse.REMAINDER)
@@ -90,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "collect": _collect,
         "autograde": _autograde,
         "cluster": _cluster,
+        "check": _check,
         "feedback": lambda a: _nbgrader(a.course, "generate_feedback", a.assignment, "--force"),
         "grades": _grades,
     }
@@ -203,6 +206,12 @@ def _cluster(args: argparse.Namespace) -> int:
     from roofline_grading.autograde import cluster
 
     return cluster.main(list(args.arguments))
+
+
+def _check(args: argparse.Namespace) -> int:
+    from roofline_grading import check
+
+    return check.main(list(args.arguments))
 
 
 def _grades(args: argparse.Namespace) -> int:

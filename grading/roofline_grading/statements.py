@@ -29,13 +29,16 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 """This repository (the course whose ``solutions/`` holds every folder exercise)."""
 
 
-def write(solutions: Path, *, everything: bool) -> list[Path]:
+def write(solutions: Path, *, everything: bool, only: str | None = None) -> list[Path]:
     """Write each folder's statement to ``solutions/<name>.ipynb`` (every folder's with
-    ``everything``, else only those already there); the notebooks that changed."""
+    ``everything``, else only those already there; ``only``: that folder's alone, always); the
+    notebooks that changed."""
     changed = []
     for name in FOLDERS:
         target = solutions / f"{name}.ipynb"
-        if not (everything or target.exists()):
+        if only is not None and name != only:
+            continue
+        if not (everything or only or target.exists()):
             continue
         source = (folder(name) / STATEMENT).read_bytes()
         if not target.exists() or target.read_bytes() != source:
