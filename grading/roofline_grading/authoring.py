@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from roofline_grading.questions import Misconception, Question, Reading, Tolerance
+from rooflinekit.words import N_
 
 __all__ = [
     "COUNT",
@@ -30,6 +31,7 @@ __all__ = [
     "REPLICAS",
     "TILE",
     "TOKENS",
+    "UNITS",
     "WIDTH",
     "WORD",
     "Exercise",
@@ -42,13 +44,15 @@ __all__ = [
     "whole_count",
 ]
 
-COUNT = Tolerance(rtol=1e-9, why="whole numbers, exact in float64; room only for float rounding")
-MODEL = Tolerance(rtol=1e-6, why="a few multiplications of the given figures; any order of operations")
-TOKENS = Tolerance(atol=1.0, why="a batch is a whole number of tokens: round down, up, or keep decimals")
-REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) may be rounded to a token")
-TILE = Tolerance(atol=1.0, why="a tile is a whole number of rows: round up, or keep decimals")
-WIDTH = Tolerance(atol=1.0, why="a width is a whole number of elements: round down, up, or keep decimals")
-WORD = Tolerance(why="a word: its first word, in any case, must be the right one")
+COUNT = Tolerance(rtol=1e-9, why=N_("whole numbers, exact in float64; room only for float rounding"))
+MODEL = Tolerance(rtol=1e-6, why=N_("a few multiplications of the given figures; any order of operations"))
+TOKENS = Tolerance(atol=1.0, why=N_("a batch is a whole number of tokens: round down, up, or keep decimals"))
+REPLICAS = Tolerance(rtol=1e-2, why=N_("each replica's batch (100 tokens or more) may be rounded to a token"))
+TILE = Tolerance(atol=1.0, why=N_("a tile is a whole number of rows: round up, or keep decimals"))
+WIDTH = Tolerance(atol=1.0, why=N_("a width is a whole number of elements: round down, up, or keep decimals"))
+WORD = Tolerance(why=N_("a word: its first word, in any case, must be the right one"))
+UNITS: dict[Tolerance, str] = {TOKENS: N_("token"), TILE: N_("row"), WIDTH: N_("element")}
+"""What an absolute tolerance counts in (the guide's table of tolerances says "1 token either way")."""
 
 
 @dataclass(frozen=True)

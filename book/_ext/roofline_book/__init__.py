@@ -53,7 +53,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-from roofline_book import accessibility, computed, downloads, editions, figures, home, launch
+from roofline_book import accessibility, computed, downloads, editions, figures, guide_tables, home, launch
 from roofline_book.exercises import find_exercises, in_language, listing_markdown, name_pieces
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.glue import MESSAGE_MIME
@@ -279,4 +279,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     launch.setup(app)
     home.setup(app)
     figures.setup(app)
+    guide_tables.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
