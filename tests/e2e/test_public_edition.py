@@ -282,7 +282,8 @@ def _model_answers() -> dict[str, str]:
             if _calls_the_library(body, module):
                 continue  # the library's general function, public by design: the student's kernel has none
             code = _normalized("\n".join(ast.unparse(n) for n in body))
-            found[re.escape(code)] = f"the code of the model answer {module.__name__}.{name}"
+            label = name if secret_names else f"{module.__name__}.{name}"
+            found[re.escape(code)] = f"the code of the model answer {label}"
     assert len(found) >= 20
     return found
 
