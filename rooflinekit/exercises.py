@@ -55,16 +55,6 @@ EX5_REPLICAS = 8
 EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
 """The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
 
-# --- Exercise 6: a layer split over chips, summed by a ring all-reduce --------------------
-EX6_CHIP: Chip = chip("h100-sxm")
-"""The H100 SXM with the catalog's dense bf16 peak, NVLink and InfiniBand figures."""
-EX6_NVLINK_BOTH_WAYS_GB = 2 * EX6_CHIP.link_bandwidth / 1e9
-"""NVIDIA's NVLink line, in GB/s: both directions together (the catalog keeps one way, half of it)."""
-EX6_NIC_GIGABITS = 8 * float(EX6_CHIP.dcn_bandwidth or "nan") / 1e9
-"""The InfiniBand NIC each GPU of the source's reference node has, in Gb/s (bits) each way."""
-EX6_GPUS = 8
-"""GPUs in one node, joined by NVLink."""
-
 # --- Exercise 8: what a measured kernel achieved ------------------------------------------
 EX8_CHIP: Chip = chip("h100-sxm")
 EX8_DATASHEET_BF16 = EX8_CHIP.peak("bf16", sparse=True)

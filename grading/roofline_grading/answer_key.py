@@ -88,11 +88,11 @@ __all__ = [
     "WIDTH",
     "WORD",
     "Exercise",
+    "number",
     "question",
 ]
 
 FLOPS_PER_MULTIPLY_ADD = 2
-BITS_PER_BYTE = 8
 """Each term of a dot product is a multiply and an add."""
 TEXT_CHIP: Chip = chip("tpu-v5e")
 """The TPU v5e with the bandwidth the text uses (8.2e11 B/s), not exercise 1's 8.1e11."""
@@ -957,214 +957,6 @@ EX5 = Exercise(
 )
 
 
-# --- Exercise 6: a layer split over chips, summed by a ring all-reduce ------------------
-
-BOTH_DIRECTIONS = Misconception(
-    "both-directions",
-    N_(
-        "This matches counting both directions of a link as one. A link's figure for both directions "
-        "together is twice what it carries each way; in a ring each chip sends to one neighbour over one "
-        "direction while it receives over the other, so its bytes go at the one-way bandwidth."
-    ),
-)
-BITS_AS_BYTES = Misconception(
-    "bits-as-bytes",
-    N_(
-        "This matches reading Gb/s (gigabits) as GB/s (gigabytes). A network card's figure is in bits: "
-        "divide by 8 for bytes."
-    ),
-)
-NO_N_MINUS_ONE = Misconception(
-    "no-n-minus-one",
-    N_(
-        "This matches sending the whole payload twice, 2 x payload. In a ring all-reduce each chip sends "
-        "n - 1 pieces of payload / n in each of its two phases: 2 (n - 1) / n x payload, the whole "
-        "payload (not twice it) for two chips."
-    ),
-)
-ONE_PHASE = Misconception(
-    "one-phase",
-    N_(
-        "This matches counting one phase of the ring all-reduce, (n - 1) / n x payload. That is the "
-        "reduce-scatter alone (or an all-gather); the all-reduce needs both, and sends twice as much."
-    ),
-)
-
-PER_CHIP_SHARE = Misconception(
-    "per-chip-share",
-    N_(
-        "This matches giving each GPU's share of the width, D / n. The question asks for the matmul's "
-        "whole width D, which the n GPUs split between them."
-    ),
-)
-
-EX6_PEAK = stated.EX6_CHIP.peak("bf16")
-EX6_LINK = stated.EX6_CHIP.link_bandwidth
-
-
-def _random_split(rng: np.random.Generator) -> tuple[int, float, float]:
-    """(chips, peak, one-way link bandwidth): 2 to 256 chips, links of 1e10 to 1e12 B/s."""
-    link = _log_uniform(rng, 1e10, 1e12)
-    return int(rng.integers(2, 257)), _log_uniform(rng, 1e14, 5e15), link
-
-
-def _split_d(n: Any, peak: float, link: float, *, sent: float = 1.0) -> float:
-    """The threshold when each chip is thought to send ``sent`` times the ring's bytes (a mistake's):
-    the time to send, and so the threshold, grows with the bytes."""
-    return float(ref.ex6_critical_d(n, peak, link)) * sent
-
-
-def _share(threshold: Callable[..., Any], n: Callable[..., int]) -> Callable[..., Any]:
-    """Each GPU's share, D / n, of a threshold on the whole width D (``n`` of the arguments)."""
-    return lambda *arguments: threshold(*arguments) / n(*arguments)
-
-
-def _two_chip_d(peak: float, link: float) -> float:
-    return float(ref.ex6_critical_d(2, peak, link))
-
-
-def _width_readings(threshold: Callable[..., Any], n: Callable[..., int]) -> tuple[Reading, ...]:
-    """A width D: kept with decimals or rounded, or, not earning, each GPU's share of it."""
-    share = _refused("per-gpu-share", "each GPU's share of the width, D / n", _share(threshold, n),
-                     N_("the whole width D, not each GPU's share D / n"), PER_CHIP_SHARE)
-    return (*_roundings(threshold, "elements"), share)
-
-
-EX6_READINGS: dict[str, tuple[Reading, ...]] = {
-    "link_bandwidth": (
-        _refused("binary-gigabytes", "a gigabyte as 2**30 bytes",
-                 lambda gb: gb * 2.0**30 / 2, N_("(1 GB is 1e9 bytes)")),
-        _refused("both-ways", "the figure for both directions, as the bandwidth of the link",
-                 lambda gb: gb * ref.GIGA,
-                 N_("in one direction, from a datasheet's figure for both directions together"),
-                 BOTH_DIRECTIONS),
-    ),
-    "nic_bandwidth": (
-        _refused("binary-gigabits", "a gigabit as 2**30 bits",
-                 lambda gbit: gbit * 2.0**30 / BITS_PER_BYTE, N_("(gigabits per second, 1e9 bits)")),
-        _refused("bits-as-bytes", "the figure in bytes, as a GB/s",
-                 lambda gbit: gbit * ref.GIGA, N_("(gigabits per second, 1e9 bits)"), BITS_AS_BYTES),
-    ),
-    "all_reduce_bytes": (
-        _refused("sent-and-received", "the bytes each chip sends and receives",
-                 lambda payload, n: 2 * ref.ex6_all_reduce_bytes(payload, n),
-                 N_("not what it also receives, nor the total over the chips")),
-        _refused("all-chips", "the bytes all the chips send together",
-                 lambda payload, n: n * ref.ex6_all_reduce_bytes(payload, n),
-                 N_("not what it also receives, nor the total over the chips")),
-        _refused("one-phase", "the reduce-scatter alone, which leaves each chip a piece of the sum",
-                 lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2,
-                 N_("every chip ends with the sum"), ONE_PHASE),
-    ),
-    "two_chip_critical_d": _width_readings(_two_chip_d, lambda peak, link: 2),
-    "critical_d": _width_readings(ref.ex6_critical_d, lambda n, peak, link: n),
-    "nodes_critical_d": _width_readings(ref.ex6_nodes_critical_d, lambda n, peak, gbit: n),
-}
-"""Exercise 6's readings, by question."""
-
-
-EX6 = Exercise(
-    "ex6_ring_threshold",
-    questions=(
-        FunctionQuestion(
-            "ex6.link_bandwidth",
-            "(both_ways_gigabytes_per_second)",
-            ref.ex6_link_bandwidth,
-            MODEL,
-            cases=((stated.EX6_NVLINK_BOTH_WAYS_GB,), (100.0,)),
-            random_case=lambda rng: (round(_log_uniform(rng, 20.0, 4000.0), 1),),
-            mistakes=(Mistake(BOTH_DIRECTIONS, lambda gb: gb * ref.GIGA),),
-            readings=EX6_READINGS["link_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex6.nic_bandwidth",
-            "(gigabits_per_second)",
-            ref.ex6_nic_bandwidth,
-            MODEL,
-            cases=((stated.EX6_NIC_GIGABITS,), (100.0,)),
-            random_case=lambda rng: (round(_log_uniform(rng, 10.0, 1600.0), 1),),
-            mistakes=(Mistake(BITS_AS_BYTES, lambda gbit: gbit * ref.GIGA),),
-            readings=EX6_READINGS["nic_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex6.all_reduce_bytes",
-            "(payload_bytes, n_chips)",
-            ref.ex6_all_reduce_bytes,
-            MODEL,
-            cases=((2.0 * 8192 * 8192, stated.EX6_GPUS), (1000.0, 2), (1e6, 5)),
-            random_case=lambda rng: (_log_uniform(rng, 1e3, 1e10), int(rng.integers(2, 513))),
-            mistakes=(
-                Mistake(NO_N_MINUS_ONE, lambda payload, n: 2 * payload),
-                Mistake(ONE_PHASE, lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2),
-            ),
-            readings=EX6_READINGS["all_reduce_bytes"],
-        ),
-        FunctionQuestion(
-            "ex6.two_chip_critical_d",
-            "(peak, link_bandwidth)",
-            lambda peak, link: ref.ex6_critical_d(2, peak, link),
-            WIDTH,
-            cases=((EX6_PEAK, EX6_LINK), (1e15, 1e11)),
-            random_case=lambda rng: _random_split(rng)[1:],
-            mistakes=(
-                Mistake(NO_N_MINUS_ONE, lambda peak, link: _split_d(2, peak, link, sent=2)),
-                Mistake(ONE_PHASE, lambda peak, link: _split_d(2, peak, link, sent=0.5)),
-                Mistake(BOTH_DIRECTIONS, lambda peak, link: _split_d(2, peak, 2 * link)),
-                Mistake(PER_CHIP_SHARE, _share(_two_chip_d, lambda peak, link: 2)),
-            ),
-            readings=EX6_READINGS["two_chip_critical_d"],
-        ),
-        FunctionQuestion(
-            "ex6.critical_d",
-            "(n_chips, peak, link_bandwidth)",
-            ref.ex6_critical_d,
-            WIDTH,
-            cases=((stated.EX6_GPUS, EX6_PEAK, EX6_LINK), (2, EX6_PEAK, EX6_LINK), (64, 1e15, 1e11)),
-            random_case=_random_split,
-            mistakes=(
-                Mistake(NO_N_MINUS_ONE, lambda n, peak, link: _split_d(n, peak, link, sent=n / (n - 1))),
-                Mistake(ONE_PHASE, lambda n, peak, link: _split_d(n, peak, link, sent=0.5)),
-                Mistake(BOTH_DIRECTIONS, lambda n, peak, link: _split_d(n, peak, 2 * link)),
-                Mistake(PER_CHIP_SHARE, _share(ref.ex6_critical_d, lambda n, peak, link: n)),
-            ),
-            readings=EX6_READINGS["critical_d"],
-        ),
-        FunctionQuestion(
-            "ex6.nodes_critical_d",
-            "(n_nodes, peak, gigabits_per_second)",
-            ref.ex6_nodes_critical_d,
-            WIDTH,
-            cases=((2, EX6_PEAK, stated.EX6_NIC_GIGABITS), (16, 1e15, 200.0)),
-            random_case=lambda rng: (
-                int(rng.integers(2, 129)),
-                _log_uniform(rng, 1e14, 5e15),
-                float(rng.choice([25, 50, 100, 200, 400, 800])),
-            ),
-            mistakes=(
-                Mistake(
-                    BITS_AS_BYTES,
-                    lambda n, peak, gbit: _split_d(n, peak, BITS_PER_BYTE * ref.ex6_nic_bandwidth(gbit)),
-                ),
-                Mistake(
-                    NO_N_MINUS_ONE,
-                    lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=n / (n - 1)),
-                ),
-                Mistake(
-                    ONE_PHASE, lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=0.5)
-                ),
-                Mistake(
-                    BOTH_DIRECTIONS, lambda n, peak, gbit: _split_d(n, peak, 2 * ref.ex6_nic_bandwidth(gbit))
-                ),
-                Mistake(PER_CHIP_SHARE, _share(ref.ex6_nodes_critical_d, lambda n, peak, gbit: n)),
-            ),
-            readings=EX6_READINGS["nodes_critical_d"],
-        ),
-    ),
-    misconceptions=(BOTH_DIRECTIONS, BITS_AS_BYTES, NO_N_MINUS_ONE),
-    given=(EX6_PEAK, stated.EX6_NVLINK_BOTH_WAYS_GB, stated.EX6_NIC_GIGABITS, stated.EX6_GPUS),
-)
-
-
 # --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
 
 QUERY_HEADS = Misconception(
@@ -1588,8 +1380,17 @@ EX8 = Exercise(
     ),
 )
 
+def number(notebook: str) -> int:
+    """The exercise's number, from its notebook's prefix: ``number("ex10_tiles") == 10``."""
+    return int(notebook.split("_")[0].removeprefix("ex"))
+
+
+def _numbered(exercise: Exercise) -> int:
+    return number(exercise.notebook)
+
+
 EXERCISES: dict[str, Exercise] = {
-    e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5, EX6, EX7, EX8, *folder_exercises())
+    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX5, EX7, EX8, *folder_exercises()), key=_numbered)
 }
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from roofline_grading.answer_key import EXERCISES
+from roofline_grading.answer_key import EXERCISES, number
 from roofline_grading.authoring import UNITS
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion, Misconception, Question, Tolerance
@@ -101,14 +101,14 @@ def _naming(question: Question) -> list[Misconception]:
 
 def _misconceptions(root: Path, language: str) -> list[tuple[Cell, ...]]:
     rows: list[tuple[Cell, ...]] = []
-    for number, exercise in enumerate(EXERCISES.values(), start=1):
+    for exercise in EXERCISES.values():
         parts: dict[Misconception, list[Question]] = {}
         for question in exercise.questions:
             for misconception in dict.fromkeys(_naming(question)):
                 parts.setdefault(misconception, []).append(question)
         for misconception, questions in parts.items():
             said = f"{misconception.text(language)} ({misconception.name})"
-            rows.append(((str(number), False), (said, False), (_parts(questions), True)))
+            rows.append(((str(number(exercise.notebook)), False), (said, False), (_parts(questions), True)))
     return rows
 
 

@@ -20,8 +20,6 @@ package, which only instructors install: the library every student installs hold
 inf
 >>> round(ex5_critical_batch(), 1)
 295.4
->>> round(ex6_critical_d()), round(ex6_critical_d(2)), round(ex6_nodes_critical_d())
-(30769, 4396, 39560)
 >>> flops, moved, microseconds, datasheet_flops, terabytes = ex8_figures("decode")
 >>> round(ex8_mfu(flops, microseconds, datasheet_flops), 3), round(ex8_mbu(moved, microseconds, terabytes), 3)
 (0.018, 0.669)
@@ -38,7 +36,6 @@ from dataclasses import replace
 from typing import Any
 
 from rooflinekit.analysis import Roofline, analyze, attainable_flops, t_comms
-from rooflinekit.collectives import ring_all_reduce_bytes
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import dtype_bytes
@@ -49,10 +46,6 @@ from rooflinekit.exercises import (
     EX5_CHIP,
     EX5_DATASHEET_BF16,
     EX5_REPLICAS,
-    EX6_CHIP,
-    EX6_GPUS,
-    EX6_NIC_GIGABITS,
-    EX6_NVLINK_BOTH_WAYS_GB,
     EX7_CHIP,
     EX7_MODEL,
     EX8_DATASHEET_BF16,
@@ -63,7 +56,6 @@ from rooflinekit.exercises import (
     MIXED,
 )
 from rooflinekit.models import transformer_shape
-from rooflinekit.network import network_critical_d
 from rooflinekit.transformer.memory import MemoryCheck
 from rooflinekit.utilization import Utilization, utilization
 
@@ -80,11 +72,6 @@ __all__ = [
     "ex5_critical_batch",
     "ex5_dense_peak",
     "ex5_global_batch",
-    "ex6_all_reduce_bytes",
-    "ex6_critical_d",
-    "ex6_link_bandwidth",
-    "ex6_nic_bandwidth",
-    "ex6_nodes_critical_d",
     "ex7_decode_step",
     "ex7_kv_bytes_per_token",
     "ex7_largest_batch",
@@ -196,44 +183,6 @@ def ex5_global_batch(
 ) -> float:
     """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
     return replicas * ex5_critical_batch(datasheet_flops, hbm_bandwidth)
-
-
-# --- Exercise 6: a layer split over chips, summed by a ring all-reduce -------------------
-
-GIGA = 1e9
-"""A datasheet's giga: 10**9."""
-BITS_PER_BYTE = 8
-
-
-def ex6_link_bandwidth(both_ways_gigabytes_per_second: float = EX6_NVLINK_BOTH_WAYS_GB) -> float:
-    """One way of a link, in B/s, from a datasheet's GB/s for both directions together."""
-    return both_ways_gigabytes_per_second * GIGA / 2
-
-
-def ex6_nic_bandwidth(gigabits_per_second: float = EX6_NIC_GIGABITS) -> float:
-    """A network card's B/s from its Gb/s: 8 bits to a byte."""
-    return gigabits_per_second * GIGA / BITS_PER_BYTE
-
-
-def ex6_all_reduce_bytes(payload_bytes: Any, n_chips: int) -> Any:
-    """Bytes each chip sends in a ring all-reduce: ``2 (n - 1) / n`` times the payload."""
-    return ring_all_reduce_bytes(payload_bytes, n_chips)
-
-
-def ex6_critical_d(
-    n_chips: int = EX6_GPUS,
-    peak: float = EX6_CHIP.peak("bf16"),
-    link_bandwidth: float = EX6_CHIP.link_bandwidth,
-) -> float:
-    """The ``D`` above which a bf16 matmul split along ``D`` over ``n_chips`` is compute-bound."""
-    return network_critical_d(n_chips=n_chips, peak=peak, link_bandwidth=link_bandwidth)
-
-
-def ex6_nodes_critical_d(
-    n_nodes: int = 2, peak: float = EX6_CHIP.peak("bf16"), gigabits_per_second: float = EX6_NIC_GIGABITS
-) -> float:
-    """The same threshold over ``n_nodes`` GPUs in different nodes, each summing over its NIC."""
-    return ex6_critical_d(n_nodes, peak, ex6_nic_bandwidth(gigabits_per_second))
 
 
 # --- Exercise 8: what a measured kernel achieved -----------------------------------------

@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from roofline_grading import answer_key as key
+from roofline_grading.exercises.ex6_ring_threshold import key as ex6
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
@@ -138,22 +139,22 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 6: the three misconceptions it exists for, and one phase of the ring only.
     "ex6-both-directions": Slip(
-        key.BOTH_DIRECTIONS,
+        ex6.BOTH_DIRECTIONS,
         ((r"both_ways_gigabytes_per_second \* 1e9 / 2", "both_ways_gigabytes_per_second * 1e9"),),
         _parts("ex6", "link_bandwidth"),
     ),
     "ex6-bits-as-bytes": Slip(
-        key.BITS_AS_BYTES,
+        ex6.BITS_AS_BYTES,
         ((r"gigabits_per_second \* 1e9 / 8", "gigabits_per_second * 1e9"),),
         _parts("ex6", "nic_bandwidth", "nodes_critical_d"),
     ),
     "ex6-no-n-minus-one": Slip(
-        key.NO_N_MINUS_ONE,
+        ex6.NO_N_MINUS_ONE,
         ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "2 * payload_bytes"),),
         _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
     ),
     "ex6-one-phase": Slip(
-        key.ONE_PHASE,
+        ex6.ONE_PHASE,
         ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "(n_chips - 1) / n_chips * payload_bytes"),),
         _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
     ),

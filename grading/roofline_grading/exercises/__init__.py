@@ -30,6 +30,7 @@ from roofline_grading.authoring import Exercise
 __all__ = ["FOLDERS", "STATEMENT", "folder", "folder_exercises"]
 
 FOLDERS: tuple[str, ...] = (
+    "ex6_ring_threshold",
     "ex9_memory_hierarchy",
 )
 """The exercise folders, in the order of the assignment: a new exercise is one more line."""
