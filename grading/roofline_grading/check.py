@@ -71,17 +71,12 @@ def _functions(exercise: Exercise) -> Iterator[FunctionQuestion]:
 
 
 def answers_right(exercise: Exercise, draws: int) -> Iterator[str]:
-    """A line for each part whose key's own answer is not given the point."""
-    for question in exercise.questions:
-        wrong = [i for i in range(draws) if not _graded(question, _reference(question), f"check-{i}")]
+    """A line for each part whose key's own answer is not given the point (a figure's is checked
+    when the instructor's notebook runs, :mod:`roofline_grading.checks.notebooks`)."""
+    for question in _functions(exercise):
+        wrong = [i for i in range(draws) if not _graded(question, question.reference, f"check-{i}")]
         if wrong:
             yield f"{question.id}: the model answer is not given the point at {len(wrong)} of {draws} draws"
-
-
-def _reference(question: Question) -> Any:
-    if isinstance(question, FunctionQuestion):
-        return question.reference
-    return question.curves  # a figure's key is judged by the notebook's run, not here
 
 
 def mistakes_caught(exercise: Exercise, draws: int) -> Iterator[str]:
