@@ -59,7 +59,8 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 
 # Everything the site is built from. With none of it newer than the last successful build,
 # `make book` has nothing to do (Sphinx and the execution cache handle partial changes).
-# (book/ and exercises/ themselves are left out: their names are also targets.)
+# (book/ and exercises/ themselves are left out: their names are also targets. The grading package,
+# in the instructor's edition, makes the guide's tables.)
 # Files the tools write are not inputs: the vendored assets (their stamp is a prerequisite below;
 # listed, the first build of a fresh clone would add 130 files to the list, and the second would
 # start afresh), the compiled catalogs (*.mo, written by the build) and the chapters in Korean
@@ -68,7 +69,7 @@ vendor: $(VENDOR_STAMP) $(AXE)  ## Install the site's browser assets (and the te
 # the student environment's zip, tools/student_environment.py.)
 BOOK_INPUTS := _config.yml _toc.yml requirements.txt requirements.lock pyproject.toml student/README.md \
 	$(LAB_CONFIG) tools/build_book.py tools/book_cache.py \
-	tools/student_environment.py $(shell find book/* exercises/* rooflinekit locale -path book/_static/vendor -prune \
+	tools/student_environment.py $(shell find book/* exercises/* rooflinekit locale $(wildcard grading/roofline_grading) -path book/_static/vendor -prune \
 	-o -regex 'locale/[^/]*/chapters' -prune -o -name __pycache__ -prune -o -name .ipynb_checkpoints -prune \
 	-o -name '*.mo' -prune -o -print 2>/dev/null)
 BOOK_STAMP := _build/html/.built

@@ -55,16 +55,6 @@ EX5_REPLICAS = 8
 EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
 """The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
 
-# --- Exercise 6: a layer split over chips, summed by a ring all-reduce --------------------
-EX6_CHIP: Chip = chip("h100-sxm")
-"""The H100 SXM with the catalog's dense bf16 peak, NVLink and InfiniBand figures."""
-EX6_NVLINK_BOTH_WAYS_GB = 2 * EX6_CHIP.link_bandwidth / 1e9
-"""NVIDIA's NVLink line, in GB/s: both directions together (the catalog keeps one way, half of it)."""
-EX6_NIC_GIGABITS = 8 * float(EX6_CHIP.dcn_bandwidth or "nan") / 1e9
-"""The InfiniBand NIC each GPU of the source's reference node has, in Gb/s (bits) each way."""
-EX6_GPUS = 8
-"""GPUs in one node, joined by NVLink."""
-
 # --- Exercise 8: what a measured kernel achieved ------------------------------------------
 EX8_CHIP: Chip = chip("h100-sxm")
 EX8_DATASHEET_BF16 = EX8_CHIP.peak("bf16", sparse=True)
@@ -86,22 +76,3 @@ EX7_BATCH = 64
 """The decode batch at which exercise 7 asks the step's time."""
 EX7_PROMPT = 2048
 """Tokens of the prompt whose first token exercise 7 asks."""
-# --- Exercise 9: the memory hierarchy: tiles, their fit on chip, fused attention ------------
-EX9_CHIP: Chip = chip("tpu-v5e")
-"""The TPU v5e with the catalog's bf16 peak, HBM bandwidth and VMEM (capacity, bandwidth)."""
-EX9_OTHER_CHIP: Chip = chip("h100-sxm")
-"""The H100 SXM with the catalog's dense bf16 peak, HBM bandwidth and one SM's shared memory."""
-EX9_SHAPE = (8192, 4096, 16384)
-"""(m, k, n) of the bf16 matmul ``x[m,k] . w[k,n] -> out[m,n]`` exercise 9 tiles."""
-EX9_TILE = (512, 1024)
-"""(bm, bn): the tile of outputs staged in VMEM."""
-EX9_VMEM = next(lv for lv in EX9_CHIP.levels if lv.id == "vmem")
-"""The v5e's VMEM: its capacity (bytes) and bandwidth (B/s) from the catalog."""
-EX9_SMEM = next(lv for lv in EX9_OTHER_CHIP.levels if lv.id == "smem")
-"""The H100's shared memory: one SM's capacity (bytes)."""
-EX9_SEQ = 8192
-"""Tokens of the attention exercise 9 asks about (one head, bf16)."""
-EX9_HEAD_DIM = 128
-"""The head dimension of that attention."""
-EX9_BLOCK = 512
-"""Query rows per block of the fused attention's outer loop."""

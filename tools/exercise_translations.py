@@ -160,7 +160,7 @@ def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROO
     ``language``; raises :class:`MissingTranslations` listing every message the catalogs lack."""
     import copy
 
-    markdown = lookup(root / "locale" / language / "LC_MESSAGES" / "exercises" / ASSIGNMENT / f"{name}.po")
+    markdown = lookup(page_catalog(root, language, name))
     code = lookup(root / "locale" / language / "LC_MESSAGES" / f"{CODE_DOMAIN}.po")
     translated = copy.deepcopy(notebook)
     missing: list[str] = []
@@ -177,6 +177,16 @@ def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROO
         )
     translated.metadata.setdefault("roofline", {})["language"] = language
     return translated
+
+
+def page_catalog(root: Path, language: str, name: str) -> Path:
+    """The catalog of exercise ``name``'s page in ``language`` (a new exercise has none until
+    ``make translations``: its release in that language waits for it).
+
+    >>> page_catalog(Path("."), "ko", "ex1_int8_matmul").as_posix()
+    'locale/ko/LC_MESSAGES/exercises/roofline/ex1_int8_matmul.po'
+    """
+    return root / "locale" / language / "LC_MESSAGES" / "exercises" / ASSIGNMENT / f"{name}.po"
 
 
 def solution_paths(root: Path = ROOT) -> list[Path]:
@@ -197,6 +207,9 @@ def build(
         source_dir = course / "solutions" / language / ASSIGNMENT
         source_dir.mkdir(parents=True)
         for path in solution_paths(course_dir):
+            if not page_catalog(root, language, path.stem).is_file():
+                print(f"{path.stem}: not released in {language}: its page has no catalog (make translations)")
+                continue
             notebook = nbformat.read(path, as_version=4)
             nbformat.write(translate_notebook(notebook, path.stem, language, root), source_dir / path.name)
         _run([sys.executable, "-m", "roofline_grading.fingerprints", str(source_dir), "--language", language])

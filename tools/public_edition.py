@@ -110,7 +110,7 @@ INSTRUCTOR_ONLY = "instructor-only"
 """The tag of a chapter's code cell that is built in the instructor's edition only."""
 MANIFESTS = tuple(f"locale/{language}/pages.yml" for language in TRANSLATED)
 """Each translation's manifest (which pages are translated)."""
-FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference")
+FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference", "roofline_grading.exercises")
 """Names no file of the public edition may hold: the grading package's answer key and model answers."""
 FORBIDDEN_PATHS = ("solutions/", "grading/", "instructor.mk", ".grading-secret", "gradebook.db")
 

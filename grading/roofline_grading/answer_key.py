@@ -38,12 +38,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from roofline_grading import reference as ref
+from roofline_grading.authoring import (
+    COUNT,
+    MODEL,
+    REPLICAS,
+    TILE,
+    TOKENS,
+    WIDTH,
+    WORD,
+    Exercise,
+)
+from roofline_grading.authoring import earns as _earns
+from roofline_grading.authoring import log_uniform as _log_uniform
+from roofline_grading.authoring import random_chip as _random_chip
+from roofline_grading.authoring import refused as _refused
+from roofline_grading.authoring import roundings as _roundings
+from roofline_grading.authoring import whole_count as _whole_count
+from roofline_grading.exercises import folder_exercises
 from roofline_grading.questions import (
     Curve,
     FigureQuestion,
@@ -72,19 +88,11 @@ __all__ = [
     "WIDTH",
     "WORD",
     "Exercise",
+    "number",
     "question",
 ]
 
-COUNT = Tolerance(rtol=1e-9, why="whole numbers, exact in float64; room only for float rounding")
-MODEL = Tolerance(rtol=1e-6, why="a few multiplications of the given figures; any order of operations")
-TOKENS = Tolerance(atol=1.0, why="a batch is a whole number of tokens: round down, up, or keep decimals")
-REPLICAS = Tolerance(rtol=1e-2, why="each replica's batch (100 tokens or more) may be rounded to a token")
-TILE = Tolerance(atol=1.0, why="a tile is a whole number of rows: round up, or keep decimals")
-WIDTH = Tolerance(atol=1.0, why="a width is a whole number of elements: round down, up, or keep decimals")
-WORD = Tolerance(why="a word: its first word, in any case, must be the right one")
-
 FLOPS_PER_MULTIPLY_ADD = 2
-BITS_PER_BYTE = 8
 """Each term of a dot product is a multiply and an add."""
 TEXT_CHIP: Chip = chip("tpu-v5e")
 """The TPU v5e with the bandwidth the text uses (8.2e11 B/s), not exercise 1's 8.1e11."""
@@ -92,29 +100,7 @@ TERABYTE = 1e12
 """A terabyte in a datasheet's TB/s: 10**12 bytes."""
 
 
-@dataclass(frozen=True)
-class Exercise:
-    """One graded notebook: its questions, the misconceptions it exists to catch, and the
-    figures its problem statement gives."""
-
-    notebook: str
-    questions: tuple[Question, ...]
-    misconceptions: tuple[Misconception, ...]
-    given: tuple[float, ...]
-
-    def question(self, name: str) -> Question:
-        """The question ``<notebook prefix>.name``, e.g. ``EX1.question("bytes_read")``."""
-        for q in self.questions:
-            if q.id.split(".", 1)[1] == name:
-                return q
-        raise KeyError(f"{self.notebook} has no question {name!r}")
-
-
 # --- Random inputs -----------------------------------------------------------------------
-
-
-def _log_uniform(rng: np.random.Generator, low: float, high: float) -> float:
-    return float(np.exp(rng.uniform(np.log(low), np.log(high))))
 
 
 def _random_shape(rng: np.random.Generator) -> tuple[int, int, int]:
@@ -122,12 +108,6 @@ def _random_shape(rng: np.random.Generator) -> tuple[int, int, int]:
     batch = int(rng.integers(1, 4097))
     d, f = (int(v) for v in rng.integers(64, 16385, size=2))
     return batch, d, f
-
-
-def _random_chip(rng: np.random.Generator) -> tuple[float, float]:
-    """A bandwidth from 1e11 to 1e13 B/s and a peak 100 to 1000 times it, like real chips."""
-    bandwidth = _log_uniform(rng, 1e11, 1e13)
-    return bandwidth * _log_uniform(rng, 100, 1000), bandwidth
 
 
 def _random_two_peaks(rng: np.random.Generator) -> tuple[float, float, float]:
@@ -170,51 +150,6 @@ def _sizes(
 
 
 # --- Readings ---------------------------------------------------------------------------
-
-
-def _earns(name: str, description: str, answer: Callable[..., Any]) -> Reading:
-    """A reading the tolerance accepts at every input."""
-    return Reading(name, description, answer, True)
-
-
-def _refused(
-    name: str,
-    description: str,
-    answer: Callable[..., Any],
-    words: str,
-    misconception: Misconception | None = None,
-) -> Reading:
-    """A reading the statement rules out with ``words`` (marked with ``N_``), named in the feedback
-    as ``misconception`` if it is one."""
-    return Reading(name, description, answer, False, words, misconception)
-
-
-
-
-def _rounded(reference: Callable[..., Any], how: Callable[[float], float]) -> Callable[..., Any]:
-    """``reference``'s answer rounded by ``how`` (an infinite one left as it is)."""
-
-    def answer(*arguments: Any) -> Any:
-        value = float(reference(*arguments))
-        return value if math.isinf(value) else float(how(value))
-
-    return answer
-
-
-def _roundings(reference: Callable[..., Any], whole: str) -> tuple[Reading, ...]:
-    """The readings of a question whose answer is a whole number of ``whole`` (tokens, rows,
-    elements) that the model gives with decimals: kept, rounded up, down or to the nearest."""
-    return (
-        _earns("decimals", f"the real number the model gives, not a whole number of {whole}", reference),
-        _earns("rounded-up", f"the first whole number of {whole} past it", _rounded(reference, math.ceil)),
-        _earns("rounded-down", f"the last whole number of {whole} below it", _rounded(reference, math.floor)),
-        _earns("nearest", f"the nearest whole number of {whole}", _rounded(reference, round)),
-    )
-
-
-def _whole_count(reference: Callable[..., Any]) -> Reading:
-    """A count of bytes or operations returned as a Python int (the model gives a float)."""
-    return _earns("integer", "the count as an int, not a float", lambda *a: round(float(reference(*a))))
 
 
 # --- Misconceptions, in the words a student reads ---------------------------------------
@@ -806,6 +741,7 @@ EX3 = Exercise(
         *stated.EX3_SIZES,
         int(stated.EX3_BATCHES[-1]),
     ),
+    plots=True,
 )
 
 
@@ -1018,214 +954,6 @@ EX5 = Exercise(
     ),
     misconceptions=(SPARSE_PEAK,),
     given=(*EX5_FIGURES, stated.EX5_REPLICAS),
-)
-
-
-# --- Exercise 6: a layer split over chips, summed by a ring all-reduce ------------------
-
-BOTH_DIRECTIONS = Misconception(
-    "both-directions",
-    N_(
-        "This matches counting both directions of a link as one. A link's figure for both directions "
-        "together is twice what it carries each way; in a ring each chip sends to one neighbour over one "
-        "direction while it receives over the other, so its bytes go at the one-way bandwidth."
-    ),
-)
-BITS_AS_BYTES = Misconception(
-    "bits-as-bytes",
-    N_(
-        "This matches reading Gb/s (gigabits) as GB/s (gigabytes). A network card's figure is in bits: "
-        "divide by 8 for bytes."
-    ),
-)
-NO_N_MINUS_ONE = Misconception(
-    "no-n-minus-one",
-    N_(
-        "This matches sending the whole payload twice, 2 x payload. In a ring all-reduce each chip sends "
-        "n - 1 pieces of payload / n in each of its two phases: 2 (n - 1) / n x payload, the whole "
-        "payload (not twice it) for two chips."
-    ),
-)
-ONE_PHASE = Misconception(
-    "one-phase",
-    N_(
-        "This matches counting one phase of the ring all-reduce, (n - 1) / n x payload. That is the "
-        "reduce-scatter alone (or an all-gather); the all-reduce needs both, and sends twice as much."
-    ),
-)
-
-PER_CHIP_SHARE = Misconception(
-    "per-chip-share",
-    N_(
-        "This matches giving each GPU's share of the width, D / n. The question asks for the matmul's "
-        "whole width D, which the n GPUs split between them."
-    ),
-)
-
-EX6_PEAK = stated.EX6_CHIP.peak("bf16")
-EX6_LINK = stated.EX6_CHIP.link_bandwidth
-
-
-def _random_split(rng: np.random.Generator) -> tuple[int, float, float]:
-    """(chips, peak, one-way link bandwidth): 2 to 256 chips, links of 1e10 to 1e12 B/s."""
-    link = _log_uniform(rng, 1e10, 1e12)
-    return int(rng.integers(2, 257)), _log_uniform(rng, 1e14, 5e15), link
-
-
-def _split_d(n: Any, peak: float, link: float, *, sent: float = 1.0) -> float:
-    """The threshold when each chip is thought to send ``sent`` times the ring's bytes (a mistake's):
-    the time to send, and so the threshold, grows with the bytes."""
-    return float(ref.ex6_critical_d(n, peak, link)) * sent
-
-
-def _share(threshold: Callable[..., Any], n: Callable[..., int]) -> Callable[..., Any]:
-    """Each GPU's share, D / n, of a threshold on the whole width D (``n`` of the arguments)."""
-    return lambda *arguments: threshold(*arguments) / n(*arguments)
-
-
-def _two_chip_d(peak: float, link: float) -> float:
-    return float(ref.ex6_critical_d(2, peak, link))
-
-
-def _width_readings(threshold: Callable[..., Any], n: Callable[..., int]) -> tuple[Reading, ...]:
-    """A width D: kept with decimals or rounded, or, not earning, each GPU's share of it."""
-    share = _refused("per-gpu-share", "each GPU's share of the width, D / n", _share(threshold, n),
-                     N_("the whole width D, not each GPU's share D / n"), PER_CHIP_SHARE)
-    return (*_roundings(threshold, "elements"), share)
-
-
-EX6_READINGS: dict[str, tuple[Reading, ...]] = {
-    "link_bandwidth": (
-        _refused("binary-gigabytes", "a gigabyte as 2**30 bytes",
-                 lambda gb: gb * 2.0**30 / 2, N_("(1 GB is 1e9 bytes)")),
-        _refused("both-ways", "the figure for both directions, as the bandwidth of the link",
-                 lambda gb: gb * ref.GIGA,
-                 N_("in one direction, from a datasheet's figure for both directions together"),
-                 BOTH_DIRECTIONS),
-    ),
-    "nic_bandwidth": (
-        _refused("binary-gigabits", "a gigabit as 2**30 bits",
-                 lambda gbit: gbit * 2.0**30 / BITS_PER_BYTE, N_("(gigabits per second, 1e9 bits)")),
-        _refused("bits-as-bytes", "the figure in bytes, as a GB/s",
-                 lambda gbit: gbit * ref.GIGA, N_("(gigabits per second, 1e9 bits)"), BITS_AS_BYTES),
-    ),
-    "all_reduce_bytes": (
-        _refused("sent-and-received", "the bytes each chip sends and receives",
-                 lambda payload, n: 2 * ref.ex6_all_reduce_bytes(payload, n),
-                 N_("not what it also receives, nor the total over the chips")),
-        _refused("all-chips", "the bytes all the chips send together",
-                 lambda payload, n: n * ref.ex6_all_reduce_bytes(payload, n),
-                 N_("not what it also receives, nor the total over the chips")),
-        _refused("one-phase", "the reduce-scatter alone, which leaves each chip a piece of the sum",
-                 lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2,
-                 N_("every chip ends with the sum"), ONE_PHASE),
-    ),
-    "two_chip_critical_d": _width_readings(_two_chip_d, lambda peak, link: 2),
-    "critical_d": _width_readings(ref.ex6_critical_d, lambda n, peak, link: n),
-    "nodes_critical_d": _width_readings(ref.ex6_nodes_critical_d, lambda n, peak, gbit: n),
-}
-"""Exercise 6's readings, by question."""
-
-
-EX6 = Exercise(
-    "ex6_ring_threshold",
-    questions=(
-        FunctionQuestion(
-            "ex6.link_bandwidth",
-            "(both_ways_gigabytes_per_second)",
-            ref.ex6_link_bandwidth,
-            MODEL,
-            cases=((stated.EX6_NVLINK_BOTH_WAYS_GB,), (100.0,)),
-            random_case=lambda rng: (round(_log_uniform(rng, 20.0, 4000.0), 1),),
-            mistakes=(Mistake(BOTH_DIRECTIONS, lambda gb: gb * ref.GIGA),),
-            readings=EX6_READINGS["link_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex6.nic_bandwidth",
-            "(gigabits_per_second)",
-            ref.ex6_nic_bandwidth,
-            MODEL,
-            cases=((stated.EX6_NIC_GIGABITS,), (100.0,)),
-            random_case=lambda rng: (round(_log_uniform(rng, 10.0, 1600.0), 1),),
-            mistakes=(Mistake(BITS_AS_BYTES, lambda gbit: gbit * ref.GIGA),),
-            readings=EX6_READINGS["nic_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex6.all_reduce_bytes",
-            "(payload_bytes, n_chips)",
-            ref.ex6_all_reduce_bytes,
-            MODEL,
-            cases=((2.0 * 8192 * 8192, stated.EX6_GPUS), (1000.0, 2), (1e6, 5)),
-            random_case=lambda rng: (_log_uniform(rng, 1e3, 1e10), int(rng.integers(2, 513))),
-            mistakes=(
-                Mistake(NO_N_MINUS_ONE, lambda payload, n: 2 * payload),
-                Mistake(ONE_PHASE, lambda payload, n: ref.ex6_all_reduce_bytes(payload, n) / 2),
-            ),
-            readings=EX6_READINGS["all_reduce_bytes"],
-        ),
-        FunctionQuestion(
-            "ex6.two_chip_critical_d",
-            "(peak, link_bandwidth)",
-            lambda peak, link: ref.ex6_critical_d(2, peak, link),
-            WIDTH,
-            cases=((EX6_PEAK, EX6_LINK), (1e15, 1e11)),
-            random_case=lambda rng: _random_split(rng)[1:],
-            mistakes=(
-                Mistake(NO_N_MINUS_ONE, lambda peak, link: _split_d(2, peak, link, sent=2)),
-                Mistake(ONE_PHASE, lambda peak, link: _split_d(2, peak, link, sent=0.5)),
-                Mistake(BOTH_DIRECTIONS, lambda peak, link: _split_d(2, peak, 2 * link)),
-                Mistake(PER_CHIP_SHARE, _share(_two_chip_d, lambda peak, link: 2)),
-            ),
-            readings=EX6_READINGS["two_chip_critical_d"],
-        ),
-        FunctionQuestion(
-            "ex6.critical_d",
-            "(n_chips, peak, link_bandwidth)",
-            ref.ex6_critical_d,
-            WIDTH,
-            cases=((stated.EX6_GPUS, EX6_PEAK, EX6_LINK), (2, EX6_PEAK, EX6_LINK), (64, 1e15, 1e11)),
-            random_case=_random_split,
-            mistakes=(
-                Mistake(NO_N_MINUS_ONE, lambda n, peak, link: _split_d(n, peak, link, sent=n / (n - 1))),
-                Mistake(ONE_PHASE, lambda n, peak, link: _split_d(n, peak, link, sent=0.5)),
-                Mistake(BOTH_DIRECTIONS, lambda n, peak, link: _split_d(n, peak, 2 * link)),
-                Mistake(PER_CHIP_SHARE, _share(ref.ex6_critical_d, lambda n, peak, link: n)),
-            ),
-            readings=EX6_READINGS["critical_d"],
-        ),
-        FunctionQuestion(
-            "ex6.nodes_critical_d",
-            "(n_nodes, peak, gigabits_per_second)",
-            ref.ex6_nodes_critical_d,
-            WIDTH,
-            cases=((2, EX6_PEAK, stated.EX6_NIC_GIGABITS), (16, 1e15, 200.0)),
-            random_case=lambda rng: (
-                int(rng.integers(2, 129)),
-                _log_uniform(rng, 1e14, 5e15),
-                float(rng.choice([25, 50, 100, 200, 400, 800])),
-            ),
-            mistakes=(
-                Mistake(
-                    BITS_AS_BYTES,
-                    lambda n, peak, gbit: _split_d(n, peak, BITS_PER_BYTE * ref.ex6_nic_bandwidth(gbit)),
-                ),
-                Mistake(
-                    NO_N_MINUS_ONE,
-                    lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=n / (n - 1)),
-                ),
-                Mistake(
-                    ONE_PHASE, lambda n, peak, gbit: _split_d(n, peak, ref.ex6_nic_bandwidth(gbit), sent=0.5)
-                ),
-                Mistake(
-                    BOTH_DIRECTIONS, lambda n, peak, gbit: _split_d(n, peak, 2 * ref.ex6_nic_bandwidth(gbit))
-                ),
-                Mistake(PER_CHIP_SHARE, _share(ref.ex6_nodes_critical_d, lambda n, peak, gbit: n)),
-            ),
-            readings=EX6_READINGS["nodes_critical_d"],
-        ),
-    ),
-    misconceptions=(BOTH_DIRECTIONS, BITS_AS_BYTES, NO_N_MINUS_ONE),
-    given=(EX6_PEAK, stated.EX6_NVLINK_BOTH_WAYS_GB, stated.EX6_NIC_GIGABITS, stated.EX6_GPUS),
 )
 
 
@@ -1652,331 +1380,18 @@ EX8 = Exercise(
     ),
 )
 
-# --- Exercise 9: the memory hierarchy: tiles, their fit on chip, fused attention ---------
-
-UNTILED = Misconception(
-    "untiled",
-    N_(
-        "This matches counting each operand once, as if the whole matmul ran in one tile. Tiled, x moves "
-        "out of HBM once per column of tiles, ceil(n / bn) times, and w once per row of tiles, "
-        "ceil(m / bm) times; only the output moves once."
-    ),
-)
-NO_OUTPUT = Misconception(
-    "no-output",
-    N_(
-        "This matches leaving the output out. Each output tile is held on chip while it is computed and "
-        "written to HBM once when it is done: count its bytes too."
-    ),
-)
-ELEMENTS_NOT_BYTES = Misconception(
-    "elements-not-bytes",
-    N_(
-        "This matches counting elements, not bytes. A bf16 element is 2 bytes: a square b x b tile does "
-        "2 b^2 bk FLOPs on 2 b bk elements, 4 b bk bytes, so its intensity is b / 2, not b, and the "
-        "smallest compute-bound tile is twice the ridge."
-    ),
-)
-INNER_BANDWIDTH = Misconception(
-    "inner-bandwidth",
-    N_(
-        "This matches taking the ridge from the on-chip memory's bandwidth. The tile's operands stream out "
-        "of HBM, so HBM's bandwidth sets the ridge the tile must pass; the faster on-chip memory only holds "
-        "the tile."
-    ),
-)
-SCORES_ONCE = Misconception(
-    "scores-once",
-    N_(
-        "This matches one round trip of the scores through HBM. Unfused, they make two: Q K^T writes the "
-        "scores, the softmax reads them and writes the probabilities, and P V reads those: seq x seq "
-        "elements written twice and read twice."
-    ),
-)
-KV_NOT_PER_BLOCK = Misconception(
-    "kv-not-per-block",
-    N_(
-        "This matches reading K and V once. With blocks of queries, each block streams all of K and V past "
-        "its queries: K and V move once per block, ceil(seq / block) times."
-    ),
-)
-
-TILE_OUTPUT_WRITE = Misconception(
-    "tile-output-write",
-    N_(
-        "This matches counting the output tile's write for this exercise's matmul (k = {k}). Part (c) "
-        "leaves it out, as the statement says: a tile's output is written once, after all of k, and for "
-        "a long k its bytes are nothing beside the operands', so the side depends only on the peak and "
-        "HBM's bandwidth."
-    ),
-    (("k", str(stated.EX9_SHAPE[1])),),
-)
-
-EX9_SMALLEST = (stated.EX9_CHIP.peak("bf16"), stated.EX9_CHIP.hbm_bandwidth)
-EX9_VMEM_BANDWIDTH = float(stated.EX9_VMEM.bandwidth or "nan")
-EX9_VMEM_CAPACITY = float(stated.EX9_VMEM.capacity or "nan")
-EX9_SMEM_BANDWIDTH = float(stated.EX9_SMEM.bandwidth or "nan")
-"""The H100's shared memory, all its SMs together (an estimate: the catalog says how it is made)."""
-EX9_ATTENTION = (stated.EX9_SEQ, stated.EX9_HEAD_DIM, stated.EX9_BLOCK)
-BF16_BYTES = 2
+def number(notebook: str) -> int:
+    """The exercise's number, from its notebook's prefix: ``number("ex10_tiles") == 10``."""
+    return int(notebook.split("_")[0].removeprefix("ex"))
 
 
-def _random_tiling(rng: np.random.Generator) -> tuple[int, int, int, int, int]:
-    """(m, k, n, bm, bn): sizes from 64 to 16384, tiles from 16 to 2048 (a tile may pass a size)."""
-    m, k, n = (int(v) for v in rng.integers(64, 16385, size=3))
-    bm, bn = (int(v) for v in rng.integers(16, 2049, size=2))
-    return m, k, n, bm, bn
+def _numbered(exercise: Exercise) -> int:
+    return number(exercise.notebook)
 
 
-def _untiled(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
-    return matmul_cost(m, k, n).bytes
-
-
-def _no_output(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
-    return ref.ex9_tiled_bytes(m, k, n, bm, bn) - matmul_cost(m, k, n).bytes_written
-
-
-def _random_hierarchy(rng: np.random.Generator) -> tuple[float, float, float]:
-    """(peak, HBM bandwidth, on-chip bandwidth 5 to 50 times HBM's)."""
-    peak, bandwidth = _random_chip(rng)
-    return peak, bandwidth, bandwidth * _log_uniform(rng, 5, 50)
-
-
-def _random_fit(rng: np.random.Generator) -> tuple[int, float]:
-    """(b, capacity): the capacity 2 to 10 times the three tiles, or a tenth to 0.4 of them, so that
-    a tile counted in elements or without its output (half or two thirds) fits or not as the right one."""
-    b = int(rng.integers(8, 2049))
-    factor = _log_uniform(rng, 2, 10) if rng.random() < 0.5 else _log_uniform(rng, 0.1, 0.4)
-    return b, float(round(float(ref.ex9_held_bytes(b, b, b)) * factor))
-
-
-def _random_attention(rng: np.random.Generator) -> tuple[int, int, int]:
-    """(seq, head_dim, block): 256 to 65536 tokens, heads of 64 to 256, blocks of 16 to 2048 queries."""
-    seq = int(_log_uniform(rng, 256, 65536))
-    head_dim = int(rng.choice([64, 80, 96, 128, 256]))
-    return seq, head_dim, int(rng.choice([16, 32, 64, 128, 256, 512, 1024, 2048]))
-
-
-def _unfused_scores_once(seq: Any, head_dim: Any) -> Any:
-    return ref.ex9_unfused_attention_bytes(seq, head_dim) - 2 * BF16_BYTES * seq * seq
-
-
-def _fused_kv_once(seq: Any, head_dim: Any, block: Any) -> Any:
-    return ref.ex9_fused_attention_bytes(seq, head_dim, seq)
-
-
-def _fused_no_output(seq: Any, head_dim: Any, block: Any) -> Any:
-    return ref.ex9_fused_attention_bytes(seq, head_dim, block) - BF16_BYTES * seq * head_dim
-
-
-def _ratio(unfused: Callable[..., Any], fused: Callable[..., Any]) -> Callable[..., Any]:
-    return lambda seq, d, block: unfused(seq, d) / fused(seq, d, block)
-
-
-def _tile_with_output(peak: float, hbm_bandwidth: float, vmem_bandwidth: float) -> float:
-    """The smallest square tile whose intensity, the output's write counted, passes HBM's ridge for
-    exercise 9's own matmul (parts (a) and (b) at its m, k, n; infinite if none does)."""
-    sides = np.arange(1, 1 << 16)
-    intensity = ref.ex9_tiled_intensity(*stated.EX9_SHAPE, sides, sides)
-    above = np.flatnonzero(intensity > peak / hbm_bandwidth)
-    return float(sides[above[0]]) if above.size else math.inf
-
-
-def _padded_tiles(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
-    """Every tile moved whole, the edge tiles padded to bm x bn."""
-    rows, columns = np.ceil(m / bm) * bm, np.ceil(n / bn) * bn
-    return BF16_BYTES * (rows * k * np.ceil(n / bn) + k * columns * np.ceil(m / bm) + rows * columns)
-
-
-def _fits_if(held: Callable[[Any], Any], strict: bool = False) -> Callable[[Any, float], str]:
-    """``fits`` with ``held(b)`` bytes held (``strict``: the capacity itself does not fit)."""
-    return lambda b, capacity: "yes" if (held(b) < capacity if strict else held(b) <= capacity) else "no"
-
-
-EX9_READINGS: dict[str, tuple[Reading, ...]] = {
-    "tiled_bytes": (
-        _refused("padded", "the edge tiles padded to whole tiles",
-                 _padded_tiles, N_("they move only their real elements")),
-        _refused("no-output", "the operands alone, the output kept on chip",
-                 _no_output, N_("is written to HBM once when it is done"), NO_OUTPUT),
-    ),
-    "tiled_intensity": (
-        _refused("bytes-read", "FLOPs per byte read out of HBM, the output's write left out",
-                 lambda *sizes: matmul_cost(*sizes[:3]).flops / _no_output(*sizes), N_("per byte of (a)"),
-                 NO_OUTPUT),
-    ),
-    "smallest_tile": (
-        _earns("decimals", "the side at which the intensity equals the ridge, with decimals",
-               lambda peak, hbm, vmem: BF16_BYTES * peak / hbm),
-        _earns("rounded-up", "that side rounded up",
-               lambda peak, hbm, vmem: math.ceil(BF16_BYTES * peak / hbm)),
-        _earns("both-levels", "the smallest tile compute-bound against HBM and against the on-chip memory",
-               lambda peak, hbm, vmem: max(ref.ex9_smallest_tile(peak, hbm),
-                                           ref.ex9_smallest_tile(peak, vmem))),
-        _refused("output-write", "the output tile's write counted, for this exercise's matmul as in (a)",
-                 _tile_with_output, N_("leave out the output tile's write"), TILE_OUTPUT_WRITE),
-        _refused("elements", "intensity per element, not per byte",
-                 lambda peak, hbm, vmem: ref.ex9_smallest_tile(peak / 2, hbm),
-                 N_("Every array is bf16 (2 bytes an element)"), ELEMENTS_NOT_BYTES),
-        _refused("inner-bandwidth", "the ridge of the on-chip memory the tile is staged in",
-                 lambda peak, hbm, vmem: ref.ex9_smallest_tile(peak, vmem),
-                 N_("is compute-bound, not limited by HBM"), INNER_BANDWIDTH),
-    ),
-    "held_bytes": (
-        _refused("double-buffered", "two copies of x's and w's tiles, the next step loading during this one",
-                 lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) + BF16_BYTES * bk * (bm + bn),
-                 N_("one copy of each")),
-        _refused("no-output", "x's and w's tiles alone, the output accumulated elsewhere (in registers)",
-                 lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) - BF16_BYTES * bm * bn,
-                 N_("and the output tile `out[bm, bn]`"), NO_OUTPUT),
-    ),
-    "fits": (
-        _earns("operands-only", "x's and w's tiles alone", _fits_if(lambda b: 2 * BF16_BYTES * b * b)),
-        _earns("strict", "a tile that fills the memory exactly does not fit",
-               _fits_if(lambda b: ref.ex9_held_bytes(b, b, b), strict=True)),
-    ),
-    "unfused_attention_bytes": (
-        _refused("fp32-scores", "the scores and probabilities in fp32, as many kernels keep them",
-                 lambda seq, d: ref.ex9_unfused_attention_bytes(seq, d) + 2 * BF16_BYTES * seq * seq * 2,
-                 N_("Every array is bf16 (2 bytes an element)")),
-        _refused("scores-once", "the scores written once and read once",
-                 _unfused_scores_once, N_("each reading its inputs from HBM and writing its output there"),
-                 SCORES_ONCE),
-    ),
-    "fused_attention_bytes": (
-        _refused("kv-once", "K and V read once, kept on chip",
-                 _fused_kv_once, N_("streams all of `K` and `V` past it"), KV_NOT_PER_BLOCK),
-    ),
-    "fusion_ratio": (
-        _refused("inverted", "the unfused intensity over the fused one",
-                 lambda seq, d, block: 1 / ref.ex9_fusion_ratio(seq, d, block),
-                 N_("divided by the unfused one's")),
-    ),
+EXERCISES: dict[str, Exercise] = {
+    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX5, EX7, EX8, *folder_exercises()), key=_numbered)
 }
-"""Exercise 9's readings, by question."""
-
-
-EX9 = Exercise(
-    "ex9_memory_hierarchy",
-    questions=(
-        FunctionQuestion(
-            "ex9.tiled_bytes",
-            "(m, k, n, bm, bn)",
-            ref.ex9_tiled_bytes,
-            COUNT,
-            cases=((*stated.EX9_SHAPE, *stated.EX9_TILE), (4, 8, 4, 2, 4), (1000, 512, 3000, 128, 256)),
-            random_case=_random_tiling,
-            mistakes=(Mistake(UNTILED, _untiled), Mistake(NO_OUTPUT, _no_output)),
-            readings=EX9_READINGS["tiled_bytes"],
-        ),
-        FunctionQuestion(
-            "ex9.tiled_intensity",
-            "(m, k, n, bm, bn)",
-            ref.ex9_tiled_intensity,
-            MODEL,
-            cases=((*stated.EX9_SHAPE, *stated.EX9_TILE), (1000, 512, 3000, 128, 256)),
-            random_case=_random_tiling,
-            mistakes=(
-                Mistake(UNTILED, lambda m, k, n, bm, bn: matmul_cost(m, k, n).intensity),
-                Mistake(NO_OUTPUT, lambda *sizes: matmul_cost(*sizes[:3]).flops / _no_output(*sizes)),
-                Mistake(ELEMENTS_NOT_BYTES, lambda *sizes: BF16_BYTES * ref.ex9_tiled_intensity(*sizes)),
-            ),
-            readings=EX9_READINGS["tiled_intensity"],
-        ),
-        FunctionQuestion(
-            "ex9.smallest_tile",
-            "(peak, hbm_bandwidth, vmem_bandwidth)",
-            ref.ex9_smallest_tile,
-            TILE,
-            cases=(
-                (*EX9_SMALLEST, EX9_VMEM_BANDWIDTH),
-                (*ref.EX9_H100[:2], EX9_SMEM_BANDWIDTH),
-                (1e15, 4e12, 4e13),
-            ),
-            random_case=_random_hierarchy,
-            mistakes=(
-                Mistake(ELEMENTS_NOT_BYTES, lambda peak, hbm, _: ref.ex9_smallest_tile(peak / 2, hbm)),
-                Mistake(INNER_BANDWIDTH, lambda peak, hbm, vmem: ref.ex9_smallest_tile(peak, vmem)),
-                Mistake(TILE_OUTPUT_WRITE, _tile_with_output),
-            ),
-            readings=EX9_READINGS["smallest_tile"],
-        ),
-        FunctionQuestion(
-            "ex9.held_bytes",
-            "(bm, bk, bn)",
-            ref.ex9_held_bytes,
-            COUNT,
-            cases=((256, 512, 1024), (128, 64, 256)),
-            random_case=lambda rng: tuple(int(v) for v in rng.integers(8, 2049, size=3)),
-            mistakes=(
-                Mistake(NO_OUTPUT, lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) - BF16_BYTES * bm * bn),
-                Mistake(ELEMENTS_NOT_BYTES, lambda bm, bk, bn: ref.ex9_held_bytes(bm, bk, bn) / BF16_BYTES),
-            ),
-            readings=EX9_READINGS["held_bytes"],
-        ),
-        FunctionQuestion(
-            "ex9.fits",
-            "(b, capacity_bytes)",
-            ref.ex9_fits,
-            WORD,
-            cases=(
-                (ref.ex9_smallest_tile(), EX9_VMEM_CAPACITY),
-                (ref.ex9_smallest_tile(*ref.EX9_H100[:2], EX9_SMEM_BANDWIDTH), ref.EX9_H100[2]),
-            ),
-            random_case=_random_fit,
-            returns="word",
-            choices=("yes", "no"),
-            readings=EX9_READINGS["fits"],
-        ),
-        FunctionQuestion(
-            "ex9.unfused_attention_bytes",
-            "(seq, head_dim)",
-            ref.ex9_unfused_attention_bytes,
-            COUNT,
-            cases=(EX9_ATTENTION[:2], (1024, 64)),
-            random_case=lambda rng: _random_attention(rng)[:2],
-            mistakes=(Mistake(SCORES_ONCE, _unfused_scores_once),),
-            readings=EX9_READINGS["unfused_attention_bytes"],
-        ),
-        FunctionQuestion(
-            "ex9.fused_attention_bytes",
-            "(seq, head_dim, block)",
-            ref.ex9_fused_attention_bytes,
-            COUNT,
-            cases=(EX9_ATTENTION, (1024, 64, 128), (1000, 64, 128)),
-            random_case=_random_attention,
-            mistakes=(Mistake(KV_NOT_PER_BLOCK, _fused_kv_once), Mistake(NO_OUTPUT, _fused_no_output)),
-            readings=EX9_READINGS["fused_attention_bytes"],
-        ),
-        FunctionQuestion(
-            "ex9.fusion_ratio",
-            "(seq, head_dim, block)",
-            ref.ex9_fusion_ratio,
-            MODEL,
-            cases=(EX9_ATTENTION, (1024, 64, 128)),
-            random_case=_random_attention,
-            mistakes=(
-                Mistake(SCORES_ONCE, _ratio(_unfused_scores_once, ref.ex9_fused_attention_bytes)),
-                Mistake(KV_NOT_PER_BLOCK, _ratio(ref.ex9_unfused_attention_bytes, _fused_kv_once)),
-                Mistake(NO_OUTPUT, _ratio(ref.ex9_unfused_attention_bytes, _fused_no_output)),
-            ),
-            readings=EX9_READINGS["fusion_ratio"],
-        ),
-    ),
-    misconceptions=(UNTILED, ELEMENTS_NOT_BYTES, INNER_BANDWIDTH, SCORES_ONCE, KV_NOT_PER_BLOCK),
-    given=(
-        *EX9_SMALLEST,
-        EX9_VMEM_BANDWIDTH,
-        EX9_VMEM_CAPACITY,
-        *ref.EX9_H100,
-        EX9_SMEM_BANDWIDTH,
-        *stated.EX9_SHAPE,
-        *stated.EX9_TILE,
-        *EX9_ATTENTION,
-    ),
-)
-
-EXERCISES: dict[str, Exercise] = {e.notebook: e for e in (EX1, EX2, EX3, EX4, EX5, EX6, EX7, EX8, EX9)}
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 
 

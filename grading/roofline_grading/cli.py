@@ -1,12 +1,14 @@
 """``roofline-grading``: the instructor's round, one command a step (the Makefile calls only it).
 
-    roofline-grading release ASSIGNMENT     the known-mistakes cells, then nbgrader's generate_assignment
+    roofline-grading release ASSIGNMENT     the exercise folders' notebooks and their made cells, then
+                                            nbgrader's generate_assignment
     roofline-grading roster CSV             the class list into the gradebook
     roofline-grading collect ASSIGNMENT ZIP...   LMS zips into submitted/ (see roofline_grading.collect)
     roofline-grading autograde ASSIGNMENT   grade every submission, sandboxed (see autograde.cli)
     roofline-grading feedback ASSIGNMENT    each student's feedback pages
     roofline-grading grades [--to FILE]     the gradebook exported to CSV, a row per student
     roofline-grading cluster certs|scheduler|worker   the grading cluster (see autograde.cluster)
+    roofline-grading check EXERCISE         one exercise checked as its author works (see check)
 
 ``roster`` imports the class list with each student id normalised as ``collect`` files them
 (Unicode NFKC, case-folded: :mod:`roofline_grading.students`), and refuses a list that spells one
@@ -58,6 +60,7 @@ def parser() -> argparse.ArgumentParser:
         ("collect", "collect submissions from LMS zips (roofline_grading.collect)"),
         ("autograde", "grade every collected submission (roofline_grading.autograde)"),
         ("cluster", "the grading cluster: its certificates, scheduler, workers (autograde.cluster)"),
+        ("check", "check one exercise as its author works (roofline_grading.check)"),
     ):
         passed = steps.add_parser(name, help=words, description=words, add_help=False)
         passed.add_argument("arguments", nargs=argparse.REMAINDER)
@@ -89,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "collect": _collect,
         "autograde": _autograde,
         "cluster": _cluster,
+        "check": _check,
         "feedback": lambda a: _nbgrader(a.course, "generate_feedback", a.assignment, "--force"),
         "grades": _grades,
     }
@@ -96,11 +100,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _release(args: argparse.Namespace) -> int:
-    from roofline_grading import fingerprints
+    from roofline_grading import fingerprints, statements
 
     solutions = args.course / "solutions" / args.assignment
     if not solutions.is_dir():
         return _refuse(f"release: no {solutions} (the instructor's notebooks of {args.assignment})")
+    own = solutions.resolve() == statements.REPOSITORY / "solutions" / args.assignment
+    statements.write(solutions, everything=own)  # a course elsewhere: only the folders it holds
     written = fingerprints.main([str(solutions)])
     if written:
         return written
@@ -200,6 +206,12 @@ def _cluster(args: argparse.Namespace) -> int:
     from roofline_grading.autograde import cluster
 
     return cluster.main(list(args.arguments))
+
+
+def _check(args: argparse.Namespace) -> int:
+    from roofline_grading import check
+
+    return check.main(list(args.arguments))
 
 
 def _grades(args: argparse.Namespace) -> int:

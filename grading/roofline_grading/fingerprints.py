@@ -6,7 +6,8 @@ It runs in the student's kernel and at grading time in the sandbox, where neithe
 nor this package exists, so the cell carries only fingerprints of the mistaken *values* at the
 question's fixed cases (the exercise's own figures among them), never a right value or a formula.
 
-The same command writes what else of a notebook is made, not typed: its last cell, which runs
+The same command writes what else of a notebook is made, not typed: its setup cell (the helpers
+the test cells call, :mod:`roofline_grading.setup_cell`), its last cell, which runs
 the visible checks of every test cell again and lists them all (:class:`~roofline_grading.
 mistake_check.every_check`; Run All goes on past a failing check, as every test cell is tagged
 ``raises-exception``), and the notebook's ``language_info``, complete as the course's kernel
@@ -43,7 +44,7 @@ from typing import Any
 import nbformat
 from ipykernel.ipkernel import IPythonKernel
 
-from roofline_grading import mistake_check
+from roofline_grading import mistake_check, setup_cell
 from roofline_grading.answer_key import EXERCISES, Exercise
 from roofline_grading.cells import HIDDEN_TESTS
 from roofline_grading.i18n import LANGUAGES, translator
@@ -54,6 +55,7 @@ __all__ = [
     "CELL_ID_SUFFIX",
     "EVERY_CHECK_SUFFIX",
     "RAISES",
+    "SETUP_SUFFIX",
     "cell_source",
     "every_check_source",
     "language_info",
@@ -66,6 +68,8 @@ __all__ = [
 
 CELL_ID_SUFFIX = "known_mistakes"
 """The cell's grade id is ``<exercise prefix>_known_mistakes``, e.g. ``ex1_known_mistakes``."""
+SETUP_SUFFIX = "setup"
+"""The setup cell's grade id is ``<exercise prefix>_setup``, e.g. ``ex1_setup``."""
 EVERY_CHECK_SUFFIX = "every_check"
 """The last cell's grade id is ``<exercise prefix>_every_check``, e.g. ``ex1_every_check``."""
 RAISES = "raises-exception"
@@ -260,10 +264,10 @@ def language_info(notebook: Any) -> dict[str, Any]:
     return {**info, "version": recorded or info["version"]}
 
 
-def _locked_cell(source: str, grade_id: str) -> Any:
+def _locked_cell(source: str, grade_id: str, *, collapsed: bool = True) -> Any:
     cell = nbformat.v4.new_code_cell(source)
     cell.metadata = {
-        "jupyter": {"source_hidden": True},
+        **({"jupyter": {"source_hidden": True}} if collapsed else {}),
         "nbgrader": {
             "grade": False,
             "grade_id": grade_id,
@@ -278,25 +282,23 @@ def _locked_cell(source: str, grade_id: str) -> Any:
 
 
 def update(path: Path, *, write: bool = True, language: str = "en") -> bool:
-    """Put what is made of the notebook at ``path`` right, in ``language``: its known-mistakes cell
-    (after its setup cell) and its last cell listing every check (both with their input
-    collapsed in JupyterLab), the ``raises-exception`` tag of each test cell, and its
-    ``language_info``; True if anything was stale."""
+    """Put what is made of the notebook at ``path`` right, in ``language``: its setup cell (the
+    English notebook's: a translated one is translated from it), its known-mistakes cell (after
+    the setup cell) and its last cell listing every check (both with their input collapsed in
+    JupyterLab), the ``raises-exception`` tag of each test cell, and its ``language_info``; True
+    if anything was stale."""
     exercise = EXERCISES[path.stem]
     notebook = nbformat.read(path, as_version=4)
     before = nbformat.writes(notebook)
     made = {
+        _cell_id(path.stem, SETUP_SUFFIX): (setup_cell.source(plots=exercise.plots), 1),
         _cell_id(path.stem): (cell_source(exercise, language), 2),
         _cell_id(path.stem, EVERY_CHECK_SUFFIX): (every_check_source(notebook, language), None),
     }
+    if language != "en":
+        del made[_cell_id(path.stem, SETUP_SUFFIX)]
     for grade_id, (source, position) in made.items():
-        found = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
-        if found:
-            found[0].source = source
-        else:
-            notebook.cells.insert(len(notebook.cells) if position is None else position, _locked_cell(
-                source, grade_id
-            ))
+        _put(notebook, grade_id, source, position)
     for cell in filter(_is_test, notebook.cells):
         tags = cell.metadata.setdefault("tags", [])
         if RAISES not in tags:
@@ -307,6 +309,17 @@ def update(path: Path, *, write: bool = True, language: str = "en") -> bool:
     if write:
         nbformat.write(notebook, path)
     return True
+
+
+def _put(notebook: Any, grade_id: str, source: str, position: int | None) -> None:
+    """The locked cell ``grade_id`` holding ``source``: rewritten where it is, or put at ``position``
+    (None: last). Only the setup cell shows its code (a student reads its helpers)."""
+    found = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
+    if found:
+        found[0].source = source
+        return
+    cell = _locked_cell(source, grade_id, collapsed=not grade_id.endswith(SETUP_SUFFIX))
+    notebook.cells.insert(len(notebook.cells) if position is None else position, cell)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

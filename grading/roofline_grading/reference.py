@@ -20,8 +20,6 @@ package, which only instructors install: the library every student installs hold
 inf
 >>> round(ex5_critical_batch(), 1)
 295.4
->>> round(ex6_critical_d()), round(ex6_critical_d(2)), round(ex6_nodes_critical_d())
-(30769, 4396, 39560)
 >>> flops, moved, microseconds, datasheet_flops, terabytes = ex8_figures("decode")
 >>> round(ex8_mfu(flops, microseconds, datasheet_flops), 3), round(ex8_mbu(moved, microseconds, terabytes), 3)
 (0.018, 0.669)
@@ -29,8 +27,6 @@ inf
 ['compute', 'memory']
 >>> ex7_largest_batch(), round(ex7_plateau_batch(989e12, 3.35e12))   # memory runs out first
 (119, 295)
->>> ex9_smallest_tile(), ex9_smallest_tile(*EX9_H100[:2], vmem_bandwidth=math.inf)
-(481, 591)
 """
 
 from __future__ import annotations
@@ -40,7 +36,6 @@ from dataclasses import replace
 from typing import Any
 
 from rooflinekit.analysis import Roofline, analyze, attainable_flops, t_comms
-from rooflinekit.collectives import ring_all_reduce_bytes
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.dtypes import dtype_bytes
@@ -51,31 +46,20 @@ from rooflinekit.exercises import (
     EX5_CHIP,
     EX5_DATASHEET_BF16,
     EX5_REPLICAS,
-    EX6_CHIP,
-    EX6_GPUS,
-    EX6_NIC_GIGABITS,
-    EX6_NVLINK_BOTH_WAYS_GB,
     EX7_CHIP,
     EX7_MODEL,
     EX8_DATASHEET_BF16,
     EX8_DATASHEET_TB,
     EX8_KERNELS,
-    EX9_CHIP,
-    EX9_OTHER_CHIP,
-    EX9_SMEM,
-    EX9_VMEM,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
 )
-from rooflinekit.hierarchy import attention_cost, smallest_compute_bound_tiles, tile_bytes, tiled_matmul_bytes
 from rooflinekit.models import transformer_shape
-from rooflinekit.network import network_critical_d
 from rooflinekit.transformer.memory import MemoryCheck
 from rooflinekit.utilization import Utilization, utilization
 
 __all__ = [
-    "EX9_H100",
     "ex1_cost",
     "ex1_critical_batch",
     "ex1_roofline",
@@ -88,11 +72,6 @@ __all__ = [
     "ex5_critical_batch",
     "ex5_dense_peak",
     "ex5_global_batch",
-    "ex6_all_reduce_bytes",
-    "ex6_critical_d",
-    "ex6_link_bandwidth",
-    "ex6_nic_bandwidth",
-    "ex6_nodes_critical_d",
     "ex7_decode_step",
     "ex7_kv_bytes_per_token",
     "ex7_largest_batch",
@@ -105,14 +84,6 @@ __all__ = [
     "ex8_figures",
     "ex8_mbu",
     "ex8_mfu",
-    "ex9_fits",
-    "ex9_fused_attention_bytes",
-    "ex9_fusion_ratio",
-    "ex9_held_bytes",
-    "ex9_smallest_tile",
-    "ex9_tiled_bytes",
-    "ex9_tiled_intensity",
-    "ex9_unfused_attention_bytes",
 ]
 
 
@@ -212,44 +183,6 @@ def ex5_global_batch(
 ) -> float:
     """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
     return replicas * ex5_critical_batch(datasheet_flops, hbm_bandwidth)
-
-
-# --- Exercise 6: a layer split over chips, summed by a ring all-reduce -------------------
-
-GIGA = 1e9
-"""A datasheet's giga: 10**9."""
-BITS_PER_BYTE = 8
-
-
-def ex6_link_bandwidth(both_ways_gigabytes_per_second: float = EX6_NVLINK_BOTH_WAYS_GB) -> float:
-    """One way of a link, in B/s, from a datasheet's GB/s for both directions together."""
-    return both_ways_gigabytes_per_second * GIGA / 2
-
-
-def ex6_nic_bandwidth(gigabits_per_second: float = EX6_NIC_GIGABITS) -> float:
-    """A network card's B/s from its Gb/s: 8 bits to a byte."""
-    return gigabits_per_second * GIGA / BITS_PER_BYTE
-
-
-def ex6_all_reduce_bytes(payload_bytes: Any, n_chips: int) -> Any:
-    """Bytes each chip sends in a ring all-reduce: ``2 (n - 1) / n`` times the payload."""
-    return ring_all_reduce_bytes(payload_bytes, n_chips)
-
-
-def ex6_critical_d(
-    n_chips: int = EX6_GPUS,
-    peak: float = EX6_CHIP.peak("bf16"),
-    link_bandwidth: float = EX6_CHIP.link_bandwidth,
-) -> float:
-    """The ``D`` above which a bf16 matmul split along ``D`` over ``n_chips`` is compute-bound."""
-    return network_critical_d(n_chips=n_chips, peak=peak, link_bandwidth=link_bandwidth)
-
-
-def ex6_nodes_critical_d(
-    n_nodes: int = 2, peak: float = EX6_CHIP.peak("bf16"), gigabits_per_second: float = EX6_NIC_GIGABITS
-) -> float:
-    """The same threshold over ``n_nodes`` GPUs in different nodes, each summing over its NIC."""
-    return ex6_critical_d(n_nodes, peak, ex6_nic_bandwidth(gigabits_per_second))
 
 
 # --- Exercise 8: what a measured kernel achieved -----------------------------------------
@@ -367,62 +300,3 @@ def ex7_plateau_batch(peak: float, bandwidth: float) -> float:
     """The batch from which the weight matmuls are compute-bound (bf16 weights): past it each
     token's matmul time and attention time are both fixed, and the tokens a second stop growing."""
     return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth)
-# --- Exercise 9: the memory hierarchy: tiles, their fit on chip, fused attention ---------
-
-
-def ex9_tiled_bytes(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
-    """Bytes out of HBM for a bf16 matmul in tiles of ``bm x bn`` outputs: ``x`` moves
-    ``ceil(n/bn)`` times, ``w`` ``ceil(m/bm)`` times, ``out`` once."""
-    return tiled_matmul_bytes(m, k, n, bm, bn)
-
-
-def ex9_tiled_intensity(m: Any, k: Any, n: Any, bm: Any, bn: Any) -> Any:
-    """FLOPs per byte out of HBM of that tiled matmul."""
-    return matmul_cost(m, k, n).flops / ex9_tiled_bytes(m, k, n, bm, bn)
-
-
-def _tiles_on(peak: float, hbm_bandwidth: float) -> Any:
-    """The smallest bf16 square tile compute-bound out of HBM on a chip of these figures."""
-    derived = EX9_CHIP.derive(id="exercise-9", peaks={"bf16": peak}, hbm_bandwidth=hbm_bandwidth)
-    return smallest_compute_bound_tiles(derived)[0]
-
-
-def ex9_smallest_tile(
-    peak: float = EX9_CHIP.peak("bf16"),
-    hbm_bandwidth: float = EX9_CHIP.hbm_bandwidth,
-    vmem_bandwidth: float = float(EX9_VMEM.bandwidth or "nan"),
-) -> int:
-    """The side ``b`` of the smallest square bf16 tile compute-bound streaming out of HBM: the
-    ridge is HBM's (``vmem_bandwidth``, the level the tile is staged in, does not set it)."""
-    return int(_tiles_on(peak, hbm_bandwidth).tile)
-
-
-def ex9_held_bytes(bm: Any, bk: Any, bn: Any) -> Any:
-    """Bytes the three bf16 tiles ``x[bm,bk]``, ``w[bk,bn]``, ``out[bm,bn]`` take on chip."""
-    return tile_bytes(bm, bk, bn)
-
-
-EX9_H100 = (EX9_OTHER_CHIP.peak("bf16"), EX9_OTHER_CHIP.hbm_bandwidth, float(EX9_SMEM.capacity or "nan"))
-"""(peak, HBM bandwidth, one SM's shared memory) of the H100: where its tile does not fit."""
-
-
-def ex9_fits(b: Any, capacity_bytes: float) -> str:
-    """``"yes"`` if the three tiles of a square ``b x b x b`` bf16 tile step fit in ``capacity_bytes``."""
-    return "yes" if tile_bytes(b, b, b) <= capacity_bytes else "no"
-
-
-def ex9_unfused_attention_bytes(seq: Any, head_dim: Any) -> Any:
-    """HBM bytes of one bf16 attention head unfused: the scores go to HBM and back twice."""
-    return attention_cost(seq, head_dim).bytes
-
-
-def ex9_fused_attention_bytes(seq: Any, head_dim: Any, block: Any) -> Any:
-    """HBM bytes fused, with blocks of ``block`` queries: ``Q`` read and ``O`` written once,
-    ``K`` and ``V`` read once per block."""
-    return attention_cost(seq, head_dim, fused=True, block=block).bytes
-
-
-def ex9_fusion_ratio(seq: Any, head_dim: Any, block: Any) -> Any:
-    """The fused attention's intensity over the unfused one's (the same FLOPs)."""
-    fused = attention_cost(seq, head_dim, fused=True, block=block)
-    return fused.intensity / attention_cost(seq, head_dim).intensity

@@ -28,6 +28,7 @@ The edition, the student environment and the site are made once for the module.
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import itertools
 import json
@@ -40,6 +41,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from urllib.parse import quote
 
@@ -48,6 +50,7 @@ import nbformat
 import pytest
 
 from roofline_grading import reference
+from roofline_grading.exercises import FOLDERS
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
 from rooflinekit.languages import CODES
@@ -83,7 +86,7 @@ RECIPE = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt"
 ASSIGNMENT = "roofline"
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "exercises" / ASSIGNMENT).glob("*.ipynb"))
 CHAPTERS = sorted(p.stem for p in (ROOT / "book" / "chapters").glob("*.md"))
-FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference")
+FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference", "roofline_grading.exercises")
 """The grading package's answer key and model answers (the hidden tests' import of the recorder is
 looked for with their code)."""
 
@@ -239,35 +242,49 @@ def _answers() -> dict[str, str]:
     return pieces
 
 
-def _calls_the_library(body: list[ast.stmt]) -> bool:
+def _calls_the_library(body: list[ast.stmt], module: ModuleType) -> bool:
     """Whether a model answer's body only returns a call of one of rooflinekit's functions with the
     answer's own arguments (``return ring_all_reduce_bytes(payload_bytes, n_chips)``): the same line
     may well be in the library, which computes every answer."""
     if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
         return False
     function = body[0].value.func
-    called = getattr(reference, function.id, None) if isinstance(function, ast.Name) else None
+    called = getattr(module, function.id, None) if isinstance(function, ast.Name) else None
     return called is not None and getattr(called, "__module__", "").startswith("rooflinekit.")
 
 
+def _docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+
+
+def _answer_modules() -> list[tuple[ModuleType, bool]]:
+    """The modules of model answers, and whether their functions' names are secret: reference's
+    are (``ex5_dense_peak``); an exercise folder's are named like its parts, which its statement
+    names (``tiled_bytes``), so only their code is looked for."""
+    folders = [importlib.import_module(f"roofline_grading.exercises.{name}.answers") for name in FOLDERS]
+    return [(reference, True), *((module, False) for module in folders)]
+
+
 def _model_answers() -> dict[str, str]:
-    """The model answers' functions (roofline_grading.reference): each function's name, and its
-    body's code as pieces to look for (the same pieces as :func:`_answers`)."""
+    """The model answers' functions (roofline_grading.reference and each exercise folder's
+    answers): each function's name, and its body's code as pieces to look for (the same pieces as
+    :func:`_answers`)."""
     found: dict[str, str] = {}
-    for name, function in inspect.getmembers(reference, inspect.isfunction):
-        if function.__module__ != reference.__name__:
-            continue
-        found[rf"\b{name}\b"] = f"the model answer {name}"
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-        (definition,) = tree.body
-        assert isinstance(definition, ast.FunctionDef)
-        body = [
-            n for n in definition.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
-        ]
-        if _calls_the_library(body):
-            continue  # the library's general function, public by design: the student's kernel has none
-        code = _normalized("\n".join(ast.unparse(n) for n in body))
-        found[re.escape(code)] = f"the code of the model answer {name}"
+    for module, secret_names in _answer_modules():
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if function.__module__ != module.__name__:
+                continue
+            if secret_names:
+                found[rf"\b{name}\b"] = f"the model answer {name}"
+            tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+            (definition,) = tree.body
+            assert isinstance(definition, ast.FunctionDef)
+            body = [n for n in definition.body if not _docstring(n)]
+            if _calls_the_library(body, module):
+                continue  # the library's general function, public by design: the student's kernel has none
+            code = _normalized("\n".join(ast.unparse(n) for n in body))
+            label = name if secret_names else f"{module.__name__}.{name}"
+            found[re.escape(code)] = f"the code of the model answer {label}"
     assert len(found) >= 20
     return found
 
@@ -474,6 +491,7 @@ def _canonical(pin: str) -> str:
 RUN_NOTEBOOKS = """
 import json, sys
 from pathlib import Path
+from types import ModuleType
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError

@@ -20,7 +20,8 @@ import pytest
 from traitlets.config import Config
 
 from roofline_grading import answer_key as key
-from roofline_grading.questions import FunctionQuestion, Misconception
+from roofline_grading import guide
+from roofline_grading.questions import FunctionQuestion
 from rooflinekit.fmt import num
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -234,27 +235,39 @@ GUIDE = ROOT / "book" / "instructor-guide.md"
 
 
 def test_guide_states_each_notebooks_points_and_the_total() -> None:
-    text = GUIDE.read_text()
+    """The guide's table of points (made at each build, roofline_grading.guide) and its prose."""
+    rows = {row[0][0]: row[2][0] for row in guide.table("points", ROOT, "en")[1]}
     total = 0.0
     for name in NOTEBOOKS:
         points = sum(nbgrader(c)["points"] for c in graded_cells(name))
         total += points
-        assert re.search(rf"\| `{name}` \|[^|]*\| {points:g} \|", text), name
-    assert f"| | **total** | **{total:g}** |" in text
-    assert f"`max_score` ({total:g})" in text
+        assert rows[name] == f"{points:g}", name
+    assert rows[""] == f"{total:g}"
+    assert f"`max_score` ({total:g})" in GUIDE.read_text()
 
 
 def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> None:
+    """The guide's tables are made from the answer key (roofline_grading.guide, shown by the
+    directive answer-key-table): every misconception an exercise exists to catch, every tolerance
+    with its reason, and the points of every notebook."""
     text = GUIDE.read_text()
-    for misconception in (v for v in vars(key).values() if isinstance(v, Misconception)):
-        assert f"`{misconception.name}`" in text, misconception.name
+    for kind in guide.KINDS:
+        assert f"```{{answer-key-table}} {kind}\n```" in text
+    said = " ".join(cell for _, rows in [guide.table(k, ROOT, "en") for k in guide.KINDS]
+                    for row in rows for cell, _ in row)
+    for exercise in key.EXERCISES.values():
+        for misconception in exercise.misconceptions:
+            assert f"({misconception.name})" in said, misconception.name
     for tolerance in (key.COUNT, key.MODEL):
-        assert f"relative {num(tolerance.rtol)}" in text
-    assert f"{key.TOKENS.atol:g} token either way" in text
-    assert f"relative {key.REPLICAS.rtol:.0%}" in text
-    assert f"{key.WIDTH.atol:g} element either way" in text
+        assert f"relative {num(tolerance.rtol)}" in said
+    assert f"{key.TOKENS.atol:g} token either way" in said
+    assert f"relative {key.REPLICAS.rtol:.0%}" in said
+    assert f"{key.WIDTH.atol:g} element either way" in said
     for tolerance in (key.COUNT, key.MODEL, key.TOKENS, key.REPLICAS, key.WIDTH, key.WORD):
-        assert tolerance.why in text, f"the guide's tolerance table should give the reason: {tolerance.why}"
+        assert tolerance.why in said, f"the guide's tolerance table should give the reason: {tolerance.why}"
+    points = guide.table("points", ROOT, "en")[1]
+    assert [row[0][0] for row in points[:-1]] == list(key.EXERCISES)
+    assert points[-1][2][0] == f"{sum(float(row[2][0]) for row in points[:-1]):g}"
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)

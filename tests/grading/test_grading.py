@@ -21,6 +21,10 @@ from matplotlib.figure import Figure  # figures made without pyplot need no back
 
 from roofline_grading import answer_key as key
 from roofline_grading import reference
+from roofline_grading.exercises.ex6_ring_threshold import answers as ex6
+from roofline_grading.exercises.ex6_ring_threshold import given as ex6_given
+from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9
+from roofline_grading.exercises.ex9_memory_hierarchy import given as ex9_given
 from roofline_grading.judge import Verdict, assess, judge
 from roofline_grading.questions import (
     FigureQuestion,
@@ -126,7 +130,7 @@ def at_its_figures(qid: str) -> float:
 
 def printed_figures() -> dict[str, float]:
     """The scalar answers the book and the source print, as the library computes them."""
-    attention = (exercises.EX9_SEQ, exercises.EX9_HEAD_DIM, exercises.EX9_BLOCK)
+    attention = (ex9_given.SEQ, ex9_given.HEAD_DIM, ex9_given.BLOCK)
     return {
         "ex1.critical_batch": reference.ex1_critical_batch(),
         "ex2.critical_batch": reference.ex2_critical_batch(),
@@ -137,12 +141,12 @@ def printed_figures() -> dict[str, float]:
         "ex5.hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
         "ex5.critical_batch": reference.ex5_critical_batch(),
         "ex5.global_batch": reference.ex5_global_batch(),
-        "ex6.link_bandwidth": exercises.EX6_CHIP.link_bandwidth,
-        "ex6.nic_bandwidth": float(exercises.EX6_CHIP.dcn_bandwidth or 0),
-        "ex6.all_reduce_bytes": reference.ex6_all_reduce_bytes(2.0 * 8192 * 8192, exercises.EX6_GPUS),
-        "ex6.two_chip_critical_d": network_critical_d(exercises.EX6_CHIP),  # chapter 8's table
-        "ex6.critical_d": reference.ex6_critical_d(),
-        "ex6.nodes_critical_d": reference.ex6_nodes_critical_d(),
+        "ex6.link_bandwidth": ex6_given.CHIP.link_bandwidth,
+        "ex6.nic_bandwidth": float(ex6_given.CHIP.dcn_bandwidth or 0),
+        "ex6.all_reduce_bytes": ex6.all_reduce_bytes(2.0 * 8192 * 8192, ex6_given.GPUS),
+        "ex6.two_chip_critical_d": network_critical_d(ex6_given.CHIP),  # chapter 8's table
+        "ex6.critical_d": ex6.critical_d(),
+        "ex6.nodes_critical_d": ex6.nodes_critical_d(),
         # exercise 7's at its figures: what a student computes once and could paste
         "ex7.kv_bytes_per_token": key.EX7_KV,
         "ex7.largest_batch": reference.ex7_largest_batch(),
@@ -154,12 +158,12 @@ def printed_figures() -> dict[str, float]:
         "ex8.achieved_bandwidth": reference.ex8_achieved_bandwidth(MOVED, MICROSECONDS),
         "ex8.mfu": reference.ex8_mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
         "ex8.mbu": reference.ex8_mbu(MOVED, MICROSECONDS, TERABYTES),
-        "ex9.tiled_bytes": reference.ex9_tiled_bytes(*exercises.EX9_SHAPE, *exercises.EX9_TILE),
-        "ex9.tiled_intensity": reference.ex9_tiled_intensity(*exercises.EX9_SHAPE, *exercises.EX9_TILE),
-        "ex9.smallest_tile": smallest_compute_bound_tiles(exercises.EX9_CHIP)[0].tile,  # chapter 12's table
-        "ex9.unfused_attention_bytes": reference.ex9_unfused_attention_bytes(*attention[:2]),
-        "ex9.fused_attention_bytes": reference.ex9_fused_attention_bytes(*attention),
-        "ex9.fusion_ratio": reference.ex9_fusion_ratio(*attention),
+        "ex9.tiled_bytes": ex9.tiled_bytes(*ex9_given.SHAPE, *ex9_given.TILE),
+        "ex9.tiled_intensity": ex9.tiled_intensity(*ex9_given.SHAPE, *ex9_given.TILE),
+        "ex9.smallest_tile": smallest_compute_bound_tiles(ex9_given.CHIP)[0].tile,  # chapter 12's table
+        "ex9.unfused_attention_bytes": ex9.unfused_attention_bytes(*attention[:2]),
+        "ex9.fused_attention_bytes": ex9.fused_attention_bytes(*attention),
+        "ex9.fusion_ratio": ex9.fusion_ratio(*attention),
     }
 
 

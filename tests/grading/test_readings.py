@@ -22,6 +22,8 @@ import pytest
 
 from roofline_grading import answer_key as key
 from roofline_grading import reference
+from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9_answers
+from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.i18n import LANGUAGES, translator
 from roofline_grading.judge import FOLLOWS_ONE_ARGUMENT, Verdict, assess
 from roofline_grading.questions import FunctionQuestion, Reading, public_cases, thresholds
@@ -79,8 +81,8 @@ def test_the_readings_the_review_found_are_declared_with_their_outcome() -> None
         assert not readings["per-gpu-share"].earns
     tile = {r.name: r for r in FUNCTIONS["ex9.smallest_tile"][1].readings}
     assert not tile["output-write"].earns and tile["rounded-up"].earns and tile["decimals"].earns
-    with_output = tile["output-write"].answer(*key.EX9_SMALLEST, key.EX9_VMEM_BANDWIDTH)
-    assert with_output > reference.ex9_smallest_tile()
+    with_output = tile["output-write"].answer(*ex9.SMALLEST, ex9.VMEM_BANDWIDTH)
+    assert with_output > ex9_answers.smallest_tile()
     assert not {r.name: r for r in FUNCTIONS["ex5.global_batch"][1].readings}["per-replica"].earns
     assert not {r.name: r for r in FUNCTIONS["ex6.nic_bandwidth"][1].readings}["bits-as-bytes"].earns
     assert not {r.name: r for r in FUNCTIONS["ex1.limited_by"][1].readings}["critical-batch"].earns

@@ -89,6 +89,15 @@ WRONG_WAYS = {
     "the recorder imports only what the kernel has": (
         "roofline_recorder/audit.py", "import nbformat  # not in the grading kernel",
         "roofline_recorder.audit -> nbformat"),
+    "an exercise folder: its figures know no answer": (
+        "roofline_grading/exercises/ex9_memory_hierarchy/given.py", "from . import answers  # above it",
+        "roofline_grading.exercises.ex9_memory_hierarchy.given is not allowed to import "
+        "roofline_grading.exercises.ex9_memory_hierarchy.answers"),
+    "an exercise folder knows no other": (
+        "roofline_grading/exercises/ex9_memory_hierarchy/key.py",
+        "from roofline_grading.exercises.ex6_ring_threshold import answers as ex6  # another folder",
+        "roofline_grading.exercises.ex9_memory_hierarchy is not allowed to import "
+        "roofline_grading.exercises.ex6_ring_threshold"),
     "the book's extension: wrong way": (
         "roofline_book/translations.py", "from roofline_book import downloads  # the book's extension",
         "roofline_book.translations is not allowed to import roofline_book.downloads"),

@@ -16,6 +16,8 @@ from pathlib import Path
 import nbformat
 
 from roofline_grading import answer_key as key
+from roofline_grading.exercises.ex6_ring_threshold import key as ex6
+from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import EX1_CHIP, EX2_CHIP
@@ -137,22 +139,22 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 6: the three misconceptions it exists for, and one phase of the ring only.
     "ex6-both-directions": Slip(
-        key.BOTH_DIRECTIONS,
+        ex6.BOTH_DIRECTIONS,
         ((r"both_ways_gigabytes_per_second \* 1e9 / 2", "both_ways_gigabytes_per_second * 1e9"),),
         _parts("ex6", "link_bandwidth"),
     ),
     "ex6-bits-as-bytes": Slip(
-        key.BITS_AS_BYTES,
+        ex6.BITS_AS_BYTES,
         ((r"gigabits_per_second \* 1e9 / 8", "gigabits_per_second * 1e9"),),
         _parts("ex6", "nic_bandwidth", "nodes_critical_d"),
     ),
     "ex6-no-n-minus-one": Slip(
-        key.NO_N_MINUS_ONE,
+        ex6.NO_N_MINUS_ONE,
         ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "2 * payload_bytes"),),
         _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
     ),
     "ex6-one-phase": Slip(
-        key.ONE_PHASE,
+        ex6.ONE_PHASE,
         ((r"2 \* \(n_chips - 1\) / n_chips \* payload_bytes", "(n_chips - 1) / n_chips * payload_bytes"),),
         _parts("ex6", "all_reduce_bytes", "two_chip_critical_d", "critical_d", "nodes_critical_d"),
     ),
@@ -208,12 +210,12 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 9: each misconception it exists for, and the output left out.
     "ex9-untiled": Slip(
-        key.UNTILED,
+        ex9.UNTILED,
         ((r"math\.ceil\(n / bn\)", "1"), (r"math\.ceil\(m / bm\)", "1")),
         _parts("ex9", "tiled_bytes", "tiled_intensity"),
     ),
     "ex9-no-output": Slip(
-        key.NO_OUTPUT,
+        ex9.NO_OUTPUT,
         (
             (r" \+ m \* n\)", ")"),
             (r" \+ bm \* bn\)", ")"),
@@ -224,22 +226,22 @@ SLIPS: dict[str, Slip] = {
         ),
     ),
     "ex9-elements-not-bytes": Slip(
-        key.ELEMENTS_NOT_BYTES,
+        ex9.ELEMENTS_NOT_BYTES,
         ((r"math\.floor\(BYTES_PER_ELEMENT \* ridge\)", "math.floor(ridge)"),),
         _parts("ex9", "smallest_tile"),
     ),
     "ex9-inner-bandwidth": Slip(
-        key.INNER_BANDWIDTH,
+        ex9.INNER_BANDWIDTH,
         ((r"ridge = peak / hbm_bandwidth", "ridge = peak / vmem_bandwidth"),),
         _parts("ex9", "smallest_tile"),
     ),
     "ex9-scores-once": Slip(
-        key.SCORES_ONCE,
+        ex9.SCORES_ONCE,
         ((r"scores = 4 \* seq \* seq", "scores = 2 * seq * seq"),),
         _parts("ex9", "unfused_attention_bytes", "fusion_ratio"),
     ),
     "ex9-kv-not-per-block": Slip(
-        key.KV_NOT_PER_BLOCK,
+        ex9.KV_NOT_PER_BLOCK,
         ((r"math\.ceil\(seq / block\)", "1"),),
         _parts("ex9", "fused_attention_bytes", "fusion_ratio"),
     ),

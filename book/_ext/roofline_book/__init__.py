@@ -39,6 +39,7 @@ from roofline_book import (
     exercise_list,
     figures,
     glued,
+    guide_tables,
     home,
     launch,
     static_files,
@@ -48,6 +49,6 @@ from roofline_book import (
 
 def setup(app: Sphinx) -> dict[str, Any]:
     for part in (glued, exercise_list, theme, static_files, editions, accessibility, downloads, launch, home,
-                 figures):
+                 figures, guide_tables):
         part.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
