@@ -21,7 +21,7 @@ from rooflinekit.cli.model_options import add_model, add_step_options, chip_of, 
 from rooflinekit.cli.output import Output
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import num, seconds
-from rooflinekit.transformer.speculative import best_draft_length, speculation, stops_paying
+from rooflinekit.transformer.speculative import MAX_DRAFT, best_draft_length, speculation, stops_paying
 
 NAME = "speculate"
 
@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> Output:
         "context": args.context,
         "figures": settings["figures"],
         "stops_paying": stops,
+        "searched_up_to": MAX_DRAFT if args.k is None else None,
     }
     return Output(data, text(data))
 
@@ -101,11 +102,19 @@ def run(args: argparse.Namespace) -> Output:
 def text(d: dict[str, Any]) -> str:
     """The round, its speedup and where it stops paying, for people."""
     stops = "it pays at every batch that fits" if d["stops_paying"] is None else f"batch {d['stops_paying']}"
+    searched = d.get("searched_up_to")
+    if searched is None:
+        chosen = "as asked"
+    elif d["k"] == searched:
+        chosen = f"the longest tried (0 to {searched}): a longer draft may pay more, try --k"
+    else:
+        chosen = f"the best of 0 to {searched}"
     return "\n".join(
         [
             f"{d['target']} checking {d['k']} tokens of {d['draft']} on {d['chips']} x {d['chip']}, batch "
             f"{d['batch']}, {d['context']} tokens in the cache, acceptance {d['alpha']:g}, "
             f"{d['figures']} figures",
+            f"  draft length     {d['k']}  ({chosen})",
             f"  tokens a round   {num(d['expected_tokens'], 4)}  (1 - a^(k+1)) / (1 - a)",
             f"  draft step       {seconds(d['t_draft'], 3)}",
             f"  check of k + 1   {seconds(d['t_verify'], 3)}  (one plain step: {seconds(d['t_target'], 3)})",

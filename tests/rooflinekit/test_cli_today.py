@@ -9,7 +9,7 @@ import pytest
 
 import rooflinekit as rk
 from rooflinekit.cli import main
-from rooflinekit.transformer.speculative import best_draft_length, speculation, stops_paying
+from rooflinekit.transformer.speculative import MAX_DRAFT, best_draft_length, speculation, stops_paying
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -48,6 +48,19 @@ def test_speculate_without_k_picks_the_best_and_says_so(capsys: pytest.CaptureFi
     assert status == 0
     assert f"checking {best.k} tokens of llama-3.2-1b" in out
     assert "stops paying at" in out and "the paper's formula" in out
+    assert f"the best of 0 to {MAX_DRAFT}" in out or best.k == MAX_DRAFT
+
+
+def test_speculate_says_when_the_best_draft_is_the_longest_tried(capsys: pytest.CaptureFixture[str]) -> None:
+    """At a high acceptance rate the search's cap, not the roofline, ends the search: the output says so."""
+    args = ("speculate", "llama-3.1-70b", "--draft", "llama-3.2-1b", "--chip", "h100-sxm", "--chips", "8",
+            "--alpha", "0.9")
+    best = best_draft_length("llama-3.1-70b", "llama-3.2-1b", "h100-sxm", alpha=0.9, n_chips=8)
+    assert best.k == MAX_DRAFT  # the case this test is about
+    status, out, _ = run(capsys, *args)
+    assert status == 0
+    assert f"the longest tried (0 to {MAX_DRAFT})" in out and "--k" in out
+    assert run_json(capsys, *args)["searched_up_to"] == MAX_DRAFT
 
 
 def test_colocate_json_has_both_schedulings_cheapest(capsys: pytest.CaptureFixture[str]) -> None:
