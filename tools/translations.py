@@ -73,6 +73,7 @@ def book_pages(root: Path) -> list[str]:
 def update(language: str) -> int:
     import build_book
 
+    update_code_catalogs(language)  # first: the build reads the feedback's (the guide's tables)
     gettext = build_book.BUILD / "gettext"
     status = build_book.build_edition(language, builder="gettext", outdir=gettext)
     if status != 0:
@@ -88,7 +89,6 @@ def update(language: str) -> int:
     for docname in order:
         pages.setdefault(docname, PageStatus(docname, None))
     write_manifest(ROOT, language, pages, order)
-    update_code_catalogs(language)
     explorer_labels.sync(ROOT)
     return check(ROOT, language)
 

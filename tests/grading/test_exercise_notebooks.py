@@ -243,7 +243,8 @@ def test_guide_states_each_notebooks_points_and_the_total() -> None:
         total += points
         assert rows[name] == f"{points:g}", name
     assert rows[""] == f"{total:g}"
-    assert f"`max_score` ({total:g})" in GUIDE.read_text()
+    # The prose names no total, which a new exercise would make wrong: it points to the table.
+    assert "`max_score` (the total of the table of\npoints, above)" in GUIDE.read_text()
 
 
 def test_guide_names_every_misconception_and_tolerance_of_the_answer_key() -> None:

@@ -64,7 +64,6 @@ def statement(notebook: str, language: str) -> str:
 
 def test_every_function_question_of_exercises_1_to_9_declares_its_readings() -> None:
     assert sorted(key.EXERCISES) == sorted(f.stem for f in (ROOT / "solutions" / "roofline").glob("*.ipynb"))
-    assert len(key.EXERCISES) == 9
     for qid, (_, question) in FUNCTIONS.items():
         assert question.readings, f"{qid} declares no reading"
         names = [r.name for r in question.readings]

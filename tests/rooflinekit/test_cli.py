@@ -269,7 +269,7 @@ BAD_INPUTS = [
     (("matmul", "8", "8", "x", "--chip", "tpu-v5e"), "argument F: must be a positive integer (got 'x')"),
     (
         ("matmul", "8", "8", "8", "--chip", "a100"),
-        "argument --chip: must be one of tpu-v5e, tpu-v5p, tpu-v6e, h100-sxm, h200-sxm, b200 (got 'a100')",
+        f"argument --chip: must be one of {', '.join(rk.CHIPS)} (got 'a100')",  # the catalog's chips
     ),
     (
         ("matmul", "8", "8", "8", "--chip", "tpu-v5e", "--w", "int3"),
