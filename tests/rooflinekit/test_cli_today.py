@@ -8,17 +8,14 @@ import json
 import pytest
 
 import rooflinekit as rk
-from rooflinekit.cli import main
 from rooflinekit.transformer.speculative import MAX_DRAFT, best_draft_length, speculation, stops_paying
+from tests.support.cli import run_cli
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(args))
-    except SystemExit as exit_:
-        status = int(str(exit_.code))
-    out, err = capsys.readouterr()
-    return status, out, err
+    """The command line in this process, as every CLI test runs it (tests.support.cli)."""
+    done = run_cli(*args)
+    return done.returncode, done.stdout, done.stderr
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
