@@ -8,13 +8,13 @@ import json
 import pytest
 
 import rooflinekit as rk
-from rooflinekit.cli import main
+from tests.support.cli import run_cli
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
+    """The command line in this process, as every CLI test runs it (tests.support.cli)."""
+    done = run_cli(*args)
+    return done.returncode, done.stdout, done.stderr
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -124,10 +124,6 @@ def test_moe_models_go_wherever_models_go(capsys: pytest.CaptureFixture[str]) ->
 def test_bad_input_is_one_line_naming_what_is_accepted(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
 ) -> None:
-    try:
-        status = main(list(args))
-    except SystemExit as exit_:
-        status = int(str(exit_.code))
-    out, err = capsys.readouterr()
+    status, out, err = run(capsys, *args)
     assert status == 2 and out == ""
     assert message in err and err.count("\n") == 1
