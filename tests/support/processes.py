@@ -4,8 +4,10 @@ folder is held by whoever holds the ``flock`` on its owner file).
 
 >>> os.getpid() in session(os.getsid(0))
 True
->>> listening({os.getpid()})
-set()
+>>> import socket
+>>> with socket.create_server(("127.0.0.1", 0)) as server:
+...     server.getsockname() in listening({os.getpid()})
+True
 """
 
 from __future__ import annotations
