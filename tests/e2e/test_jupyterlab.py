@@ -65,6 +65,7 @@ from tests.support.jupyterlab import (
     open_path,
     opens_unmodified,
     outputs,
+    page_errors,
     run_all,
     screenshot,
     type_answers,
@@ -369,7 +370,7 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         timeout=30_000,
     )
     assert f"peak {num(peak)} FLOP/s, HBM {num(bandwidth)} B/s" in _caption(explorer)
-    assert not [e for e in browser.errors if "comm" in e.lower()], browser.errors
+    assert not [e for e in page_errors(browser) if "comm" in e.lower()], browser.errors
     assert not browser.blocked or all("127.0.0.1" not in u for u in browser.blocked)
     close_all(page, lab.words)
 
