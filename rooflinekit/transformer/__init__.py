@@ -48,13 +48,10 @@ from rooflinekit.transformer.chunked import (
     COLOCATED,
     ColocatedConfig,
     ColocatedSearch,
-    MixedStep,
     SchedulingComparison,
     colocated_config,
     colocated_search,
     compare_scheduling,
-    largest_chunk,
-    mixed_step,
 )
 from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
 from rooflinekit.transformer.decisions import (
@@ -84,6 +81,7 @@ from rooflinekit.transformer.memory import (
     memory_refusal,
     weight_bytes_per_chip,
 )
+from rooflinekit.transformer.mixed import MixedStep, largest_chunk, mixed_step
 from rooflinekit.transformer.op import Op
 from rooflinekit.transformer.operations import head_ops, layer_ops
 from rooflinekit.transformer.peers import PeerRecord, recorded_peer
