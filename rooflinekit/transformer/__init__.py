@@ -65,6 +65,7 @@ from rooflinekit.transformer.decisions import (
     latency_throughput,
     serving_search,
 )
+from rooflinekit.transformer.dp_attention import DataParallelAttention, data_parallel_attention
 from rooflinekit.transformer.efficiency import Efficiency
 from rooflinekit.transformer.experts import (
     ExpertParallel,
@@ -123,6 +124,7 @@ __all__ = [
     "ColocatedConfig",
     "ColocatedSearch",
     "CurvePoint",
+    "DataParallelAttention",
     "Efficiency",
     "ExpertParallel",
     "LatencyThroughput",
@@ -147,6 +149,7 @@ __all__ = [
     "colocated_search",
     "compare_scheduling",
     "cost_per_million_tokens",
+    "data_parallel_attention",
     "expected_tokens",
     "expert_parallel",
     "head_ops",

@@ -999,7 +999,7 @@ def test_the_korean_transformer_view_shows_the_librarys_korean_texts(visit: Any)
 
     def check() -> dict[str, Any]:
         shown = _transformer_shown(view)
-        at = settings.at(**{key: shown["state"][key] for key in ("phase", "batch", "context")})
+        at = settings.at(**{key: shown["state"][key] for key in ("figures", "phase", "batch", "context")})
         expected = transformer_view(at, "ko")
         assert shown["title"] == expected.title and shown["message"] == expected.message
         assert list(shown["summary"].values()) == [line.text for line in expected.summary]
@@ -1026,6 +1026,11 @@ def test_the_korean_transformer_view_shows_the_librarys_korean_texts(visit: Any)
     _drag_into_view(page, view.locator("input[data-control=context]"), 1.0)
     too_long = check()
     assert not too_long["state"]["fits"] and too_long["message"].startswith("메모리에 들어가지 않습니다.")
+    assert view.locator(".rk-tv-figures legend").inner_text() == "수치"
+    assert [t.strip() for t in view.locator(".rk-tv-figures label").all_inner_texts()] == ["이상적", "보정"]
+    view.locator("input[data-control=figures][value=calibrated]").check()
+    calibrated = check()
+    assert calibrated["state"]["figures"] == "calibrated" and calibrated["title"].endswith("(보정된 수치)")
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
 

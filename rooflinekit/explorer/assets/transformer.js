@@ -121,7 +121,7 @@
     ui.appendChild(context.wrap);
     /* The ideal figures (the datasheet's) or the calibrated ones: after the sliders, so that a
      * reader moves the step first and then sees what real systems reach. */
-    var figures = el("fieldset", { "class": "rk-tv-phase rk-tv-figures" });
+    var figures = el("fieldset", { "class": "rk-tv-figures" });
     figures.appendChild(el("legend", {}, tr("figures")));
     grid.figures.forEach(function (name, i) {
       var label = el("label");
