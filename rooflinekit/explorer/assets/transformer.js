@@ -63,6 +63,22 @@
     return { wrap: wrap, input: input, out: out };
   }
 
+  /* Radio buttons for one of `values` (labelled `shown`), in a fieldset named by `legend`, the one
+   * equal to `chosen` checked; `control` names the fieldset's class and the buttons' data-control. */
+  function choices(id, control, legend, values, shown, chosen) {
+    var set = el("fieldset", { "class": "rk-tv-" + control });
+    set.appendChild(el("legend", {}, legend));
+    values.forEach(function (value, i) {
+      var label = el("label");
+      var radio = el("input", { type: "radio", name: id + "-" + control, value: value, "data-control": control });
+      radio.checked = value === chosen;
+      label.appendChild(radio);
+      label.appendChild(document.createTextNode(" " + shown[i]));
+      set.appendChild(label);
+    });
+    return set;
+  }
+
   /* What a slider shows beside it, and what it tells a screen reader for its value (its position
    * is an index, not the batch or the context). */
   function shows(control, text) {
@@ -102,16 +118,7 @@
     plot.appendChild(points);
 
     var ui = el("div", { "class": "rk-ui" });
-    var phases = el("fieldset", { "class": "rk-tv-phase" });
-    phases.appendChild(el("legend", {}, tr("phase")));
-    grid.phases.forEach(function (phase, i) {
-      var label = el("label");
-      var radio = el("input", { type: "radio", name: id + "-phase", value: phase, "data-control": "phase" });
-      radio.checked = phase === state.phase;
-      label.appendChild(radio);
-      label.appendChild(document.createTextNode(" " + words.phases[i]));
-      phases.appendChild(label);
-    });
+    var phases = choices(id, "phase", tr("phase"), grid.phases, words.phases, state.phase);
     ui.appendChild(phases);
     var batch = slider(id + "-batch", tr("batch (sequences)"), grid.batches.length, state.iB);
     var context = slider(id + "-context", tr("context (tokens)"), grid.contexts.length, state.iL);
@@ -121,16 +128,7 @@
     ui.appendChild(context.wrap);
     /* The ideal figures (the datasheet's) or the calibrated ones: after the sliders, so that a
      * reader moves the step first and then sees what real systems reach. */
-    var figures = el("fieldset", { "class": "rk-tv-figures" });
-    figures.appendChild(el("legend", {}, tr("figures")));
-    grid.figures.forEach(function (name, i) {
-      var label = el("label");
-      var radio = el("input", { type: "radio", name: id + "-figures", value: name, "data-control": "figures" });
-      radio.checked = name === state.figures;
-      label.appendChild(radio);
-      label.appendChild(document.createTextNode(" " + words.figures[i]));
-      figures.appendChild(label);
-    });
+    var figures = choices(id, "figures", tr("figures"), grid.figures, words.figures, state.figures);
     ui.appendChild(figures);
 
     var message = el("p", { "class": "rk-tv-message", "data-key": "message", role: "status" });
