@@ -30,6 +30,7 @@ FLAGS = {
     "k": "--k",
     "alpha": "--alpha",
     "draft": "--draft",
+    "shared_prefix": "--shared-prefix",
 }
 """The command line's names for the settings the library refuses by their own name."""
 
@@ -66,6 +67,15 @@ def add_step_options(command: argparse.ArgumentParser) -> None:
         help="the datasheet's figures (ideal, the default) or calibrated ones from the catalog: the "
         "achievable share of the peak, NCCL's bus bandwidth, 10 us a collective (not with "
         "--collective-latency)",
+    )
+
+
+def add_shared_prefix(command: argparse.ArgumentParser) -> None:
+    """``--shared-prefix``: the prompt tokens every request shares, cached once (prefix caching)."""
+    command.add_argument(
+        "--shared-prefix", type=values.tokens, default=0, metavar="N",
+        help="the first N tokens of every prompt are the same (a system prompt), cached once a chip and "
+        "never prefilled again (default 0)",
     )
 
 

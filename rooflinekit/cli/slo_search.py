@@ -5,7 +5,8 @@ time-per-output-token target, and the cheapest.
 >>> from rooflinekit.models import transformer_shape
 >>> args = argparse.Namespace(model=transformer_shape("llama-3.1-8b"), chip=chip("h100-sxm"), peak=None,
 ...     bandwidth=None, ttft=1.0, tpot=0.05, prompt=512, output=256, chip_counts=[1], overlap="none",
-...     price_per_chip_hour=None, weights="bf16", kv_cache=None, compute="bf16", collective_latency=0.0)
+...     price_per_chip_hour=None, shared_prefix=0, weights="bf16", kv_cache=None, compute="bf16",
+...     collective_latency=0.0)
 >>> run(args).data["cheapest"]["decode_chips"]
 1
 """
@@ -16,11 +17,24 @@ import argparse
 from typing import Any
 
 from rooflinekit.cli import values
-from rooflinekit.cli.model_options import add_model, add_step_options, chip_of, flagged, step_settings
+from rooflinekit.cli.model_options import (
+    add_model,
+    add_shared_prefix,
+    add_step_options,
+    chip_of,
+    flagged,
+    step_settings,
+)
 from rooflinekit.cli.output import Output
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.fmt import Table, num, seconds
-from rooflinekit.transformer.decisions import OVERLAPS, SCHEDULING, ServingSearch, serving_search
+from rooflinekit.transformer.decisions import (
+    OVERLAPS,
+    SCHEDULING,
+    SHARED_PREFIX,
+    ServingSearch,
+    serving_search,
+)
 
 NAME = "slo-search"
 
@@ -53,6 +67,7 @@ def add(commands: Any) -> None:
         "--price-per-chip-hour", type=values.figure, metavar="PRICE",
         help="your price of one chip for an hour, in any currency: adds the cost per million output tokens",
     )
+    add_shared_prefix(search)
     add_step_options(search)
 
 
@@ -61,7 +76,7 @@ def run(args: argparse.Namespace) -> Output:
     try:
         found = serving_search(args.model, chip_of(args), ttft=args.ttft, tpot=args.tpot, prompt=args.prompt,
                                output=args.output, chip_counts=args.chip_counts, overlap=args.overlap,
-                               **step_settings(args))
+                               shared_prefix=args.shared_prefix, **step_settings(args))
     except RooflineInputError as error:
         raise flagged(error) from error
     return Output(found.to_dict(args.price_per_chip_hour), search_text(found, args.price_per_chip_hour))
@@ -83,7 +98,10 @@ def search_text(found: ServingSearch, price: float | None) -> str:
     lines = [f"{found.model.name} on {found.chip.name}: TTFT <= {seconds(found.ttft_target, 3)}, "
              f"TPOT <= {seconds(found.tpot_target, 3)}, {found.prompt} tokens in, {found.output} out, "
              f"communication overlapped: {found.overlap}",
-             f"  scheduling: {SCHEDULING}", ""]
+             f"  scheduling: {SCHEDULING}",
+             *([f"  prefix caching: {SHARED_PREFIX.format(tokens=found.shared_prefix)}"]
+               if found.shared_prefix else []),
+             ""]
     if not rows:
         return "\n".join([*lines, "  no configuration meets both targets"])
     cheapest = found.cheapest

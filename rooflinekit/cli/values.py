@@ -16,7 +16,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from rooflinekit._validate import check_figure, check_fraction, check_size
+from rooflinekit._validate import check_count, check_figure, check_fraction, check_size
 from rooflinekit.catalog import CHIPS, Chip, chip
 from rooflinekit.collectives import check_latency
 from rooflinekit.dtypes import DTYPES, dtype
@@ -39,6 +39,8 @@ def _checked(
 
 
 size = _checked(check_size, int, "a positive integer")
+tokens = _checked(lambda name, value: check_count(name, value, minimum=0), int,
+                  "a number of tokens, 0 or more")
 figure = _checked(check_figure, float, "a positive, finite number")
 duration = _checked(check_figure, float, "a positive, finite number of seconds")
 latency = _checked(lambda name, value: check_latency(value, name), float, "a number of seconds, 0 or more")

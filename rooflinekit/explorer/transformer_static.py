@@ -1,7 +1,8 @@
 """The transformer view with no kernel: one self-contained HTML fragment for the book's pages.
 
 The fragment carries, as JSON, what :func:`rooflinekit.explorer.transformer_view.view` shows at
-every position of its controls (both phases, every batch and context on the sliders): the
+every position of its controls (both sets of figures, both phases, every batch and context on the
+sliders): the
 title, the totals, the operations table's texts and, from
 :class:`~rooflinekit.explorer.transformer_figure.Canvas`, where each operation's point goes on
 the roofline, which is embedded as SVG. The texts and the SVG are there in every language of
@@ -28,6 +29,7 @@ from rooflinekit.explorer.transformer_figure import SHAPES, Canvas, svg_id_prefi
 from rooflinekit.explorer.transformer_view import (
     BATCHES,
     CONTEXTS,
+    FIGURES,
     TransformerSettings,
     View,
     every_view,
@@ -71,29 +73,31 @@ def _cell(shown: Sequence[View], canvas: Canvas, text: _Texts) -> dict[str, Any]
 
 
 @cache
-def _grid(model: str, on: str, n_chips: int, figures: str = "ideal") -> tuple[dict[str, Any], dict[str, str]]:
-    """Every setting's cell, the operations, the words in every language and the roofline's SVG
-    in every language, for one model on one chip."""
-    settings = TransformerSettings(model, on, n_chips, figures=figures)
+def _grid(model: str, on: str, n_chips: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every setting's cell (at both sets of figures), the operations, the words in every language
+    and the roofline's SVG in every language, for one model on one chip."""
+    settings = TransformerSettings(model, on, n_chips)
     canvas = Canvas.for_chip(on)
-    shown = list(every_view(settings, LANGUAGES))
+    shown = {figures: list(every_view(settings.at(figures=figures), LANGUAGES)) for figures in FIGURES}
     first = views(settings.at(batch=BATCHES[0], context=CONTEXTS[0]), LANGUAGES)  # fits: the settings say so
-    for each in shown:  # one layer's operations are the same at every setting
+    for each in (view for figures in FIGURES for view in shown[figures]):  # the same operations everywhere
         assert each[0].step is None or [op.name for op in each[0].ops] == [op.name for op in first[0].ops]
     text = _Texts()
-    cells = iter([_cell(each, canvas, text) for each in shown])
+    cells = {figures: iter([_cell(each, canvas, text) for each in shown[figures]]) for figures in FIGURES}
     words = {
         language: {
             "header": list(v.header),
             "summary": [line.label for line in v.summary],
             "ops": [op.row[0] for op in v.ops],
             "phases": [translator(language)(phase) for phase in PHASES],
+            "figures": [translator(language)(figures) for figures in FIGURES],
             "texts": text.listed(index),
             "labels": tables().get(language, {}),
         }
         for index, (language, v) in enumerate(zip(LANGUAGES, first, strict=True))
     }
     grid = {
+        "figures": list(FIGURES),
         "phases": list(PHASES),
         "batches": list(BATCHES),
         "contexts": list(CONTEXTS),
@@ -101,7 +105,8 @@ def _grid(model: str, on: str, n_chips: int, figures: str = "ideal") -> tuple[di
         "ops": [{"name": op.name, "kind": op.kind, "runs": op.row[1]} for op in first[0].ops],
         "shapes": SHAPES,
         "colors": BOUND_COLORS,
-        "cells": [[[next(cells) for _ in CONTEXTS] for _ in BATCHES] for _ in PHASES],
+        "cells": {figures: [[[next(cells[figures]) for _ in CONTEXTS] for _ in BATCHES] for _ in PHASES]
+                  for figures in FIGURES},
         "words": words,
     }
     svgs = {language: canvas.in_language(language).svg() for language in LANGUAGES}
@@ -109,19 +114,20 @@ def _grid(model: str, on: str, n_chips: int, figures: str = "ideal") -> tuple[di
 
 
 def view_data(settings: TransformerSettings) -> dict[str, Any]:
-    """Everything the page needs, JSON-ready: ``cells[phase][batch][context]`` (indices on the
-    controls), the words of every language (``words[language]``) and where the view starts.
+    """Everything the page needs, JSON-ready: ``cells[figures][phase][batch][context]`` (the set of
+    figures by name, the others by their indices on the controls), the words of every language
+    (``words[language]``) and where the view starts.
 
     >>> from rooflinekit.transformer import step_summary, transformer_step
     >>> data = view_data(TransformerSettings("llama-3.1-8b", "h100-sxm", 1))
-    >>> cell = data["grid"]["cells"][0][0][4]        # decode, batch 1, context 2048
+    >>> cell = data["grid"]["cells"]["ideal"][0][0][4]        # decode, batch 1, context 2048
     >>> shown = [data["grid"]["words"][lang]["texts"][cell["summary"][4]] for lang in ("en", "ko")]
     >>> shown      # texts are numbered, one number for a text and its translations
     ['4.564 ms (one decode step)', '4.564 ms (디코드 스텝 한 번)']
     >>> shown[0] == step_summary(transformer_step("llama-3.1-8b", "h100-sxm"))[4].text
     True
     """
-    grid, _ = _grid(settings.model, settings.chip, settings.n_chips, settings.figures)
+    grid, _ = _grid(settings.model, settings.chip, settings.n_chips)
     return {"grid": grid, "initial": settings.to_dict()}
 
 
@@ -135,9 +141,10 @@ def transformer_html(settings: TransformerSettings, element_id: str | None = Non
     """
     phase, batch, context = settings.phase, settings.batch, settings.context
     root = element_id or new_element_id("rk-transformer")
-    grid, svgs = _grid(settings.model, settings.chip, settings.n_chips, settings.figures)
+    grid, svgs = _grid(settings.model, settings.chip, settings.n_chips)
     data = json.dumps(view_data(settings), separators=(",", ":"), ensure_ascii=False)
-    start = grid["cells"][PHASES.index(phase)][BATCHES.index(batch)][CONTEXTS.index(context)]
+    cells = grid["cells"][settings.figures]
+    start = cells[PHASES.index(phase)][BATCHES.index(batch)][CONTEXTS.index(context)]
     shown = LANGUAGES if settings.language is None else (settings.language,)
     by_page = " rk-by-page" if settings.language is None else ""
     plots = "".join(f'<div class="rk-tv-plot{by_page}" lang="{language}">'

@@ -58,6 +58,11 @@ INTENSITY_RANGE = (0.1, 1e4)
 KINDS = (N_("matmul"), N_("attention"), N_("norm"), N_("elementwise"))
 """Kinds of operation placed on the roofline; collectives are not (they use the link, not HBM)."""
 
+FIGURES: tuple[str, ...] = (N_("ideal"), N_("calibrated"))
+"""The sets of figures on the view's toggle (:data:`~rooflinekit.transformer.calibration.FIGURE_SETS`,
+marked here for translation): the datasheet's (100 % of every peak, collectives costing only their
+bytes) and the catalog's calibrated ones."""
+
 
 @dataclass(frozen=True)
 class TransformerSettings:
@@ -203,7 +208,7 @@ def _shown(s: TransformerSettings, shape: TransformerShape, setup: Setup, step: 
 
 def every_view(settings: TransformerSettings, languages: Sequence[str] = (ENGLISH,)) -> Iterator[list[View]]:
     """The view in each of ``languages`` at every phase, batch and context on the controls, in
-    that nesting order.
+    that nesting order, at the settings' figures.
 
     >>> sum(1 for _ in every_view(TransformerSettings())) == 2 * len(BATCHES) * len(CONTEXTS)
     True

@@ -1,7 +1,8 @@
 """The transformer view's live face in JupyterLab (ipywidgets), and what a notebook cell displays.
 
 Call :func:`transformer_explorer` as the last line of a cell: one decode step, or one prefill,
-of a model split over chips, with a phase toggle and batch and context sliders; the step's
+of a model split over chips, with a phase toggle, batch and context sliders and a toggle between
+the ideal figures and the calibrated ones (:mod:`rooflinekit.transformer.calibration`); the step's
 totals, its operations' table and each operation on the chip's roofline follow the controls.
 ``language="ko"`` gives its words in Korean (:mod:`rooflinekit.explorer.labels`).
 
@@ -28,7 +29,7 @@ from rooflinekit.explorer.labels import ENGLISH, translator
 from rooflinekit.explorer.page import two_faces
 from rooflinekit.explorer.transformer_figure import Canvas
 from rooflinekit.explorer.transformer_static import transformer_html
-from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, TransformerSettings, View, view
+from rooflinekit.explorer.transformer_view import BATCHES, CONTEXTS, FIGURES, TransformerSettings, View, view
 from rooflinekit.transformer.setup import PHASES
 
 
@@ -70,7 +71,8 @@ class TransformerExplorer:
         c = self._controls
         if not c:
             return self.settings
-        return self.settings.at(phase=c["phase"].value, batch=c["batch"].value, context=c["context"].value)
+        return self.settings.at(phase=c["phase"].value, batch=c["batch"].value, context=c["context"].value,
+                                figures=c["figures"].value)
 
     @property
     def language(self) -> str:
@@ -97,6 +99,8 @@ class TransformerExplorer:
                                      description=tr("phase")),
             "batch": w.SelectionSlider(options=list(BATCHES), value=s.batch, description=tr("batch")),
             "context": w.SelectionSlider(options=list(CONTEXTS), value=s.context, description=tr("context")),
+            "figures": w.ToggleButtons(options=[(tr(f), f) for f in FIGURES], value=s.figures,
+                                       description=tr("figures")),
         }
         self._controls = c
         canvas = Canvas.for_chip(s.chip, self.language)
@@ -111,7 +115,7 @@ class TransformerExplorer:
         for control in c.values():
             control.observe(redraw, names="value")
         redraw()
-        return w.VBox([c["phase"], w.HBox([c["batch"], c["context"]]), image, text])
+        return w.VBox([w.HBox([c["phase"], c["figures"]]), w.HBox([c["batch"], c["context"]]), image, text])
 
     def _repr_mimebundle_(
         self, include: Sequence[str] | None = None, exclude: Sequence[str] | None = None

@@ -48,13 +48,10 @@ from rooflinekit.transformer.chunked import (
     COLOCATED,
     ColocatedConfig,
     ColocatedSearch,
-    MixedStep,
     SchedulingComparison,
     colocated_config,
     colocated_search,
     compare_scheduling,
-    largest_chunk,
-    mixed_step,
 )
 from rooflinekit.transformer.clocks import ThreeClocks, request_throughput, three_clocks
 from rooflinekit.transformer.decisions import (
@@ -68,6 +65,7 @@ from rooflinekit.transformer.decisions import (
     latency_throughput,
     serving_search,
 )
+from rooflinekit.transformer.dp_attention import DataParallelAttention, data_parallel_attention
 from rooflinekit.transformer.efficiency import Efficiency
 from rooflinekit.transformer.experts import (
     ExpertParallel,
@@ -84,6 +82,7 @@ from rooflinekit.transformer.memory import (
     memory_refusal,
     weight_bytes_per_chip,
 )
+from rooflinekit.transformer.mixed import MixedStep, largest_chunk, mixed_step
 from rooflinekit.transformer.op import Op
 from rooflinekit.transformer.operations import head_ops, layer_ops
 from rooflinekit.transformer.peers import PeerRecord, recorded_peer
@@ -125,6 +124,7 @@ __all__ = [
     "ColocatedConfig",
     "ColocatedSearch",
     "CurvePoint",
+    "DataParallelAttention",
     "Efficiency",
     "ExpertParallel",
     "LatencyThroughput",
@@ -149,6 +149,7 @@ __all__ = [
     "colocated_search",
     "compare_scheduling",
     "cost_per_million_tokens",
+    "data_parallel_attention",
     "expected_tokens",
     "expert_parallel",
     "head_ops",

@@ -66,6 +66,7 @@ from rooflinekit.catalog import Chip
 from rooflinekit.errors import RooflineInputError
 from rooflinekit.models import TransformerShape, transformer_shape
 from rooflinekit.transformer.memory import memory_check
+from rooflinekit.transformer.mixed import check_shared_prefix, prefix_prefill
 from rooflinekit.transformer.setup import make_setup
 from rooflinekit.transformer.step import TransformerStep, transformer_step
 
@@ -80,6 +81,14 @@ SCHEDULING = (
     "cache, prompt + output tokens); the prefill pool is shared by the decode groups"
 )
 """The scheduling assumption of :func:`serving_search`, in words."""
+
+SHARED_PREFIX = (
+    "every prompt starts with the same {tokens} tokens (a system prompt), whose KV cache every chip "
+    "holds once, computed once and never counted again; a prompt prefills only its new "
+    "tokens, attending over the cached prefix, and hands only their cache to the decode chips; a "
+    "decode step still reads each sequence's whole cache, the prefix included"
+)
+"""What a ``shared_prefix`` of the serving searches assumes, in words (``{tokens}`` to fill)."""
 
 PLATEAU_SHARE = 0.5
 """The plateau: the compute-bound weight matmuls hold at least this share of the weight bytes."""
@@ -387,6 +396,7 @@ class ServingSearch:
     output: int
     overlap: str
     configs: tuple[ServingConfig, ...]
+    shared_prefix: int = 0
 
     @property
     def cheapest(self) -> ServingConfig | None:
@@ -405,7 +415,10 @@ class ServingSearch:
             "prompt": self.prompt,
             "output": self.output,
             "overlap": self.overlap,
+            "shared_prefix": self.shared_prefix,
             "scheduling": SCHEDULING,
+            **({"prefix_caching": SHARED_PREFIX.format(tokens=self.shared_prefix)}
+               if self.shared_prefix else {}),
             "price_per_chip_hour": price_per_chip_hour,
             "configs": [c.to_dict(price_per_chip_hour) for c in self.configs],
             "cheapest": None if cheapest is None else cheapest.to_dict(price_per_chip_hour),
@@ -435,6 +448,7 @@ def serving_search(
     chip_counts: Sequence[int] = (1, 2, 4, 8),
     batches: Iterable[int] | None = None,
     overlap: str = "none",
+    shared_prefix: int = 0,
     **settings: Any,
 ) -> ServingSearch:
     """Every configuration under :data:`SCHEDULING` whose TTFT and TPOT meet ``ttft`` and ``tpot``
@@ -444,42 +458,68 @@ def serving_search(
     the decode batch runs over ``batches`` (default: the powers of two) up to the largest batch
     that meets the TPOT target and fits, which is always tried too (the cheapest of its group).
     ``overlap`` (:data:`OVERLAPS`) says which time must meet the targets; both are kept.
-    ``settings`` are :func:`~rooflinekit.transformer.step.transformer_step`'s dtypes, efficiency
-    and collective latency.
+    ``shared_prefix`` is how many of each prompt's first tokens every request shares, cached once
+    (:data:`SHARED_PREFIX`). ``settings`` are :func:`~rooflinekit.transformer.step.transformer_step`'s
+    dtypes, efficiency and collective latency.
 
     >>> found = serving_search("llama-3.1-70b", "h100-sxm", ttft=0.5, tpot=0.05, prompt=2048, output=512)
     >>> sorted({(c.prefill_chips, c.decode_chips) for c in found.configs})[:3]
     [(2, 2), (2, 4), (2, 8)]
     >>> all(c.ttft <= 0.5 and c.tpot <= 0.05 for c in found.configs)
     True
+
+    With 1,536 of its tokens shared, a prompt prefills a quarter, and 4 decode chips fit what 8 did:
+
+    >>> hit = serving_search("llama-3.1-70b", "h100-sxm", ttft=0.5, tpot=0.05, prompt=2048, output=512,
+    ...                      shared_prefix=1536)
+    >>> [(c.prefill_chips, c.decode_chips, c.batch, round(c.ttft, 4)) for c in (found.cheapest, hit.cheapest)]
+    [(2, 8, 594, 0.169), (2, 4, 443, 0.0431)]
     """
     shape = transformer_shape(model)
     ttft_target = check_figure("ttft", ttft, unit="seconds")
     tpot_target = check_figure("tpot", tpot, unit="seconds")
     prompt, output = check_count("prompt", prompt), check_count("output", output)
+    _check_search(overlap, settings)
+    shared = check_shared_prefix(shared_prefix, prompt)
+    counts = sorted({check_count("chip_counts", n) for n in chip_counts})
+    prefills = [p for n in counts if (p := _prefill(shape, on, n, (prompt, shared), settings))
+                and step_time(p, overlap) <= ttft_target]
+    grid = None if batches is None else sorted({check_count("batches", b) for b in batches})
+    setup = make_setup(on, **settings)
+    handoff = (prompt - shared) * shape.kv_cache_bytes_per_token(setup.kv_cache)  # the prefix is there
+    decoding = {**settings, "shared_prefix": shared}
+    configs = [
+        ServingConfig(p.setup.n_chips, d.setup.n_chips, d.setup.batch, output, p.t_sequential,
+                      p.t_collectives_hidden, d.t_sequential, d.t_collectives_hidden, overlap, handoff)
+        for n in counts
+        for d in _decode_steps(shape, on, n, prompt + output, (tpot_target, overlap), grid, decoding)
+        for p in prefills
+    ]
+    return ServingSearch(shape, setup.chip, ttft_target, tpot_target, prompt, output, overlap, tuple(configs),
+                         shared)
+
+
+def _check_search(overlap: str, settings: dict[str, Any]) -> None:
+    """Refuse an unknown overlap, and a setting the search chooses itself."""
     if overlap not in OVERLAPS:
         raise RooflineInputError("overlap", "one of " + ", ".join(OVERLAPS), overlap)
     for fixed in _SEARCH_FIXED:
         if fixed in settings:
             raise RooflineInputError(fixed, "left out (the search chooses it)", settings[fixed])
-    counts = sorted({check_count("chip_counts", n) for n in chip_counts})
-    prefills = []
-    for n in counts:
-        if _fits(shape, on, n, phase="prefill", context=prompt, **settings):
-            step = transformer_step(shape, on, n_chips=n, phase="prefill", context=prompt, **settings)
-            if step_time(step, overlap) <= ttft_target:
-                prefills.append(step)
-    grid = None if batches is None else sorted({check_count("batches", b) for b in batches})
-    setup = make_setup(on, **settings)
-    handoff = prompt * shape.kv_cache_bytes_per_token(setup.kv_cache)
-    configs = [
-        ServingConfig(p.setup.n_chips, d.setup.n_chips, d.setup.batch, output, p.t_sequential,
-                      p.t_collectives_hidden, d.t_sequential, d.t_collectives_hidden, overlap, handoff)
-        for n in counts
-        for d in _decode_steps(shape, on, n, prompt + output, (tpot_target, overlap), grid, settings)
-        for p in prefills
-    ]
-    return ServingSearch(shape, setup.chip, ttft_target, tpot_target, prompt, output, overlap, tuple(configs))
+
+
+def _prefill(shape: TransformerShape, on: str | Chip, n_chips: int, lengths: tuple[int, int],
+             settings: dict[str, Any]) -> TransformerStep | None:
+    """A prompt's prefill on ``n_chips`` (only its tokens after a cached shared prefix), or None when
+    the chips do not split the model or the prompt does not fit (as :func:`_fits`)."""
+    prompt, shared = lengths
+    try:
+        if shared:
+            return prefix_prefill(shape, on, prompt=prompt, shared=shared, n_chips=n_chips,
+                                  shared_prefix=shared, **settings).step
+        return transformer_step(shape, on, n_chips=n_chips, phase="prefill", context=prompt, **settings)
+    except RooflineInputError:
+        return None
 
 
 def _decode_steps(shape: TransformerShape, on: str | Chip, n_chips: int, context: int,

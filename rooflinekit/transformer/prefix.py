@@ -5,8 +5,8 @@ tree), the blocks of a prefix many requests share are held once and a new reques
 starts with it skips its prefill. Two things change on the roofline:
 
 - **prefill**: only the ``prompt - shared`` new tokens are computed, attending over the cached
-  prefix as well as themselves: a chunk after a prefix (:func:`~rooflinekit.transformer.chunked.mixed_step`
-  with no decode tokens), not a whole prefill;
+  prefix as well as themselves: a chunk after a prefix (:func:`~rooflinekit.transformer.mixed.prefix_prefill`,
+  a mixed step with no decode tokens), not a whole prefill;
 - **memory**: each chip holds the prefix's cache once, not once a sequence, so more sequences fit
   (``shared_prefix`` of :func:`~rooflinekit.transformer.setup.make_setup`, which every step takes).
 
@@ -28,26 +28,12 @@ from typing import Any
 
 from rooflinekit._validate import check_count
 from rooflinekit.catalog import Chip
-from rooflinekit.errors import RooflineInputError
 from rooflinekit.models import TransformerShape, transformer_shape
-from rooflinekit.transformer.chunked import MixedStep, mixed_step
 from rooflinekit.transformer.memory import memory_for
+from rooflinekit.transformer.mixed import prefix_prefill
 from rooflinekit.transformer.step import transformer_step
 
-
-def prefix_prefill(model: str | TransformerShape, on: str | Chip, *, prompt: int, shared: int,
-                   **settings: Any) -> MixedStep:
-    """The prefill of a ``prompt`` whose first ``shared`` tokens are already cached.
-
-    >>> whole = transformer_step("llama-3.1-8b", "h100-sxm", phase="prefill", context=2048)
-    >>> hit = prefix_prefill("llama-3.1-8b", "h100-sxm", prompt=2048, shared=1024)
-    >>> round(hit.step.flops / whole.flops, 2)
-    0.51
-    """
-    length = check_count("prompt", prompt)
-    if isinstance(shared, bool) or not isinstance(shared, int) or not 0 <= shared < length:
-        raise RooflineInputError("shared", f"a prefix shorter than the prompt ({length} tokens)", shared)
-    return mixed_step(model, on, decode_batch=0, context=1, chunk=length - shared, prefix=shared, **settings)
+__all__ = ["PrefixSavings", "prefix_prefill", "prefix_savings"]
 
 
 @dataclass(frozen=True)

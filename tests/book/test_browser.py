@@ -585,7 +585,8 @@ def _transformer_shown(view: Any) -> dict[str, Any]:
 def _check_transformer_against_rooflinekit(shown: dict[str, Any]) -> rk.TransformerStep | None:
     """The figures the view shows are rooflinekit's step at its state, to the digits shown."""
     state = shown["state"]
-    settings = {"n_chips": 8, "phase": state["phase"], "batch": state["batch"], "context": state["context"]}
+    settings = {"n_chips": 8, "phase": state["phase"], "batch": state["batch"], "context": state["context"],
+                "figures": state["figures"]}
     # The plot says what it shows (a screen reader reads an image by its name): the step, each point.
     said = shown["said"]
     assert shown["title"] in said and shown["message"] in said, said
@@ -629,7 +630,8 @@ def test_transformer_view_follows_its_controls_and_matches_rooflinekit(visit: An
     view = page.locator(".rk-transformer").first
     view.scroll_into_view_if_needed()
     first = _transformer_shown(view)
-    assert first["state"] == {"phase": "decode", "batch": 1, "context": 2048, "fits": True}
+    assert first["state"] == {"figures": "ideal", "phase": "decode", "batch": 1, "context": 2048,
+                              "fits": True}
     _check_transformer_against_rooflinekit(first)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     view.screenshot(path=str(SCREENSHOTS / "transformer-view.png"))
@@ -649,6 +651,17 @@ def test_transformer_view_follows_its_controls_and_matches_rooflinekit(visit: An
     assert prefill["state"]["phase"] == "prefill"
     step = _check_transformer_against_rooflinekit(prefill)
     assert step is not None and prefill["rows"]["MLP up"][5] == "compute"
+
+    # The calibrated figures: the same step at the catalog's achievable shares, said in its title.
+    view.locator("input[data-control=figures][value=calibrated]").check()
+    calibrated = _transformer_shown(view)
+    assert calibrated["state"] == {**prefill["state"], "figures": "calibrated"}
+    assert calibrated["title"].endswith("(calibrated figures)") and "calibrated" not in prefill["title"]
+    slower = _check_transformer_against_rooflinekit(calibrated)
+    assert slower is not None and slower.t_lower > step.t_lower
+    assert calibrated["summary"]["t_lower"] != prefill["summary"]["t_lower"]
+    view.locator("input[data-control=figures][value=ideal]").check()
+    assert _transformer_shown(view) == prefill
 
     # The longest context at this batch does not fit: the view says how much would.
     _drag_into_view(page, view.locator("input[data-control=context]"), 1.0)
@@ -833,6 +846,15 @@ def test_both_explorers_work_with_the_keyboard_alone(visit: Any) -> None:
     _check_transformer_against_rooflinekit(short)
 
     _press(page, "Tab")
+    ideal = view.get_by_role("radio", name="ideal", exact=True)
+    assert _focus_is_on(ideal), "the figures are not the stop after the sliders"
+    _press(page, "ArrowRight")
+    calibrated = _transformer_shown(view)
+    assert calibrated["state"] == {**short["state"], "figures": "calibrated"}
+    assert _focus_is_on(view.get_by_role("radio", name="calibrated", exact=True))
+    _check_transformer_against_rooflinekit(calibrated)
+
+    _press(page, "Tab")
     assert _focus_is_on(view.get_by_role("region", name="figures of the step's operations", exact=True))
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
@@ -977,7 +999,7 @@ def test_the_korean_transformer_view_shows_the_librarys_korean_texts(visit: Any)
 
     def check() -> dict[str, Any]:
         shown = _transformer_shown(view)
-        at = settings.at(**{key: shown["state"][key] for key in ("phase", "batch", "context")})
+        at = settings.at(**{key: shown["state"][key] for key in ("figures", "phase", "batch", "context")})
         expected = transformer_view(at, "ko")
         assert shown["title"] == expected.title and shown["message"] == expected.message
         assert list(shown["summary"].values()) == [line.text for line in expected.summary]
@@ -1004,6 +1026,11 @@ def test_the_korean_transformer_view_shows_the_librarys_korean_texts(visit: Any)
     _drag_into_view(page, view.locator("input[data-control=context]"), 1.0)
     too_long = check()
     assert not too_long["state"]["fits"] and too_long["message"].startswith("메모리에 들어가지 않습니다.")
+    assert view.locator(".rk-tv-figures legend").inner_text() == "수치"
+    assert [t.strip() for t in view.locator(".rk-tv-figures label").all_inner_texts()] == ["이상적", "보정"]
+    view.locator("input[data-control=figures][value=calibrated]").check()
+    calibrated = check()
+    assert calibrated["state"]["figures"] == "calibrated" and calibrated["title"].endswith("(보정된 수치)")
     assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
 
 

@@ -8,6 +8,8 @@ import json
 import pytest
 
 import rooflinekit as rk
+from rooflinekit.transformer.chunked import colocated_search
+from rooflinekit.transformer.decisions import serving_search
 from rooflinekit.transformer.speculative import MAX_DRAFT, best_draft_length, speculation, stops_paying
 from tests.support.cli import run_cli
 
@@ -69,6 +71,24 @@ def test_colocate_json_has_both_schedulings_cheapest(capsys: pytest.CaptureFixtu
     assert apart["decode_chips"] == 1
 
 
+TARGETS = ("llama-3.1-8b", "--chip", "h100-sxm", "--ttft", "0.2", "--tpot", "0.03", "--prompt", "1024",
+           "--output", "256")
+
+
+def test_shared_prefix_is_the_librarys_search_with_it_cached(capsys: pytest.CaptureFixture[str]) -> None:
+    targets = {"ttft": 0.2, "tpot": 0.03, "prompt": 1024, "output": 256, "chip_counts": [1]}
+    out = run_json(capsys, "colocate", *TARGETS, "--chip-counts", "1", "--shared-prefix", "768")
+    together = colocated_search("llama-3.1-8b", "h100-sxm", shared_prefix=768, **targets).cheapest
+    apart = serving_search("llama-3.1-8b", "h100-sxm", shared_prefix=768, **targets).cheapest
+    assert together is not None and apart is not None
+    assert out["colocated"] == pytest.approx(together.to_dict())
+    assert out["disaggregated"] == pytest.approx(apart.to_dict())
+    assert out["shared_prefix"] == 768 and "768 tokens" in str(out["assumptions"])
+    status, text, _ = run(capsys, "slo-search", *TARGETS, "--chip-counts", "1", "--shared-prefix", "768")
+    assert status == 0 and "prefix caching: every prompt starts with the same 768 tokens" in text
+    assert f"at batch {apart.batch}" in text
+
+
 def test_figures_calibrated_is_the_librarys_calibrated_step(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "transformer", "llama-3.1-70b", "--chip", "h100-sxm", "--chips", "8",
                    "--figures", "calibrated")
@@ -84,6 +104,10 @@ def test_figures_calibrated_is_the_librarys_calibrated_step(capsys: pytest.Captu
     (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--figures", "measured"), "argument --figures"),
     (("transformer", "llama-3.1-8b", "--chip", "h100-sxm", "--figures", "calibrated", "--collective-latency",
       "1e-5"), "--figures must be ideal when an efficiency or a collective latency is given"),
+    (("colocate", *TARGETS, "--shared-prefix", "-1"),
+     "argument --shared-prefix: must be a number of tokens, 0 or more"),
+    (("slo-search", *TARGETS, "--shared-prefix", "1024"),
+     "--shared-prefix must be a number of tokens from 0 to 1023 (shorter than the prompt) (got 1024)"),
 ])
 def test_bad_input_is_one_line_naming_the_argument(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str

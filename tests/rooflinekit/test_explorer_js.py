@@ -283,7 +283,7 @@ def test_the_transformer_view_speaks_the_pages_language(spoken: dict[str, Any]) 
     for language, seen in (("en", english), ("ko", korean)):
         assert all(s["lang"] == language and s["plots"] == [language] for s in seen)  # its own roof alone
         for shown in seen:
-            at = TRANSFORMER.at(**{k: shown["state"][k] for k in ("phase", "batch", "context")})
+            at = TRANSFORMER.at(**{k: shown["state"][k] for k in ("figures", "phase", "batch", "context")})
             expected = view(at, language)
             assert shown["title"] == expected.title and shown["message"] == expected.message
             assert shown["header"] == list(expected.header)
@@ -291,9 +291,12 @@ def test_the_transformer_view_speaks_the_pages_language(spoken: dict[str, Any]) 
             assert shown["rows"] == [[op.row[0], str(op.row[1]), *op.row[2:]] for op in expected.ops]
             if language == "ko":
                 _no_english_label_left(shown["texts"], everything_english)
-    assert [s["state"]["fits"] for s in korean] == [True, True, False]
+    assert [s["state"]["fits"] for s in korean] == [True, True, True, False]
+    assert [s["state"]["figures"] for s in korean] == ["ideal", "ideal", "calibrated", "calibrated"]
     assert korean[1]["title"].startswith("8 x NVIDIA H100 SXM의 llama-3.1-70b: 프리필, 배치 64")
-    assert korean[2]["message"].startswith("메모리에 들어가지 않습니다. 배치는 ")
+    assert korean[2]["title"] == korean[1]["title"] + " (보정된 수치)"
+    assert {"수치", "이상적", "보정"} <= set(korean[2]["texts"])
+    assert korean[3]["message"].startswith("메모리에 들어가지 않습니다. 배치는 ")
 
 
 LEVEL_SHARES = (1.0, 0.8)

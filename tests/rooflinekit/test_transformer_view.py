@@ -1,8 +1,8 @@
 """The explorer's transformer view: what it shows is rooflinekit's, in JupyterLab and on the site.
 
 - The texts of the view are the library's tables (rooflinekit.transformer), at every setting.
-- The kernel-free page's data holds, at every position of its controls (both phases, every
-  batch, every context), the texts rooflinekit gives for that step in every language of the
+- The kernel-free page's data holds, at every position of its controls (both sets of figures, both
+  phases, every batch, every context), the texts rooflinekit gives for that step in every language of the
   course, checked here against transformer_step itself; and its points sit on the roof
   matplotlib drew, at the operation's intensity, the same spot in every language.
 - Its script, run in node over the whole grid, shows each position's own cell.
@@ -12,6 +12,7 @@ The site's page is driven in chromium by tests/book/test_browser.py.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shutil
@@ -30,10 +31,11 @@ from rooflinekit.explorer.transformer_static import transformer_html, view_data
 from rooflinekit.explorer.transformer_view import (
     BATCHES,
     CONTEXTS,
+    FIGURES,
     TransformerSettings,
     view,
 )
-from rooflinekit.transformer import PHASES, operations_table, step_summary, step_title
+from rooflinekit.transformer import FIGURE_SETS, PHASES, operations_table, step_summary, step_title
 
 pytestmark = pytest.mark.xdist_group("transformer-view")  # its module-scoped fixtures, built once: one worker
 
@@ -41,9 +43,9 @@ SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "transformer.js"
 SETTINGS = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)
 
 
-def step_at(phase: str, batch: int, context: int) -> rk.TransformerStep:
+def step_at(phase: str, batch: int, context: int, figures: str = "ideal") -> rk.TransformerStep:
     return rk.transformer_step("llama-3.1-70b", "h100-sxm", n_chips=8, phase=phase, batch=batch,
-                               context=context)
+                               context=context, figures=figures)
 
 
 @pytest.fixture(scope="module")
@@ -107,34 +109,34 @@ def test_the_page_holds_rooflinekits_step_at_every_position_of_its_controls(
     words, tr = data["words"][language], translator(language)
     texts = words["texts"]
     assert data["batches"] == list(BATCHES) and data["contexts"] == list(CONTEXTS)
-    assert data["phases"] == list(PHASES)
+    assert data["phases"] == list(PHASES) and data["figures"] == list(FIGURE_SETS)
     names = [op["name"] for op in data["ops"]]
     assert words["ops"] == [tr(name) for name in names] and words["phases"] == [tr(p) for p in PHASES]
+    assert words["figures"] == [tr(f) for f in FIGURE_SETS]
     fitting = 0
-    for p, phase in enumerate(PHASES):
-        for b, batch in enumerate(BATCHES):
-            for c, context in enumerate(CONTEXTS):
-                cell = data["cells"][p][b][c]
-                try:
-                    step = step_at(phase, batch, context)
-                except RooflineInputError as error:
-                    shown = texts[cell["message"]]
-                    if language == "en":
-                        assert shown.endswith(f"must be {error.accepted}."), (phase, batch, context)
-                    at = SETTINGS.at(phase=phase, batch=batch, context=context)
-                    assert shown == view(at, language).message
-                    assert "summary" not in cell
-                    continue
-                fitting += 1
-                assert texts[cell["title"]] == step_title(step.model, step.setup, tr)
-                assert [texts[i] for i in cell["summary"]] == [line.text for line in step_summary(step, tr)]
-                assert words["summary"] == [line.label for line in step_summary(step, tr)]
-                table = operations_table(step, tr)
-                rows = table.cells()[1:]
-                assert [row[0] for row in rows] == words["ops"] and words["header"] == table.header
-                assert [[texts[i] for i in shown] for shown in cell["rows"]] == [row[2:] for row in rows]
-                assert [op["runs"] for op in data["ops"]] == [row[1] for row in rows]
-    assert 0 < fitting < 2 * len(BATCHES) * len(CONTEXTS)  # the grid reaches past what fits
+    for figures, phase, (b, batch), (c, context) in itertools.product(
+            FIGURE_SETS, PHASES, enumerate(BATCHES), enumerate(CONTEXTS)):
+        cell = data["cells"][figures][PHASES.index(phase)][b][c]
+        try:
+            step = step_at(phase, batch, context, figures)
+        except RooflineInputError as error:
+            shown = texts[cell["message"]]
+            if language == "en":
+                assert shown.endswith(f"must be {error.accepted}."), (phase, batch, context)
+            at = SETTINGS.at(phase=phase, batch=batch, context=context, figures=figures)
+            assert shown == view(at, language).message
+            assert "summary" not in cell
+            continue
+        fitting += 1
+        assert texts[cell["title"]] == step_title(step.model, step.setup, tr)
+        assert [texts[i] for i in cell["summary"]] == [line.text for line in step_summary(step, tr)]
+        assert words["summary"] == [line.label for line in step_summary(step, tr)]
+        table = operations_table(step, tr)
+        rows = table.cells()[1:]
+        assert [row[0] for row in rows] == words["ops"] and words["header"] == table.header
+        assert [[texts[i] for i in shown] for shown in cell["rows"]] == [row[2:] for row in rows]
+        assert [op["runs"] for op in data["ops"]] == [row[1] for row in rows]
+    assert 0 < fitting < 4 * len(BATCHES) * len(CONTEXTS)  # the grid reaches past what fits
 
 
 def test_each_point_sits_on_the_roof_at_its_operations_intensity(data: dict[str, Any]) -> None:
@@ -143,7 +145,7 @@ def test_each_point_sits_on_the_roof_at_its_operations_intensity(data: dict[str,
     back = canvas.axes.transData.inverted()
     checked = 0
     for p, b, c in [(0, 0, 4), (0, 6, 4), (0, 9, 0), (1, 0, 4), (1, 3, 2)]:
-        cell = data["cells"][p][b][c]
+        cell = data["cells"]["ideal"][p][b][c]
         step = step_at(PHASES[p], BATCHES[b], CONTEXTS[c])
         for placed, at in zip(step.ops, cell["points"], strict=True):
             if placed.op.collective:
@@ -207,17 +209,17 @@ def test_the_script_shows_each_positions_own_cell(tmp_path: Path, data: dict[str
         f"const g = JSON.parse(require('fs').readFileSync({json.dumps(str(tmp_path / 'grid.json'))}));"
         "const out = {};"
         "for (const lang in g.words) { out[lang] = [];"
-        " for (const phase of g.phases) for (let iB = 0; iB < g.batches.length; iB++)"
-        "  for (let iL = 0; iL < g.contexts.length; iL++)"
-        "   out[lang].push(g.words[lang].texts[V.cellAt(g, {phase, iB, iL}).title]); }"
+        " for (const figures of g.figures) for (const phase of g.phases)"
+        "  for (let iB = 0; iB < g.batches.length; iB++) for (let iL = 0; iL < g.contexts.length; iL++)"
+        "   out[lang].push(g.words[lang].texts[V.cellAt(g, {figures, phase, iB, iL}).title]); }"
         "console.log(JSON.stringify(out));"
     )
     titles = json.loads(subprocess.run([node, "-e", probe], capture_output=True, text=True, check=True,
                                        timeout=60).stdout)
     assert set(titles) == set(LANGUAGES)
     for language in LANGUAGES:
-        expected = [view(SETTINGS.at(phase=p, batch=b, context=c), language).title
-                    for p in PHASES for b in BATCHES for c in CONTEXTS]
+        expected = [view(SETTINGS.at(figures=f, phase=p, batch=b, context=c), language).title
+                    for f in FIGURE_SETS for p in PHASES for b in BATCHES for c in CONTEXTS]
         assert titles[language] == expected
 
 
@@ -293,6 +295,27 @@ def test_the_view_can_be_costed_at_the_calibrated_figures() -> None:
     step = rk.transformer_step("llama-3.1-8b", "h100-sxm", figures="calibrated")
     assert shown.step is not None and shown.step.t_lower == step.t_lower
     assert shown.title.endswith("(calibrated figures)")
-    assert view_data(calibrated) != view_data(TransformerSettings("llama-3.1-8b", "h100-sxm", 1))
+    assert view_data(calibrated)["initial"]["figures"] == "calibrated"
     with pytest.raises(rk.RooflineInputError, match="figures"):
         TransformerSettings(figures="measured")
+
+
+def test_the_toggle_offers_every_set_of_figures_the_library_has() -> None:
+    assert FIGURES == FIGURE_SETS
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_live_toggle_switches_between_the_ideal_and_the_calibrated_step(language: str) -> None:
+    tr = translator(language)
+    e = transformer_explorer("llama-3.1-70b", "h100-sxm", n_chips=8, batch=16, language=language)
+    toggle, text = e._controls["figures"] if e.widget else None, e.widget.children[3]
+    assert toggle.description == tr("figures") and toggle.label == tr("ideal")
+    ideal = step_at("decode", 16, 2048)
+    assert step_summary(ideal, tr)[4].text in text.value
+    toggle.value = "calibrated"
+    assert toggle.label == tr("calibrated")
+    calibrated = step_at("decode", 16, 2048, "calibrated")
+    assert calibrated.t_lower > ideal.t_lower
+    assert all(line.text in text.value for line in step_summary(calibrated, tr))
+    assert step_title(calibrated.model, calibrated.setup, tr) in text.value
+    assert step_summary(ideal, tr)[4].text not in text.value

@@ -99,6 +99,8 @@ for (const lang of langs.split(",")) {
   t.querySelectorAll("input").filter((i) => i.value === "prefill")[0].dispatch("change");
   act(t.querySelector("#" + t.id + "-batch"), "6", "input");
   seen.transformer.push(transformerSeen(t));
+  t.querySelectorAll("input").filter((i) => i.value === "calibrated")[0].dispatch("change");
+  seen.transformer.push(transformerSeen(t));
   act(t.querySelector("#" + t.id + "-context"), "10", "input");
   seen.transformer.push(transformerSeen(t));
 }

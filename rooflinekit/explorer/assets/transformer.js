@@ -1,7 +1,8 @@
 /* The kernel-free transformer view (rooflinekit.explorer.transformer_static).
  *
  * Each view is a <div class="rk-transformer"> holding a <script type="application/json"> with
- * what rooflinekit showed at every position of the controls (phase x batch x context): the
+ * what rooflinekit showed at every position of the controls (figures x phase x batch x context: the
+ * ideal figures or the calibrated ones, rooflinekit.transformer.calibration): the
  * title, the step's totals, the texts of the operations table (each distinct text once, in
  * `texts`, the cells holding their numbers) and where each operation's point goes on the
  * roofline, whose axes are already in the page as SVG. This script builds
@@ -22,9 +23,10 @@
   }
   var SVG = "http://www.w3.org/2000/svg";
 
-  /* The cell the controls point at: cells[phase][batch][context], by index. */
+  /* The cell the controls point at: cells[figures][phase][batch][context], the figures by name (the
+   * ideal ones when a state names none), the others by index. */
   function cellAt(grid, state) {
-    return grid.cells[grid.phases.indexOf(state.phase)][state.iB][state.iL];
+    return grid.cells[state.figures || "ideal"][grid.phases.indexOf(state.phase)][state.iB][state.iL];
   }
 
   function el(tag, attrs, text) {
@@ -61,6 +63,22 @@
     return { wrap: wrap, input: input, out: out };
   }
 
+  /* Radio buttons for one of `values` (labelled `shown`), in a fieldset named by `legend`, the one
+   * equal to `chosen` checked; `control` names the fieldset's class and the buttons' data-control. */
+  function choices(id, control, legend, values, shown, chosen) {
+    var set = el("fieldset", { "class": "rk-tv-" + control });
+    set.appendChild(el("legend", {}, legend));
+    values.forEach(function (value, i) {
+      var label = el("label");
+      var radio = el("input", { type: "radio", name: id + "-" + control, value: value, "data-control": control });
+      radio.checked = value === chosen;
+      label.appendChild(radio);
+      label.appendChild(document.createTextNode(" " + shown[i]));
+      set.appendChild(label);
+    });
+    return set;
+  }
+
   /* What a slider shows beside it, and what it tells a screen reader for its value (its position
    * is an index, not the batch or the context). */
   function shows(control, text) {
@@ -83,6 +101,7 @@
     kept.className = "rk-tv-plot";
     view.setAttribute("lang", kept.getAttribute("lang") || lang);
     var state = {
+      figures: initial.figures || "ideal",
       phase: initial.phase,
       iB: grid.batches.indexOf(initial.batch),
       iL: grid.contexts.indexOf(initial.context)
@@ -99,16 +118,7 @@
     plot.appendChild(points);
 
     var ui = el("div", { "class": "rk-ui" });
-    var phases = el("fieldset", { "class": "rk-tv-phase" });
-    phases.appendChild(el("legend", {}, tr("phase")));
-    grid.phases.forEach(function (phase, i) {
-      var label = el("label");
-      var radio = el("input", { type: "radio", name: id + "-phase", value: phase, "data-control": "phase" });
-      radio.checked = phase === state.phase;
-      label.appendChild(radio);
-      label.appendChild(document.createTextNode(" " + words.phases[i]));
-      phases.appendChild(label);
-    });
+    var phases = choices(id, "phase", tr("phase"), grid.phases, words.phases, state.phase);
     ui.appendChild(phases);
     var batch = slider(id + "-batch", tr("batch (sequences)"), grid.batches.length, state.iB);
     var context = slider(id + "-context", tr("context (tokens)"), grid.contexts.length, state.iL);
@@ -116,6 +126,10 @@
     context.input.setAttribute("data-control", "context");
     ui.appendChild(batch.wrap);
     ui.appendChild(context.wrap);
+    /* The ideal figures (the datasheet's) or the calibrated ones: after the sliders, so that a
+     * reader moves the step first and then sees what real systems reach. */
+    var figures = choices(id, "figures", tr("figures"), grid.figures, words.figures, state.figures);
+    ui.appendChild(figures);
 
     var message = el("p", { "class": "rk-tv-message", "data-key": "message", role: "status" });
     var summary = el("dl", { "class": "rk-tv-summary" });
@@ -145,7 +159,7 @@
       clear(points);
       clear(tbody);
       view.setAttribute("data-state", JSON.stringify({
-        phase: state.phase, batch: grid.batches[state.iB], context: grid.contexts[state.iL],
+        figures: state.figures, phase: state.phase, batch: grid.batches[state.iB], context: grid.contexts[state.iL],
         fits: fits
       }));
       var named = tr("the step's operations on the roofline") + ": " + t(cell.title);
@@ -189,6 +203,10 @@
 
     phases.addEventListener("change", function (event) {
       state.phase = event.target.value;
+      update();
+    });
+    figures.addEventListener("change", function (event) {
+      state.figures = event.target.value;
       update();
     });
     batch.input.addEventListener("input", function () { state.iB = parseInt(batch.input.value, 10); update(); });
