@@ -60,6 +60,15 @@ from roofline_grading.authoring import refused as _refused
 from roofline_grading.authoring import roundings as _roundings
 from roofline_grading.authoring import whole_count as _whole_count
 from roofline_grading.exercises import folder_exercises
+from roofline_grading.misconceptions import (
+    APPROXIMATE_INTENSITY,
+    BINARY_TERABYTES,
+    HALVED_TWICE,
+    INT8_PEAK_FOR_BF16,
+    INT8_TWO_BYTES,
+    NO_FACTOR_TWO,
+    SPARSE_PEAK,
+)
 from roofline_grading.questions import (
     Curve,
     FigureQuestion,
@@ -154,13 +163,6 @@ def _sizes(
 
 # --- Misconceptions, in the words a student reads ---------------------------------------
 
-INT8_TWO_BYTES = Misconception(
-    "int8-two-bytes",
-    N_(
-        "This matches counting 2 bytes per int8 element. An int8 number takes 1 byte; 2 bytes is the size"
-        " of a bf16 number."
-    ),
-)
 BF16_PEAK_FOR_INT8 = Misconception(
     "bf16-peak-for-int8",
     N_(
@@ -169,13 +171,6 @@ BF16_PEAK_FOR_INT8 = Misconception(
     ),
     (("bf16_peak", num(stated.EX1_CHIP.peak("bf16"))),),
 )
-NO_FACTOR_TWO = Misconception(
-    "no-factor-two",
-    N_(
-        "This matches counting one operation per multiply-add. Each of the B*D*F products is a multiply "
-        "and an add, so the matmul does 2*B*D*F operations."
-    ),
-)
 TEXT_BANDWIDTH = Misconception(
     "text-bandwidth",
     N_(
@@ -183,13 +178,6 @@ TEXT_BANDWIDTH = Misconception(
         "{bandwidth} B/s."
     ),
     (("text_bandwidth", num(TEXT_CHIP.hbm_bandwidth)), ("bandwidth", num(stated.EXERCISE_1_HBM_BANDWIDTH))),
-)
-APPROXIMATE_INTENSITY = Misconception(
-    "approximate-intensity",
-    N_(
-        "This matches the B << D, F approximation (an intensity of about 2B). The question asks for the "
-        "exact intensity: count every byte read and written, activations and output included."
-    ),
 )
 LOWER_BOUND_IS_MIN = Misconception(
     "lower-bound-is-min",
@@ -210,13 +198,6 @@ UPPER_BOUND_IS_MAX = Misconception(
     N_(
         "This matches taking the larger of T_math and T_comms: that is the lower bound, with perfect "
         "overlap. With no overlap at all the two times add up: T_math + T_comms."
-    ),
-)
-INT8_PEAK_FOR_BF16 = Misconception(
-    "int8-peak-for-bf16",
-    N_(
-        "This matches using the int8 peak. The weights are stored in int8, but the math is done in bf16, "
-        "so the bf16 peak applies."
     ),
 )
 TWO_BYTE_WEIGHTS = Misconception(
@@ -251,27 +232,6 @@ SHARED_WEIGHTS = Misconception(
         "This matches treating the weights as one matrix shared by the whole batch, as in an ordinary "
         "matmul (an intensity of about 2B). Here every example has its own D x F weight matrix, so the "
         "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is."
-    ),
-)
-SPARSE_PEAK = Misconception(
-    "sparse-peak",
-    N_(
-        "This matches using the datasheet's figure as it is. That figure assumes 2:4 structured sparsity;"
-        " dense bf16 math runs at half of it."
-    ),
-)
-BINARY_TERABYTES = Misconception(
-    "binary-terabytes",
-    N_(
-        "This matches taking a terabyte as 2**40 bytes. Datasheets count in powers of ten: 1 TB/s is "
-        "10**12 bytes per second."
-    ),
-)
-HALVED_TWICE = Misconception(
-    "halved-twice",
-    N_(
-        "This matches dividing by 2 x the bandwidth. For a bf16 matmul the 2 FLOPs per multiply-add and "
-        "the 2 bytes per weight cancel: the critical batch is the dense peak over the bandwidth."
     ),
 )
 PER_REPLICA = Misconception(

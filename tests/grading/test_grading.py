@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure  # figures made without pyplot need no backend
 
 from roofline_grading import answer_key as key
+from roofline_grading import misconceptions as shared
 from roofline_grading import reference
 from roofline_grading.exercises.ex6_ring_threshold import answers as ex6
 from roofline_grading.exercises.ex6_ring_threshold import given as ex6_given
@@ -263,7 +264,7 @@ def test_of_two_mistakes_that_fit_the_feedback_names_the_one_an_earlier_part_sho
     right, the feedback names the bytes, as the part that shows it, and not the factor of two.
     With no earlier part to tell, both are named, as alternatives."""
     question = key.question("ex1.critical_batch")
-    two_bytes = next(m for m in question.mistakes if m.misconception == key.INT8_TWO_BYTES)
+    two_bytes = next(m for m in question.mistakes if m.misconception == shared.INT8_TWO_BYTES)
     issued = issue_one(question, "5eed")
     recorded = answered(issued, two_bytes.answer)
     bytes_read = key.question("ex1.bytes_read")
@@ -272,16 +273,16 @@ def test_of_two_mistakes_that_fit_the_feedback_names_the_one_an_earlier_part_sho
     earlier = [(bytes_read, wrong_bytes), (key.question("ex1.ops"), None)]
     said = " ".join((judge(question, issued.cases, recorded, earlier=earlier) or "").split())
     assert "It is the known mistake your bytes_read makes." in said, said
-    assert key.INT8_TWO_BYTES.message in said and key.NO_FACTOR_TWO.message not in said
+    assert shared.INT8_TWO_BYTES.message in said and shared.NO_FACTOR_TWO.message not in said
     verdict_said = assess(question, issued.cases, recorded, earlier=earlier)
     assert verdict_said is not None and verdict_said.feedback_misconceptions == ("int8-two-bytes",)
     alone = " ".join((judge(question, issued.cases, recorded) or "").split())
     assert "More than one known mistake" in alone
-    assert key.INT8_TWO_BYTES.message in alone and key.NO_FACTOR_TWO.message in alone
+    assert shared.INT8_TWO_BYTES.message in alone and shared.NO_FACTOR_TWO.message in alone
     # In Korean, the same.
     korean = judge(question, issued.cases, recorded, "ko", earlier=earlier) or ""
-    assert key.INT8_TWO_BYTES.text("ko") in " ".join(korean.split())
-    assert key.NO_FACTOR_TWO.text("ko") not in " ".join(korean.split())
+    assert shared.INT8_TWO_BYTES.text("ko") in " ".join(korean.split())
+    assert shared.NO_FACTOR_TWO.text("ko") not in " ".join(korean.split())
 
 
 def judge_verdict(question: Question, answer: Any) -> Verdict | None:

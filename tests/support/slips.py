@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from roofline_grading import answer_key as key
+from roofline_grading import misconceptions as shared
 from roofline_grading.exercises.ex6_ring_threshold import key as ex6
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
@@ -50,7 +51,7 @@ BF16_BYTES = f"{dtype_bytes('bf16'):g}"
 SLIPS: dict[str, Slip] = {
     # Exercise 1, each misconception it exists for.
     "ex1-two-bytes": Slip(
-        key.INT8_TWO_BYTES,
+        shared.INT8_TWO_BYTES,
         ((r"BYTES_PER_ELEMENT = 1\b", f"BYTES_PER_ELEMENT = {BF16_BYTES}"),),
         _parts(
             "ex1",
@@ -73,13 +74,13 @@ SLIPS: dict[str, Slip] = {
         _parts("ex1", "critical_batch", "t_math", "t_lower", "t_upper", "limited_by"),
     ),
     "ex1-no-factor-two": Slip(
-        key.NO_FACTOR_TWO,
+        shared.NO_FACTOR_TWO,
         ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
         _parts("ex1", "ops", "intensity", "critical_batch", "t_math", "t_lower", "t_upper", "limited_by"),
     ),
     # Exercise 2.
     "ex2-int8-peak": Slip(
-        key.INT8_PEAK_FOR_BF16,
+        shared.INT8_PEAK_FOR_BF16,
         ((r"return bf16_peak  #", "return int8_peak  #"),),
         _parts("ex2", "compute_peak", "critical_batch"),
     ),
@@ -95,7 +96,7 @@ SLIPS: dict[str, Slip] = {
         _parts("ex3", "attainable", "crossover", "figure_data"),
     ),
     "ex3-int8-peak": Slip(
-        key.INT8_PEAK_FOR_BF16,
+        shared.INT8_PEAK_FOR_BF16,
         ((r"COMPUTE_PEAK = [0-9.e]+", f"COMPUTE_PEAK = {EX2_CHIP.peak('int8')!r}"),),
         _parts("ex3", "attainable", "crossover", "figure_data"),
     ),
@@ -106,14 +107,14 @@ SLIPS: dict[str, Slip] = {
         _parts("ex4", "bytes_read", "intensity", "critical_batch"),
     ),
     "ex4-no-factor-two": Slip(
-        key.NO_FACTOR_TWO,
+        shared.NO_FACTOR_TWO,
         ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
         _parts("ex4", "ops", "intensity", "critical_batch"),
         named_in=_parts("ex4", "ops", "intensity"),
     ),
     # Exercise 5: the misconception it exists for, and three more.
     "ex5-sparse-peak": Slip(
-        key.SPARSE_PEAK,
+        shared.SPARSE_PEAK,
         ((r"return datasheet_flops / 2", "return datasheet_flops"),),
         _parts("ex5", "dense_peak", "critical_batch", "global_batch"),
     ),
@@ -123,7 +124,7 @@ SLIPS: dict[str, Slip] = {
         _parts("ex5", "global_batch"),
     ),
     "ex5-halved-twice": Slip(
-        key.HALVED_TWICE,
+        shared.HALVED_TWICE,
         (
             (
                 r"dense_peak\(datasheet_flops\) / hbm_bandwidth",
@@ -133,7 +134,7 @@ SLIPS: dict[str, Slip] = {
         _parts("ex5", "critical_batch", "global_batch"),
     ),
     "ex5-binary-terabytes": Slip(
-        key.BINARY_TERABYTES,
+        shared.BINARY_TERABYTES,
         ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
         _parts("ex5", "hbm_bandwidth"),
     ),
@@ -191,12 +192,12 @@ SLIPS: dict[str, Slip] = {
         _parts("ex8", "achieved_flops", "achieved_bandwidth", "mfu", "mbu"),
     ),
     "ex8-sparse-peak": Slip(
-        key.SPARSE_PEAK,
+        shared.SPARSE_PEAK,
         ((r"\(datasheet_flops / 2\)", "datasheet_flops"),),
         _parts("ex8", "mfu", "closest_limit"),
     ),
     "ex8-binary-terabytes": Slip(
-        key.BINARY_TERABYTES,
+        shared.BINARY_TERABYTES,
         ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
         _parts("ex8", "mbu", "closest_limit"),
     ),
