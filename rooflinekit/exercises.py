@@ -48,13 +48,6 @@ EX4_CHIP: Chip = EX1_CHIP
 EX4_D_F = (8192, 8192)
 """(D, F) at which exercise 4 asks the critical batch."""
 
-# --- Exercise 5: the H100's critical batch from its datasheet ----------------------------
-EX5_CHIP: Chip = chip("h100-sxm")
-EX5_REPLICAS = 8
-"""Exercise 5's data-parallel replicas, one H100 each."""
-EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
-"""The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
-
 # --- Exercise 8: what a measured kernel achieved ------------------------------------------
 EX8_CHIP: Chip = chip("h100-sxm")
 EX8_DATASHEET_BF16 = EX8_CHIP.peak("bf16", sparse=True)

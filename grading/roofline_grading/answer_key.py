@@ -30,8 +30,8 @@ language, and submits every reading).
 
 >>> question("ex5.critical_batch").reference(1.979e15, 3.35e12) > 295
 True
->>> [m.misconception.name for m in question("ex5.critical_batch").mistakes]
-['sparse-peak', 'halved-twice']
+>>> [m.misconception.name for m in question("ex8.mfu").mistakes]
+['sparse-peak', 'percent', 'micro-as-milli']
 """
 
 from __future__ import annotations
@@ -234,15 +234,6 @@ SHARED_WEIGHTS = Misconception(
         "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is."
     ),
 )
-PER_REPLICA = Misconception(
-    "per-replica",
-    N_(
-        "This matches the critical batch of a single replica. The threshold holds per replica: each "
-        "replica needs that many tokens of its own, so the total is that many times the number of "
-        "replicas."
-    ),
-)
-
 
 # --- Exercise 1: int8[B,D] . int8[D,F] -> int8[B,F] ----------------------------------
 
@@ -815,108 +806,6 @@ EX4 = Exercise(
 )
 
 
-# --- Exercise 5: the H100's critical batch from its datasheet -------------------------
-
-EX5_FIGURES = (stated.EX5_DATASHEET_BF16, stated.EX5_CHIP.hbm_bandwidth)
-
-
-def _random_datasheet(rng: np.random.Generator) -> tuple[float, float]:
-    """(the datasheet's sparse figure, bandwidth in B/s)."""
-    peak, bandwidth = _random_chip(rng)
-    return 2 * peak, bandwidth
-
-
-def _whole_teraflops(datasheet_flops: float) -> float:
-    """The dense peak rounded down to whole TFLOP/s first, as NVIDIA's 989 is."""
-    return math.floor(ref.ex5_dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
-
-
-EX5_READINGS: dict[str, tuple[Reading, ...]] = {
-    "dense_peak": (
-        _refused("as-printed", "the datasheet's figure as printed",
-                 lambda flops: flops, N_("for ordinary, dense matrices"), SPARSE_PEAK),
-        _refused("whole-teraflops", "half the figure, rounded to whole TFLOP/s (989 for the H100)",
-                 _whole_teraflops, N_("with the figures as given, unrounded")),
-    ),
-    "hbm_bandwidth": (
-        _refused("binary", "a terabyte as 2**40 bytes",
-                 lambda tb: tb * 2.0**40, N_("(10**12, not 2**40)"), BINARY_TERABYTES),
-    ),
-    "critical_batch": (
-        *_roundings(ref.ex5_critical_batch, "tokens"),
-    ),
-    "global_batch": (
-        _earns("replica-rounded", "each replica's batch rounded up to a whole token, times the replicas",
-               lambda n, flops, bw: n * math.ceil(ref.ex5_critical_batch(flops, bw))),
-        _refused("per-replica", "the batch each replica needs",
-                 lambda n, flops, bw: ref.ex5_critical_batch(flops, bw), N_("in total over the replicas"),
-                 PER_REPLICA),
-    ),
-}
-"""Exercise 5's readings, by question."""
-
-
-EX5 = Exercise(
-    "ex5_h100_threshold",
-    questions=(
-        FunctionQuestion(
-            "ex5.dense_peak",
-            "(datasheet_flops)",
-            ref.ex5_dense_peak,
-            MODEL,
-            cases=((stated.EX5_DATASHEET_BF16,), (1e15,)),
-            random_case=lambda rng: (_random_datasheet(rng)[0],),
-            mistakes=(Mistake(SPARSE_PEAK, lambda flops: flops),),
-            readings=EX5_READINGS["dense_peak"],
-        ),
-        FunctionQuestion(
-            "ex5.hbm_bandwidth",
-            "(terabytes_per_second)",
-            lambda tb: tb * TERABYTE,
-            MODEL,
-            cases=((stated.EX5_CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
-            random_case=lambda rng: (round(_log_uniform(rng, 0.5, 10.0), 2),),
-            mistakes=(Mistake(BINARY_TERABYTES, lambda tb: tb * 2.0**40),),
-            readings=EX5_READINGS["hbm_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex5.critical_batch",
-            "(datasheet_flops, hbm_bandwidth)",
-            ref.ex5_critical_batch,
-            TOKENS,
-            cases=(EX5_FIGURES, (2e15, 4e12)),
-            random_case=_random_datasheet,
-            mistakes=(
-                Mistake(SPARSE_PEAK, lambda flops, bw: _critical(flops, bw, "bf16")),
-                Mistake(
-                    HALVED_TWICE, lambda flops, bw: ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD
-                ),
-            ),
-            readings=EX5_READINGS["critical_batch"],
-        ),
-        FunctionQuestion(
-            "ex5.global_batch",
-            "(replicas, datasheet_flops, hbm_bandwidth)",
-            ref.ex5_global_batch,
-            REPLICAS,
-            cases=((stated.EX5_REPLICAS, *EX5_FIGURES), (64, 2e15, 4e12)),
-            random_case=lambda rng: (int(rng.integers(2, 257)), *_random_datasheet(rng)),
-            mistakes=(
-                Mistake(PER_REPLICA, lambda n, flops, bw: ref.ex5_critical_batch(flops, bw)),
-                Mistake(SPARSE_PEAK, lambda n, flops, bw: n * _critical(flops, bw, "bf16")),
-                Mistake(
-                    HALVED_TWICE,
-                    lambda n, flops, bw: n * ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD,
-                ),
-            ),
-            readings=EX5_READINGS["global_batch"],
-        ),
-    ),
-    misconceptions=(SPARSE_PEAK,),
-    given=(*EX5_FIGURES, stated.EX5_REPLICAS),
-)
-
-
 # --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
 
 QUERY_HEADS = Misconception(
@@ -1186,6 +1075,11 @@ def _random_run(rng: np.random.Generator) -> tuple[float, float, float, float, f
     return flops, flops / intensity, microseconds, 2 * peak, round(bandwidth / ref.TERABYTE_PER_SECOND, 4)
 
 
+def _whole_teraflops(datasheet_flops: float) -> float:
+    """The dense peak rounded down to whole TFLOP/s first, as NVIDIA's 989 is."""
+    return math.floor(ref.ex8_dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
+
+
 BINARY_SHARE = TERABYTE / 2.0**40
 """A terabyte over 2**40 bytes: what a bandwidth read in binary terabytes is off by."""
 
@@ -1200,7 +1094,7 @@ def _closest(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
 
 def _bound(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
     """Which roof bounds the kernel: its intensity against the dense peak over the bandwidth."""
-    ridge = ref.ex5_dense_peak(sheet) / (tb * ref.TERABYTE_PER_SECOND)
+    ridge = ref.ex8_dense_peak(sheet) / (tb * ref.TERABYTE_PER_SECOND)
     return "compute" if flops / moved > ridge else "memory"
 
 
@@ -1350,7 +1244,7 @@ def _numbered(exercise: Exercise) -> int:
 
 
 EXERCISES: dict[str, Exercise] = {
-    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX5, EX7, EX8, *folder_exercises()), key=_numbered)
+    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX7, EX8, *folder_exercises()), key=_numbered)
 }
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 

@@ -18,8 +18,6 @@ package, which only instructors install: the library every student installs hold
 2.0
 >>> ex4_critical_batch(*EX4_D_F)
 inf
->>> round(ex5_critical_batch(), 1)
-295.4
 >>> flops, moved, microseconds, datasheet_flops, terabytes = ex8_figures("decode")
 >>> round(ex8_mfu(flops, microseconds, datasheet_flops), 3), round(ex8_mbu(moved, microseconds, terabytes), 3)
 (0.018, 0.669)
@@ -43,9 +41,6 @@ from rooflinekit.exercises import (
     EX1_CHIP,
     EX2_CHIP,
     EX4_CHIP,
-    EX5_CHIP,
-    EX5_DATASHEET_BF16,
-    EX5_REPLICAS,
     EX7_CHIP,
     EX7_MODEL,
     EX8_DATASHEET_BF16,
@@ -69,9 +64,6 @@ __all__ = [
     "ex3_crossover",
     "ex4_cost",
     "ex4_critical_batch",
-    "ex5_critical_batch",
-    "ex5_dense_peak",
-    "ex5_global_batch",
     "ex7_decode_step",
     "ex7_kv_bytes_per_token",
     "ex7_largest_batch",
@@ -81,6 +73,7 @@ __all__ = [
     "ex8_achieved_flops",
     "ex8_closest_limit",
     "ex8_cost",
+    "ex8_dense_peak",
     "ex8_figures",
     "ex8_mbu",
     "ex8_mfu",
@@ -161,34 +154,15 @@ def ex4_critical_batch(
     return math.inf
 
 
-# --- Exercise 5: the H100's critical batch from its datasheet ----------------------------
-
-
-def ex5_dense_peak(datasheet_flops: float = EX5_DATASHEET_BF16) -> float:
-    """The datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
-    return datasheet_flops / 2
-
-
-def ex5_critical_batch(
-    datasheet_flops: float = EX5_DATASHEET_BF16, hbm_bandwidth: float = EX5_CHIP.hbm_bandwidth
-) -> float:
-    """Dense bf16 peak over HBM bandwidth (2 FLOPs per multiply-add, 2 bytes per weight): about 295."""
-    return matmul_critical_batch_approx(peak=ex5_dense_peak(datasheet_flops), bandwidth=hbm_bandwidth)
-
-
-def ex5_global_batch(
-    replicas: int = EX5_REPLICAS,
-    datasheet_flops: float = EX5_DATASHEET_BF16,
-    hbm_bandwidth: float = EX5_CHIP.hbm_bandwidth,
-) -> float:
-    """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
-    return replicas * ex5_critical_batch(datasheet_flops, hbm_bandwidth)
-
-
 # --- Exercise 8: what a measured kernel achieved -----------------------------------------
 
 MICROSECOND = 1e-6
 TERABYTE_PER_SECOND = 1e12
+
+
+def ex8_dense_peak(datasheet_flops: float = EX8_DATASHEET_BF16) -> float:
+    """The datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
+    return datasheet_flops / 2
 
 
 def ex8_cost(kernel: str) -> Cost:
@@ -214,7 +188,7 @@ def _used(
     return utilization(
         Cost(flops=flops, bytes_read=bytes_moved, bytes_written=0.0),
         microseconds * MICROSECOND,
-        peak=ex5_dense_peak(datasheet_flops),
+        peak=ex8_dense_peak(datasheet_flops),
         bandwidth=terabytes_per_second * TERABYTE_PER_SECOND,
     )
 

@@ -22,6 +22,8 @@ from matplotlib.figure import Figure  # figures made without pyplot need no back
 from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
 from roofline_grading import reference
+from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
+from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.exercises.ex6_ring_threshold import answers as ex6
 from roofline_grading.exercises.ex6_ring_threshold import given as ex6_given
 from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9
@@ -108,7 +110,7 @@ def test_every_question_is_asked_at_the_exercises_own_figures_and_at_others() ->
 
 
 def test_the_same_seed_draws_the_same_cases_and_another_seed_others() -> None:
-    question = key.EX5.question("critical_batch")
+    question = key.EXERCISES["ex5_h100_threshold"].question("critical_batch")
     assert isinstance(question, FunctionQuestion)
     first, again = (
         draw_cases(question, rng_for(question, "aa")),
@@ -138,10 +140,10 @@ def printed_figures() -> dict[str, float]:
         "ex2.compute_peak": exercises.EX2_CHIP.peak("bf16"),
         "ex3.crossover": reference.ex3_crossover(exercises.EX3_SIZES[0]),
         "ex4.critical_batch": reference.ex4_critical_batch(*exercises.EX4_D_F),
-        "ex5.dense_peak": reference.ex5_dense_peak(),
-        "ex5.hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
-        "ex5.critical_batch": reference.ex5_critical_batch(),
-        "ex5.global_batch": reference.ex5_global_batch(),
+        "ex5.dense_peak": ex5.dense_peak(),
+        "ex5.hbm_bandwidth": ex5_given.CHIP.hbm_bandwidth,
+        "ex5.critical_batch": ex5.critical_batch(),
+        "ex5.global_batch": ex5.global_batch(),
         "ex6.link_bandwidth": ex6_given.CHIP.link_bandwidth,
         "ex6.nic_bandwidth": float(ex6_given.CHIP.dcn_bandwidth or 0),
         "ex6.all_reduce_bytes": ex6.all_reduce_bytes(2.0 * 8192 * 8192, ex6_given.GPUS),

@@ -17,6 +17,7 @@ import nbformat
 
 from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
+from roofline_grading.exercises.ex5_h100_threshold import key as ex5
 from roofline_grading.exercises.ex6_ring_threshold import key as ex6
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
@@ -119,7 +120,7 @@ SLIPS: dict[str, Slip] = {
         _parts("ex5", "dense_peak", "critical_batch", "global_batch"),
     ),
     "ex5-per-replica": Slip(
-        key.PER_REPLICA,
+        ex5.PER_REPLICA,
         ((r"return replicas \* critical_batch", "return critical_batch"),),
         _parts("ex5", "global_batch"),
     ),
