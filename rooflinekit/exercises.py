@@ -48,16 +48,6 @@ EX4_CHIP: Chip = EX1_CHIP
 EX4_D_F = (8192, 8192)
 """(D, F) at which exercise 4 asks the critical batch."""
 
-# --- Exercise 8: what a measured kernel achieved ------------------------------------------
-EX8_CHIP: Chip = chip("h100-sxm")
-EX8_DATASHEET_BF16 = EX8_CHIP.peak("bf16", sparse=True)
-"""The datasheet's bf16 line, in FLOP/s: with 2:4 sparsity, twice the dense peak."""
-EX8_DATASHEET_TB = EX8_CHIP.hbm_bandwidth / 1e12
-"""The datasheet's memory bandwidth, in TB/s."""
-EX8_KERNELS = {"prefill": ((4096, 8192, 8192), 800.0), "decode": ((8, 8192, 8192), 60.0)}
-"""Two bf16 matmuls (B, D, F) and the time, in microseconds, a profiler gave each (the exercise's
-own measurements, not a published one)."""
-
 # --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
 EX7_MODEL = "llama-3.1-8b"
 """Llama 3.1 8B (the catalog's shape, from its config): layers, query and KV heads, head width, parameters."""

@@ -30,8 +30,8 @@ language, and submits every reading).
 
 >>> question("ex5.critical_batch").reference(1.979e15, 3.35e12) > 295
 True
->>> [m.misconception.name for m in question("ex8.mfu").mistakes]
-['sparse-peak', 'percent', 'micro-as-milli']
+>>> [m.misconception.name for m in question("ex7.decode_step").mistakes]
+['kv-once', 'no-kv']
 """
 
 from __future__ import annotations
@@ -62,12 +62,10 @@ from roofline_grading.authoring import whole_count as _whole_count
 from roofline_grading.exercises import folder_exercises
 from roofline_grading.misconceptions import (
     APPROXIMATE_INTENSITY,
-    BINARY_TERABYTES,
     HALVED_TWICE,
     INT8_PEAK_FOR_BF16,
     INT8_TWO_BYTES,
     NO_FACTOR_TWO,
-    SPARSE_PEAK,
 )
 from roofline_grading.questions import (
     Curve,
@@ -1037,203 +1035,6 @@ EX7 = Exercise(
     ),
 )
 
-# --- Exercise 8: what a measured kernel achieved ------------------------------------------
-
-MICRO_AS_MILLI = Misconception(
-    "micro-as-milli",
-    N_(
-        "This matches reading microseconds as milliseconds. A microsecond (µs) is 1e-6 s; a millisecond "
-        "(ms) is 1e-3 s."
-    ),
-)
-PERCENT = Misconception(
-    "percent",
-    N_("This matches giving a percentage. The question asks for a fraction: 0.5 for half, not 50."),
-)
-RAW_RATES = Misconception(
-    "raw-rates",
-    N_(
-        "This matches comparing the FLOP/s achieved with the bytes per second achieved. The two are in "
-        "different units, and FLOP/s are almost always the larger number; compare the shares of the chip "
-        "each uses: the fraction of the peak (MFU) with the fraction of the bandwidth (MBU)."
-    ),
-)
-
-EX8_FIGURES = {kernel: ref.ex8_figures(kernel) for kernel in stated.EX8_KERNELS}
-EX8_BETWEEN = (4e11, 1e9, 1000.0, stated.EX8_DATASHEET_BF16, stated.EX8_DATASHEET_TB)
-"""A kernel of 400 FLOPs a byte: above the H100's critical intensity, below twice it."""
-
-
-def _random_run(rng: np.random.Generator) -> tuple[float, float, float, float, float]:
-    """(FLOPs, bytes, microseconds, datasheet FLOP/s, TB/s): a chip like _random_chip's, a run of 1 µs
-    to 100 ms using 0.1% to 90% of the nearer limit, at an intensity of 0.2 to 5 times the chip's."""
-    peak, bandwidth = _random_chip(rng)
-    microseconds = _log_uniform(rng, 1.0, 1e5)
-    intensity = peak / bandwidth * _log_uniform(rng, 0.2, 5.0)
-    share = _log_uniform(rng, 1e-3, 0.9)
-    flops = share * min(peak, intensity * bandwidth) * microseconds * ref.MICROSECOND
-    return flops, flops / intensity, microseconds, 2 * peak, round(bandwidth / ref.TERABYTE_PER_SECOND, 4)
-
-
-def _whole_teraflops(datasheet_flops: float) -> float:
-    """The dense peak rounded down to whole TFLOP/s first, as NVIDIA's 989 is."""
-    return math.floor(ref.ex8_dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
-
-
-BINARY_SHARE = TERABYTE / 2.0**40
-"""A terabyte over 2**40 bytes: what a bandwidth read in binary terabytes is off by."""
-
-
-def _as_milli(microseconds: Any) -> Any:
-    return microseconds * 1e3
-
-
-def _closest(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
-    return ref.ex8_closest_limit(flops, moved, us, sheet, tb)
-
-
-def _bound(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
-    """Which roof bounds the kernel: its intensity against the dense peak over the bandwidth."""
-    ridge = ref.ex8_dense_peak(sheet) / (tb * ref.TERABYTE_PER_SECOND)
-    return "compute" if flops / moved > ridge else "memory"
-
-
-def _raw_rates(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
-    faster = ref.ex8_achieved_flops(flops, us) > ref.ex8_achieved_bandwidth(moved, us)
-    return "compute" if faster else "memory"
-
-
-EX8_READINGS: dict[str, tuple[Reading, ...]] = {
-    "achieved_flops": (
-        _refused("milliseconds", "the time read as milliseconds",
-                 lambda flops, us: ref.ex8_achieved_flops(flops, _as_milli(us)),
-                 N_("the time it took in microseconds"), MICRO_AS_MILLI),
-        _refused("teraflops", "the rate in TFLOP/s, as a profiler shows it",
-                 lambda flops, us: ref.ex8_achieved_flops(flops, us) / TERABYTE,
-                 N_("in FLOP/s, not TFLOP/s")),
-    ),
-    "achieved_bandwidth": (
-        _refused("milliseconds", "the time read as milliseconds",
-                 lambda moved, us: ref.ex8_achieved_bandwidth(moved, _as_milli(us)),
-                 N_("the time it took in microseconds"), MICRO_AS_MILLI),
-        _refused("terabytes", "the rate in TB/s, as the datasheet gives it",
-                 lambda moved, us: ref.ex8_achieved_bandwidth(moved, us) / TERABYTE, N_("in B/s, not TB/s")),
-    ),
-    "mfu": (
-        _refused("as-printed", "the share of the datasheet's figure as printed",
-                 lambda flops, us, sheet: ref.ex8_mfu(flops, us, sheet) / 2,
-                 N_("the fraction of the GPU's dense bf16 peak"), SPARSE_PEAK),
-        _refused("percent", "a percentage",
-                 lambda flops, us, sheet: 100 * ref.ex8_mfu(flops, us, sheet),
-                 N_("as fractions (0.5 for half), not percentages"), PERCENT),
-        _refused("whole-teraflops", "the dense peak rounded to whole TFLOP/s first (989 for the H100)",
-                 lambda flops, us, sheet: ref.ex8_achieved_flops(flops, us) / _whole_teraflops(sheet),
-                 N_("with the figures as given, unrounded")),
-    ),
-    "mbu": (
-        _refused("binary", "a terabyte as 2**40 bytes",
-                 lambda moved, us, tb: ref.ex8_mbu(moved, us, tb) * BINARY_SHARE, N_("(1 TB is 1e12 bytes)"),
-                 BINARY_TERABYTES),
-        _refused("percent", "a percentage",
-                 lambda moved, us, tb: 100 * ref.ex8_mbu(moved, us, tb),
-                 N_("as fractions (0.5 for half), not percentages"), PERCENT),
-    ),
-    "closest_limit": (
-        # The same answer: MFU over MBU is the intensity over the critical intensity, whatever the time.
-        _earns("roofline-bound", "which roof bounds the kernel: its intensity against the ridge", _bound),
-        _refused("raw-rates", "the FLOP/s achieved against the bytes per second achieved",
-                 _raw_rates, N_("as fractions of each"), RAW_RATES),
-    ),
-}
-"""Exercise 8's readings, by question."""
-
-
-EX8 = Exercise(
-    "ex8_measured_kernel",
-    questions=(
-        FunctionQuestion(
-            "ex8.achieved_flops",
-            "(flops, microseconds)",
-            ref.ex8_achieved_flops,
-            MODEL,
-            cases=(*((f[0], f[2]) for f in EX8_FIGURES.values()), (1e12, 1.0)),
-            random_case=lambda rng: (_random_run(rng)[0], _random_run(rng)[2]),
-            mistakes=(
-                Mistake(MICRO_AS_MILLI, lambda flops, us: ref.ex8_achieved_flops(flops, _as_milli(us))),
-            ),
-            readings=EX8_READINGS["achieved_flops"],
-        ),
-        FunctionQuestion(
-            "ex8.achieved_bandwidth",
-            "(bytes_moved, microseconds)",
-            ref.ex8_achieved_bandwidth,
-            MODEL,
-            cases=(*((f[1], f[2]) for f in EX8_FIGURES.values()), (1e9, 1.0)),
-            random_case=lambda rng: (_random_run(rng)[1], _random_run(rng)[2]),
-            mistakes=(
-                Mistake(MICRO_AS_MILLI, lambda moved, us: ref.ex8_achieved_bandwidth(moved, _as_milli(us))),
-            ),
-            readings=EX8_READINGS["achieved_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex8.mfu",
-            "(flops, microseconds, datasheet_flops)",
-            ref.ex8_mfu,
-            MODEL,
-            cases=(*((f[0], f[2], f[3]) for f in EX8_FIGURES.values()), (1e12, 1000.0, 2e15)),
-            random_case=lambda rng: tuple(_random_run(rng)[i] for i in (0, 2, 3)),
-            mistakes=(
-                Mistake(SPARSE_PEAK, lambda flops, us, sheet: ref.ex8_mfu(flops, us, sheet) / 2),
-                Mistake(PERCENT, lambda flops, us, sheet: 100 * ref.ex8_mfu(flops, us, sheet)),
-                Mistake(MICRO_AS_MILLI, lambda flops, us, sheet: ref.ex8_mfu(flops, _as_milli(us), sheet)),
-            ),
-            readings=EX8_READINGS["mfu"],
-        ),
-        FunctionQuestion(
-            "ex8.mbu",
-            "(bytes_moved, microseconds, terabytes_per_second)",
-            ref.ex8_mbu,
-            MODEL,
-            cases=(*((f[1], f[2], f[4]) for f in EX8_FIGURES.values()), (1e9, 1000.0, 2.0)),
-            random_case=lambda rng: tuple(_random_run(rng)[i] for i in (1, 2, 4)),
-            mistakes=(
-                Mistake(BINARY_TERABYTES, lambda moved, us, tb: ref.ex8_mbu(moved, us, tb) * BINARY_SHARE),
-                Mistake(PERCENT, lambda moved, us, tb: 100 * ref.ex8_mbu(moved, us, tb)),
-                Mistake(MICRO_AS_MILLI, lambda moved, us, tb: ref.ex8_mbu(moved, _as_milli(us), tb)),
-            ),
-            readings=EX8_READINGS["mbu"],
-        ),
-        FunctionQuestion(
-            "ex8.closest_limit",
-            "(flops, bytes_moved, microseconds, datasheet_flops, terabytes_per_second)",
-            ref.ex8_closest_limit,
-            WORD,
-            cases=(*EX8_FIGURES.values(), EX8_BETWEEN),
-            random_case=_random_run,
-            mistakes=(
-                Mistake(RAW_RATES, _raw_rates),
-                Mistake(
-                    SPARSE_PEAK, lambda flops, moved, us, sheet, tb: _closest(flops, moved, us, 2 * sheet, tb)
-                ),
-                Mistake(
-                    BINARY_TERABYTES,
-                    lambda flops, moved, us, sheet, tb: _closest(flops, moved, us, sheet, tb / BINARY_SHARE),
-                ),
-            ),
-            returns="word",
-            choices=("compute", "memory"),
-            readings=EX8_READINGS["closest_limit"],
-        ),
-    ),
-    misconceptions=(SPARSE_PEAK, MICRO_AS_MILLI, BINARY_TERABYTES),
-    given=(
-        stated.EX8_DATASHEET_BF16,
-        stated.EX8_DATASHEET_TB,
-        *(v for shape, us in stated.EX8_KERNELS.values() for v in (*shape, us)),
-        *(v for f in EX8_FIGURES.values() for v in f[:2]),
-    ),
-)
-
 def number(notebook: str) -> int:
     """The exercise's number, from its notebook's prefix: ``number("ex10_tiles") == 10``."""
     return int(notebook.split("_")[0].removeprefix("ex"))
@@ -1244,7 +1045,7 @@ def _numbered(exercise: Exercise) -> int:
 
 
 EXERCISES: dict[str, Exercise] = {
-    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX7, EX8, *folder_exercises()), key=_numbered)
+    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX7, *folder_exercises()), key=_numbered)
 }
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 

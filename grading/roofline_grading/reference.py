@@ -18,11 +18,6 @@ package, which only instructors install: the library every student installs hold
 2.0
 >>> ex4_critical_batch(*EX4_D_F)
 inf
->>> flops, moved, microseconds, datasheet_flops, terabytes = ex8_figures("decode")
->>> round(ex8_mfu(flops, microseconds, datasheet_flops), 3), round(ex8_mbu(moved, microseconds, terabytes), 3)
-(0.018, 0.669)
->>> [ex8_closest_limit(*ex8_figures(kernel)) for kernel in ("prefill", "decode")]
-['compute', 'memory']
 >>> ex7_largest_batch(), round(ex7_plateau_batch(989e12, 3.35e12))   # memory runs out first
 (119, 295)
 """
@@ -43,16 +38,12 @@ from rooflinekit.exercises import (
     EX4_CHIP,
     EX7_CHIP,
     EX7_MODEL,
-    EX8_DATASHEET_BF16,
-    EX8_DATASHEET_TB,
-    EX8_KERNELS,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
 )
 from rooflinekit.models import transformer_shape
 from rooflinekit.transformer.memory import MemoryCheck
-from rooflinekit.utilization import Utilization, utilization
 
 __all__ = [
     "ex1_cost",
@@ -69,14 +60,6 @@ __all__ = [
     "ex7_largest_batch",
     "ex7_plateau_batch",
     "ex7_ttft",
-    "ex8_achieved_bandwidth",
-    "ex8_achieved_flops",
-    "ex8_closest_limit",
-    "ex8_cost",
-    "ex8_dense_peak",
-    "ex8_figures",
-    "ex8_mbu",
-    "ex8_mfu",
 ]
 
 
@@ -152,76 +135,6 @@ def ex4_critical_batch(
     if ex4_cost(1, D, F).intensity > int8_peak / hbm_bandwidth:
         return 1.0
     return math.inf
-
-
-# --- Exercise 8: what a measured kernel achieved -----------------------------------------
-
-MICROSECOND = 1e-6
-TERABYTE_PER_SECOND = 1e12
-
-
-def ex8_dense_peak(datasheet_flops: float = EX8_DATASHEET_BF16) -> float:
-    """The datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
-    return datasheet_flops / 2
-
-
-def ex8_cost(kernel: str) -> Cost:
-    """The cost of one of exercise 8's bf16 matmuls (``"prefill"`` or ``"decode"``)."""
-    return matmul_cost(*EX8_KERNELS[kernel][0])
-
-
-def ex8_figures(kernel: str) -> tuple[float, float, float, float, float]:
-    """(FLOPs, bytes, microseconds, datasheet FLOP/s, datasheet TB/s) of one of exercise 8's kernels."""
-    cost = ex8_cost(kernel)
-    microseconds = EX8_KERNELS[kernel][1]
-    return (float(cost.flops), float(cost.bytes), microseconds, EX8_DATASHEET_BF16, EX8_DATASHEET_TB)
-
-
-def _used(
-    flops: Any,
-    bytes_moved: Any,
-    microseconds: Any,
-    datasheet_flops: float = EX8_DATASHEET_BF16,
-    terabytes_per_second: float = EX8_DATASHEET_TB,
-) -> Utilization:
-    """The run at the dense peak (half the datasheet's sparse figure) and the bandwidth in B/s."""
-    return utilization(
-        Cost(flops=flops, bytes_read=bytes_moved, bytes_written=0.0),
-        microseconds * MICROSECOND,
-        peak=ex8_dense_peak(datasheet_flops),
-        bandwidth=terabytes_per_second * TERABYTE_PER_SECOND,
-    )
-
-
-def ex8_achieved_flops(flops: Any, microseconds: Any) -> Any:
-    """FLOP/s achieved: the FLOPs over the time in seconds."""
-    return _used(flops, 1.0, microseconds).achieved_flops
-
-
-def ex8_achieved_bandwidth(bytes_moved: Any, microseconds: Any) -> Any:
-    """B/s achieved: the bytes over the time in seconds."""
-    return _used(1.0, bytes_moved, microseconds).achieved_bandwidth
-
-
-def ex8_mfu(flops: Any, microseconds: Any, datasheet_flops: float = EX8_DATASHEET_BF16) -> Any:
-    """The share of the dense peak achieved (the datasheet's figure assumes 2:4 sparsity)."""
-    return _used(flops, 1.0, microseconds, datasheet_flops).mfu
-
-
-def ex8_mbu(bytes_moved: Any, microseconds: Any, terabytes_per_second: float = EX8_DATASHEET_TB) -> Any:
-    """The share of the memory bandwidth achieved."""
-    return _used(1.0, bytes_moved, microseconds, terabytes_per_second=terabytes_per_second).mbu
-
-
-def ex8_closest_limit(
-    flops: Any,
-    bytes_moved: Any,
-    microseconds: Any,
-    datasheet_flops: float = EX8_DATASHEET_BF16,
-    terabytes_per_second: float = EX8_DATASHEET_TB,
-) -> str:
-    """``"compute"`` or ``"memory"``: the limit of which the run uses the larger share."""
-    return str(_used(flops, bytes_moved, microseconds, datasheet_flops, terabytes_per_second).closest)
 
 
 # --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token ---

@@ -26,6 +26,7 @@ from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
 from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.exercises.ex6_ring_threshold import answers as ex6
 from roofline_grading.exercises.ex6_ring_threshold import given as ex6_given
+from roofline_grading.exercises.ex8_measured_kernel import answers as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9
 from roofline_grading.exercises.ex9_memory_hierarchy import given as ex9_given
 from roofline_grading.judge import Verdict, assess, judge
@@ -122,7 +123,7 @@ def test_the_same_seed_draws_the_same_cases_and_another_seed_others() -> None:
 
 # --- A number printed in the book earns nothing ---------------------------------------
 
-FLOPS, MOVED, MICROSECONDS, DATASHEET_FLOPS, TERABYTES = reference.ex8_figures("prefill")
+FLOPS, MOVED, MICROSECONDS, DATASHEET_FLOPS, TERABYTES = ex8.figures("prefill")
 
 
 def at_its_figures(qid: str) -> float:
@@ -157,10 +158,10 @@ def printed_figures() -> dict[str, float]:
         "ex7.ttft": at_its_figures("ex7.ttft"),
         "ex7.plateau_batch": reference.ex7_plateau_batch(key.EX7_PEAK, key.EX7_BANDWIDTH),
         # exercise 8's at its prefill matmul: what a student computes once and could paste
-        "ex8.achieved_flops": reference.ex8_achieved_flops(FLOPS, MICROSECONDS),
-        "ex8.achieved_bandwidth": reference.ex8_achieved_bandwidth(MOVED, MICROSECONDS),
-        "ex8.mfu": reference.ex8_mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
-        "ex8.mbu": reference.ex8_mbu(MOVED, MICROSECONDS, TERABYTES),
+        "ex8.achieved_flops": ex8.achieved_flops(FLOPS, MICROSECONDS),
+        "ex8.achieved_bandwidth": ex8.achieved_bandwidth(MOVED, MICROSECONDS),
+        "ex8.mfu": ex8.mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
+        "ex8.mbu": ex8.mbu(MOVED, MICROSECONDS, TERABYTES),
         "ex9.tiled_bytes": ex9.tiled_bytes(*ex9_given.SHAPE, *ex9_given.TILE),
         "ex9.tiled_intensity": ex9.tiled_intensity(*ex9_given.SHAPE, *ex9_given.TILE),
         "ex9.smallest_tile": smallest_compute_bound_tiles(ex9_given.CHIP)[0].tile,  # chapter 12's table

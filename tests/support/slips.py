@@ -19,6 +19,7 @@ from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
 from roofline_grading.exercises.ex5_h100_threshold import key as ex5
 from roofline_grading.exercises.ex6_ring_threshold import key as ex6
+from roofline_grading.exercises.ex8_measured_kernel import key as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
@@ -188,7 +189,7 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 8: the three misconceptions it exists for, and a percentage for a fraction.
     "ex8-micro-as-milli": Slip(
-        key.MICRO_AS_MILLI,
+        ex8.MICRO_AS_MILLI,
         ((r"SECONDS_PER_MICROSECOND = 1e-6", "SECONDS_PER_MICROSECOND = 1e-3"),),
         _parts("ex8", "achieved_flops", "achieved_bandwidth", "mfu", "mbu"),
     ),
@@ -203,7 +204,7 @@ SLIPS: dict[str, Slip] = {
         _parts("ex8", "mbu", "closest_limit"),
     ),
     "ex8-percent": Slip(
-        key.PERCENT,
+        ex8.PERCENT,
         (
             (r"return achieved_flops\(", "return 100 * achieved_flops("),
             (r"return achieved_bandwidth\(", "return 100 * achieved_bandwidth("),
