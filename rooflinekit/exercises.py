@@ -51,11 +51,5 @@ EX4_D_F = (8192, 8192)
 # --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
 EX7_MODEL = "llama-3.1-8b"
 """Llama 3.1 8B (the catalog's shape, from its config): layers, query and KV heads, head width, parameters."""
-EX7_CHIP: Chip = chip("h100-sxm")
-"""One H100 SXM: HBM, dense bf16 peak and bandwidth from NVIDIA's datasheet."""
 EX7_CONTEXT = 4096
 """Tokens in each sequence's KV cache."""
-EX7_BATCH = 64
-"""The decode batch at which exercise 7 asks the step's time."""
-EX7_PROMPT = 2048
-"""Tokens of the prompt whose first token exercise 7 asks."""

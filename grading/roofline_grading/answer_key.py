@@ -30,8 +30,8 @@ language, and submits every reading).
 
 >>> question("ex5.critical_batch").reference(1.979e15, 3.35e12) > 295
 True
->>> [m.misconception.name for m in question("ex7.decode_step").mistakes]
-['kv-once', 'no-kv']
+>>> [m.misconception.name for m in question("ex1.critical_batch").mistakes]
+['int8-two-bytes', 'no-factor-two', 'bf16-peak-for-int8', 'text-bandwidth']
 """
 
 from __future__ import annotations
@@ -62,7 +62,6 @@ from roofline_grading.authoring import whole_count as _whole_count
 from roofline_grading.exercises import folder_exercises
 from roofline_grading.misconceptions import (
     APPROXIMATE_INTENSITY,
-    HALVED_TWICE,
     INT8_PEAK_FOR_BF16,
     INT8_TWO_BYTES,
     NO_FACTOR_TWO,
@@ -804,237 +803,6 @@ EX4 = Exercise(
 )
 
 
-# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
-
-QUERY_HEADS = Misconception(
-    "query-heads",
-    N_(
-        "This matches caching a key and a value for every query head. With grouped-query attention "
-        "several query heads share one KV head: the cache holds a key and a value per layer and KV head."
-    ),
-)
-KEYS_ONLY = Misconception(
-    "keys-only",
-    N_("This matches caching the keys alone. Each token leaves a key and a value: twice as many numbers."),
-)
-NO_WEIGHTS = Misconception(
-    "no-weights",
-    N_(
-        "This matches giving the whole HBM to the KV cache. The weights stay in memory too: only what "
-        "they leave holds the caches of the batch."
-    ),
-)
-KV_ONCE = Misconception(
-    "kv-once",
-    N_(
-        "This matches reading one sequence's cache per step. The weights are shared by the batch, but "
-        "every sequence attends to its own cache: the step reads batch x context x the bytes per token."
-    ),
-)
-NO_KV = Misconception(
-    "no-kv",
-    N_(
-        "This matches leaving out the attention's reads of the KV cache. Each step reads every "
-        "sequence's cache as well as the weights."
-    ),
-)
-TOKEN_BY_TOKEN = Misconception(
-    "token-by-token",
-    N_(
-        "This matches reading the prompt one token at a time, as decode does, the weights read once a "
-        "token. A prefill takes the whole prompt in one step: the weights are read once, and the "
-        "FLOPs of all its tokens usually take longer."
-    ),
-)
-
-EX7_SHAPE = ref.EX7_SHAPE
-EX7_PEAK, EX7_BANDWIDTH = stated.EX7_CHIP.peak("bf16"), stated.EX7_CHIP.hbm_bandwidth
-EX7_HEADS = (EX7_SHAPE.n_layers, EX7_SHAPE.n_heads, EX7_SHAPE.n_kv_heads, EX7_SHAPE.head_dim)
-EX7_KV = EX7_SHAPE.kv_cache_bytes_per_token("bf16")
-
-
-def _random_heads(rng: np.random.Generator) -> tuple[int, int, int, int, int]:
-    """(layers, query heads, KV heads, head width, bytes a number): KV heads a divisor of the query heads."""
-    kv_heads = int(rng.choice([1, 2, 4, 8, 16]))
-    group = int(rng.choice([1, 2, 4, 8]))
-    layers, width = int(rng.integers(2, 129)), int(rng.choice([64, 80, 96, 128, 256]))
-    return layers, kv_heads * group, kv_heads, width, int(rng.choice(list(ref.KV_DTYPES)))
-
-
-def _random_model(rng: np.random.Generator) -> tuple[float, int, float]:
-    """(parameters, context, KV bytes a token): 0.5e9 to 50e9 parameters, contexts of 256 to 32768."""
-    kv = float(ref.ex7_kv_bytes_per_token(*_random_heads(rng)[:4], 2))
-    return _log_uniform(rng, 5e8, 5e10), int(rng.integers(256, 32769)), kv
-
-
-def _random_memory(rng: np.random.Generator) -> tuple[float, float, int, float]:
-    """(HBM bytes, parameters, context, KV bytes a token) with room for a few sequences at least."""
-    params, context, kv = _random_model(rng)
-    hbm = 2 * params + context * kv * float(rng.integers(2, 2000))
-    return round(hbm, -6), params, context, kv
-
-
-def _random_step(rng: np.random.Generator) -> tuple[int, float, int, float, float, float]:
-    params, context, kv = _random_model(rng)
-    peak, bandwidth = _random_chip(rng)
-    return int(rng.integers(1, 1025)), params, context, kv, peak, bandwidth
-
-
-def _step_with(kv_read: Callable[[Any, Any, Any], Any]) -> Callable[..., Any]:
-    """The decode step with ``kv_read(batch, context, kv)`` bytes of cache read (a mistake's)."""
-
-    def step(batch: Any, params: float, context: int, kv: float, peak: float, bandwidth: float) -> Any:
-        matmuls = ref.ex7_decode_step(batch, params, context, 0.0, peak, bandwidth)
-        return matmuls + kv_read(batch, context, kv) / bandwidth
-
-    return step
-
-
-def _overlapped(batch: Any, params: float, context: int, kv: float, peak: float, bandwidth: float) -> Any:
-    """The step as the longer of the matmuls and the attention, as if they overlapped."""
-    matmuls = ref.ex7_decode_step(batch, params, context, 0.0, peak, bandwidth)
-    return np.maximum(matmuls, batch * context * kv / bandwidth)
-
-
-EX7_READINGS: dict[str, tuple[Reading, ...]] = {
-    "kv_bytes_per_token": (
-        _refused("query-heads", "a key and a value for every query head",
-                 lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, h, d, s),
-                 N_("(`n_heads` query heads share `kv_heads` KV heads)"), QUERY_HEADS),
-        _refused("one-layer", "the bytes of one layer",
-                 lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, kv, d, s) / L,
-                 N_("all layers together")),
-    ),
-    "largest_batch": (
-        _earns("decimals", "the number of sequences with decimals, not rounded down",
-               lambda hbm, params, context, kv: (hbm - ref.WEIGHT_BYTES * params) / (context * kv)),
-        _refused("no-weights", "the whole memory for the caches",
-                 lambda hbm, params, context, kv: ref.ex7_largest_batch(hbm, 0.0, context, kv),
-                 N_("beside the bf16 weights"), NO_WEIGHTS),
-    ),
-    "decode_step": (
-        _refused("overlapped", "the longer of the matmuls and the attention, as if they overlapped",
-                 _overlapped, N_("one after the other")),
-        _refused("one-cache", "one sequence's cache read per step, as the weights are",
-                 _step_with(lambda batch, context, kv: context * kv),
-                 N_("reads the KV cache of every sequence of the batch"), KV_ONCE),
-    ),
-    "ttft": (
-        _refused("prefill-and-step", "the prefill, then one decode step that reads the weights again",
-                 lambda prompt, params, peak, bw: ref.ex7_ttft(prompt, params, peak, bw)
-                 + ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
-                 N_("after one prefill step of the whole prompt")),
-        _refused("token-by-token", "the prompt read a token at a time, as decode does",
-                 lambda prompt, params, peak, bw: prompt * ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
-                 N_("after one prefill step of the whole prompt"), TOKEN_BY_TOKEN),
-    ),
-    "plateau_batch": _roundings(ref.ex7_plateau_batch, "sequences"),
-}
-"""Exercise 7's readings, by question."""
-
-
-EX7 = Exercise(
-    "ex7_serving_decisions",
-    questions=(
-        FunctionQuestion(
-            "ex7.kv_bytes_per_token",
-            "(n_layers, n_heads, kv_heads, head_dim, bytes_per_number)",
-            ref.ex7_kv_bytes_per_token,
-            COUNT,
-            cases=((*EX7_HEADS, 2), (2, 4, 4, 8, 1), (80, 64, 8, 128, 2)),
-            random_case=_random_heads,
-            mistakes=(
-                Mistake(QUERY_HEADS, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, h, d, s)),
-                Mistake(KEYS_ONLY, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, kv, d, s) / 2),
-            ),
-            readings=EX7_READINGS["kv_bytes_per_token"],
-        ),
-        FunctionQuestion(
-            "ex7.largest_batch",
-            "(hbm_bytes, params, context, kv_bytes_per_token)",
-            ref.ex7_largest_batch,
-            TOKENS,
-            cases=(
-                (stated.EX7_CHIP.hbm_bytes, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV),
-                (80e9, 8e9, 1024, 131072.0),
-            ),
-            random_case=_random_memory,
-            mistakes=(
-                Mistake(
-                    NO_WEIGHTS, lambda hbm, params, context, kv: ref.ex7_largest_batch(hbm, 0.0, context, kv)
-                ),
-            ),
-            readings=EX7_READINGS["largest_batch"],
-        ),
-        FunctionQuestion(
-            "ex7.decode_step",
-            "(batch, params, context, kv_bytes_per_token, peak, bandwidth)",
-            ref.ex7_decode_step,
-            MODEL,
-            cases=(
-                (stated.EX7_BATCH, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV, EX7_PEAK, EX7_BANDWIDTH),
-                (1, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV, EX7_PEAK, EX7_BANDWIDTH),
-                (512, 8e9, 1024, 131072.0, 1e15, 3e12),
-            ),
-            random_case=_random_step,
-            mistakes=(
-                Mistake(KV_ONCE, _step_with(lambda batch, context, kv: context * kv)),
-                Mistake(NO_KV, _step_with(lambda batch, context, kv: 0.0)),
-            ),
-            readings=EX7_READINGS["decode_step"],
-        ),
-        FunctionQuestion(
-            "ex7.ttft",
-            "(prompt, params, peak, bandwidth)",
-            ref.ex7_ttft,
-            MODEL,
-            cases=((stated.EX7_PROMPT, EX7_SHAPE.params, EX7_PEAK, EX7_BANDWIDTH), (4096, 7e10, 1e15, 3e12)),
-            random_case=lambda rng: (int(rng.integers(256, 32769)), _random_model(rng)[0], *_random_chip(
-                rng
-            )),
-            mistakes=(
-                Mistake(
-                    TOKEN_BY_TOKEN,
-                    lambda prompt, params, peak, bw: prompt
-                    * ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
-                ),
-                Mistake(
-                    NO_FACTOR_TWO,
-                    lambda prompt, params, peak, bw: ref.ex7_ttft(
-                        prompt, params, FLOPS_PER_MULTIPLY_ADD * peak, bw
-                    ),
-                ),
-            ),
-            readings=EX7_READINGS["ttft"],
-        ),
-        FunctionQuestion(
-            "ex7.plateau_batch",
-            "(peak, bandwidth)",
-            ref.ex7_plateau_batch,
-            TOKENS,
-            cases=((EX7_PEAK, EX7_BANDWIDTH), (2e15, 4e12)),
-            random_case=_random_chip,
-            mistakes=(
-                Mistake(
-                    HALVED_TWICE, lambda peak, bw: ref.ex7_plateau_batch(peak, bw) / FLOPS_PER_MULTIPLY_ADD
-                ),
-            ),
-            readings=EX7_READINGS["plateau_batch"],
-        ),
-    ),
-    misconceptions=(QUERY_HEADS, KV_ONCE, TOKEN_BY_TOKEN),
-    given=(
-        *EX7_HEADS,
-        EX7_SHAPE.params,
-        stated.EX7_CHIP.hbm_bytes,
-        EX7_PEAK,
-        EX7_BANDWIDTH,
-        stated.EX7_CONTEXT,
-        stated.EX7_BATCH,
-        stated.EX7_PROMPT,
-    ),
-)
-
 def number(notebook: str) -> int:
     """The exercise's number, from its notebook's prefix: ``number("ex10_tiles") == 10``."""
     return int(notebook.split("_")[0].removeprefix("ex"))
@@ -1045,7 +813,7 @@ def _numbered(exercise: Exercise) -> int:
 
 
 EXERCISES: dict[str, Exercise] = {
-    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX7, *folder_exercises()), key=_numbered)
+    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, *folder_exercises()), key=_numbered)
 }
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 

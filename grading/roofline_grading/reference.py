@@ -18,32 +18,24 @@ package, which only instructors install: the library every student installs hold
 2.0
 >>> ex4_critical_batch(*EX4_D_F)
 inf
->>> ex7_largest_batch(), round(ex7_plateau_batch(989e12, 3.35e12))   # memory runs out first
-(119, 295)
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Any
 
-from rooflinekit.analysis import Roofline, analyze, attainable_flops, t_comms
+from rooflinekit.analysis import Roofline, analyze, attainable_flops
 from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
-from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import (
     EX1_CHIP,
     EX2_CHIP,
     EX4_CHIP,
-    EX7_CHIP,
-    EX7_MODEL,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
 )
-from rooflinekit.models import transformer_shape
-from rooflinekit.transformer.memory import MemoryCheck
 
 __all__ = [
     "ex1_cost",
@@ -55,11 +47,6 @@ __all__ = [
     "ex3_crossover",
     "ex4_cost",
     "ex4_critical_batch",
-    "ex7_decode_step",
-    "ex7_kv_bytes_per_token",
-    "ex7_largest_batch",
-    "ex7_plateau_batch",
-    "ex7_ttft",
 ]
 
 
@@ -135,55 +122,3 @@ def ex4_critical_batch(
     if ex4_cost(1, D, F).intensity > int8_peak / hbm_bandwidth:
         return 1.0
     return math.inf
-
-
-# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token ---
-
-KV_DTYPES = {1: "fp8", 2: "bf16", 4: "fp32"}
-"""A KV cache's dtype by its bytes per number."""
-WEIGHT_BYTES = dtype_bytes("bf16")
-"""Exercise 7's weights are bf16."""
-EX7_SHAPE = transformer_shape(EX7_MODEL)
-
-
-def ex7_kv_bytes_per_token(
-    n_layers: int, n_heads: int, kv_heads: int, head_dim: int, bytes_per_number: int = 2
-) -> float:
-    """Bytes one token leaves in the cache: a key and a value per layer and KV head (not per query head)."""
-    shape = replace(EX7_SHAPE, n_layers=n_layers, n_heads=n_heads, n_kv_heads=kv_heads, head_dim=head_dim)
-    return shape.kv_cache_bytes_per_token(KV_DTYPES[bytes_per_number])
-
-
-def ex7_largest_batch(
-    hbm_bytes: float = EX7_CHIP.hbm_bytes,
-    params: float = EX7_SHAPE.params,
-    context: int = 4096,
-    kv_bytes_per_token: float = EX7_SHAPE.kv_cache_bytes_per_token("bf16"),
-) -> int:
-    """Whole sequences of ``context`` tokens whose caches fit beside the bf16 weights (activations
-    left out)."""
-    memory = MemoryCheck(hbm_bytes, WEIGHT_BYTES * params, 0.0, 0.0, context * kv_bytes_per_token)
-    return memory.max_batch
-
-
-def ex7_decode_step(
-    batch: Any, params: float, context: int, kv_bytes_per_token: float, peak: float, bandwidth: float
-) -> Any:
-    """One decode step, the weight matmuls then the attention, one after the other: the matmuls
-    take the longer of their FLOPs at the peak and the weights' bytes at the bandwidth; the
-    attention reads every sequence's cache (its FLOPs left out)."""
-    matmuls = Cost(flops=2 * params * batch, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
-    attention = t_comms(batch * context * kv_bytes_per_token, bandwidth)
-    return analyze(matmuls, peak=peak, bandwidth=bandwidth).t_lower + attention
-
-
-def ex7_ttft(prompt: Any, params: float, peak: float, bandwidth: float) -> Any:
-    """The prefill of ``prompt`` tokens in one step: the weights read once, 2 FLOPs a parameter a token."""
-    prefill = Cost(flops=2 * params * prompt, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
-    return analyze(prefill, peak=peak, bandwidth=bandwidth).t_lower
-
-
-def ex7_plateau_batch(peak: float, bandwidth: float) -> float:
-    """The batch from which the weight matmuls are compute-bound (bf16 weights): past it each
-    token's matmul time and attention time are both fixed, and the tokens a second stop growing."""
-    return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth)

@@ -26,6 +26,8 @@ from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
 from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.exercises.ex6_ring_threshold import answers as ex6
 from roofline_grading.exercises.ex6_ring_threshold import given as ex6_given
+from roofline_grading.exercises.ex7_serving_decisions import answers as ex7
+from roofline_grading.exercises.ex7_serving_decisions import key as ex7_key
 from roofline_grading.exercises.ex8_measured_kernel import answers as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9
 from roofline_grading.exercises.ex9_memory_hierarchy import given as ex9_given
@@ -152,11 +154,11 @@ def printed_figures() -> dict[str, float]:
         "ex6.critical_d": ex6.critical_d(),
         "ex6.nodes_critical_d": ex6.nodes_critical_d(),
         # exercise 7's at its figures: what a student computes once and could paste
-        "ex7.kv_bytes_per_token": key.EX7_KV,
-        "ex7.largest_batch": reference.ex7_largest_batch(),
+        "ex7.kv_bytes_per_token": ex7_key.KV,
+        "ex7.largest_batch": ex7.largest_batch(),
         "ex7.decode_step": at_its_figures("ex7.decode_step"),
         "ex7.ttft": at_its_figures("ex7.ttft"),
-        "ex7.plateau_batch": reference.ex7_plateau_batch(key.EX7_PEAK, key.EX7_BANDWIDTH),
+        "ex7.plateau_batch": ex7.plateau_batch(ex7_key.PEAK, ex7_key.BANDWIDTH),
         # exercise 8's at its prefill matmul: what a student computes once and could paste
         "ex8.achieved_flops": ex8.achieved_flops(FLOPS, MICROSECONDS),
         "ex8.achieved_bandwidth": ex8.achieved_bandwidth(MOVED, MICROSECONDS),

@@ -19,6 +19,7 @@ from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
 from roofline_grading.exercises.ex5_h100_threshold import key as ex5
 from roofline_grading.exercises.ex6_ring_threshold import key as ex6
+from roofline_grading.exercises.ex7_serving_decisions import key as ex7
 from roofline_grading.exercises.ex8_measured_kernel import key as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
@@ -163,22 +164,22 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 7: the three misconceptions it exists for, and the weights left out of memory.
     "ex7-query-heads": Slip(
-        key.QUERY_HEADS,
+        ex7.QUERY_HEADS,
         ((r"2 \* n_layers \* kv_heads \* head_dim", "2 * n_layers * n_heads * head_dim"),),
         _parts("ex7", "kv_bytes_per_token"),
     ),
     "ex7-no-weights": Slip(
-        key.NO_WEIGHTS,
+        ex7.NO_WEIGHTS,
         ((r"free = hbm_bytes - BYTES_PER_WEIGHT \* params", "free = hbm_bytes"),),
         _parts("ex7", "largest_batch"),
     ),
     "ex7-kv-once": Slip(
-        key.KV_ONCE,
+        ex7.KV_ONCE,
         ((r"attention = batch \* context", "attention = context"),),
         _parts("ex7", "decode_step"),
     ),
     "ex7-token-by-token": Slip(
-        key.TOKEN_BY_TOKEN,
+        ex7.TOKEN_BY_TOKEN,
         (
             (
                 r"return max\(FLOPS_PER_PARAMETER \* params \* prompt / peak, [^\n]*",

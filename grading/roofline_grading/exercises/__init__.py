@@ -32,6 +32,7 @@ __all__ = ["FOLDERS", "STATEMENT", "folder", "folder_exercises"]
 FOLDERS: tuple[str, ...] = (
     "ex5_h100_threshold",
     "ex6_ring_threshold",
+    "ex7_serving_decisions",
     "ex8_measured_kernel",
     "ex9_memory_hierarchy",
 )
