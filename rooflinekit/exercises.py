@@ -42,12 +42,6 @@ EX3_BATCHES = np.arange(1, 512)
 """B from 1 to 511 (read-only: every check shares it, so nothing may change it in place)."""
 EX3_BATCHES.setflags(write=False)
 
-# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F], a weight matrix per example -------
-EX4_CHIP: Chip = EX1_CHIP
-"""Exercise 1's chip and bandwidth."""
-EX4_D_F = (8192, 8192)
-"""(D, F) at which exercise 4 asks the critical batch."""
-
 # --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
 EX7_MODEL = "llama-3.1-8b"
 """Llama 3.1 8B (the catalog's shape, from its config): layers, query and KV heads, head width, parameters."""

@@ -36,7 +36,6 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -53,8 +52,8 @@ from roofline_grading.authoring import (
     WORD,
     Exercise,
 )
+from roofline_grading.authoring import at_shapes as _sizes
 from roofline_grading.authoring import earns as _earns
-from roofline_grading.authoring import log_uniform as _log_uniform
 from roofline_grading.authoring import random_chip as _random_chip
 from roofline_grading.authoring import refused as _refused
 from roofline_grading.authoring import roundings as _roundings
@@ -74,13 +73,12 @@ from roofline_grading.questions import (
     Mistake,
     Question,
     Reading,
-    Tolerance,
 )
 from rooflinekit import exercises as stated
 from rooflinekit.analysis import Roofline, analyze, attainable_flops
 from rooflinekit.catalog import Chip, chip
-from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
-from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.costs import Cost, matmul_cost
+from rooflinekit.critical import matmul_critical_batch_approx
 from rooflinekit.fmt import num
 from rooflinekit.words import N_
 
@@ -109,50 +107,10 @@ TERABYTE = 1e12
 # --- Random inputs -----------------------------------------------------------------------
 
 
-def _random_shape(rng: np.random.Generator) -> tuple[int, int, int]:
-    """B from 1 to 4096 tokens; D and F from 64 to 16384, as in real layers."""
-    batch = int(rng.integers(1, 4097))
-    d, f = (int(v) for v in rng.integers(64, 16385, size=2))
-    return batch, d, f
-
-
 def _random_two_peaks(rng: np.random.Generator) -> tuple[float, float, float]:
     """(int8 peak, bf16 peak, bandwidth): the integer units 1.5 to 4 times faster."""
     peak, bandwidth = _random_chip(rng)
     return peak, peak / float(rng.uniform(1.5, 4.0)), bandwidth
-
-
-SHAPES: tuple[tuple[int, int, int], ...] = (
-    stated.EX1_SHAPE,
-    (4096, 8192, 28672),
-    (1, 16384, 4096),
-    (2, 3, 4),
-    (1, 1, 1),
-)
-"""Fixed (B, D, F) at which every function of the sizes is checked, besides random ones."""
-
-
-def _sizes(
-    qid: str,
-    reference: Callable[..., Any],
-    tolerance: Tolerance,
-    *mistakes: Mistake,
-    returns: str = "number",
-    choices: tuple[str, ...] = (),
-    readings: tuple[Reading, ...] = (),
-) -> FunctionQuestion:
-    return FunctionQuestion(
-        qid,
-        "(B, D, F)",
-        reference,
-        tolerance,
-        cases=SHAPES,
-        random_case=_random_shape,
-        mistakes=mistakes,
-        returns=returns,
-        choices=choices,
-        readings=readings,
-    )
 
 
 # --- Readings ---------------------------------------------------------------------------
@@ -223,15 +181,6 @@ APPROXIMATE_BYTES = Misconception(
     ),
     (("batch", f"{ref.ex2_critical_batch():.0f}"),),
 )
-SHARED_WEIGHTS = Misconception(
-    "shared-weights",
-    N_(
-        "This matches treating the weights as one matrix shared by the whole batch, as in an ordinary "
-        "matmul (an intensity of about 2B). Here every example has its own D x F weight matrix, so the "
-        "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is."
-    ),
-)
-
 # --- Exercise 1: int8[B,D] . int8[D,F] -> int8[B,F] ----------------------------------
 
 
@@ -693,116 +642,6 @@ EX3 = Exercise(
 )
 
 
-# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F] ----------------------------------
-
-
-def _random_ex4(rng: np.random.Generator) -> tuple[int, int, float, float]:
-    """(D, F, peak, bandwidth), with chips whose critical intensity is sometimes below 2."""
-    d, f = (int(v) for v in rng.integers(64, 16385, size=2))
-    bandwidth = _log_uniform(rng, 1e11, 1e13)
-    return d, f, bandwidth * _log_uniform(rng, 0.5, 1000), bandwidth
-
-
-def _ex4_none_as_largest(D: Any, F: Any, peak: float, bandwidth: float) -> float:
-    """``largest``, the search's upper end (2**40), where no batch is compute-bound."""
-    found = ref.ex4_critical_batch(D, F, peak, bandwidth)
-    return float(2**40) if math.isinf(found) else found
-
-
-EX4_READINGS: dict[str, tuple[Reading, ...]] = {
-    "bytes_read": (
-        _whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read),
-        _refused("shared-weights", "one weight matrix for the whole batch, as in an ordinary matmul",
-                 lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read, N_("is multiplied by its own matrix Y[b]"),
-                 SHARED_WEIGHTS),
-    ),
-    "bytes_written": (_whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written),),
-    "ops": (
-        _whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).flops),
-        _refused("exact-adds", "D multiplies and D - 1 adds per element of Z",
-                 lambda B, D, F: ref.ex4_cost(B, D, F).flops - np.asarray(B, dtype=np.float64) * F,
-                 N_("Each element of Z is a dot product of D multiply-adds")),
-    ),
-    "intensity": (
-        _refused("shared-weights", "one weight matrix for the whole batch, as in an ordinary matmul",
-                 lambda B, D, F: ref.ex1_cost(B, D, F).intensity, N_("is multiplied by its own matrix Y[b]"),
-                 SHARED_WEIGHTS),
-    ),
-    "critical_batch": (
-        _earns("float-infinity", "float('inf') where no batch is compute-bound",
-               lambda D, F, peak, bw: float(ref.ex4_critical_batch(D, F, peak, bw))),
-        _refused("largest", "the search's upper end, largest, where no batch is compute-bound",
-                 _ex4_none_as_largest, N_("if none is, return `math.inf`")),
-        _refused("shared-weights", "the 2B rule of an ordinary matmul",
-                 lambda D, F, peak, bw: _critical(peak, bw), N_("is multiplied by its own matrix Y[b]"),
-                 SHARED_WEIGHTS),
-    ),
-}
-"""Exercise 4's readings, by question."""
-
-
-EX4 = Exercise(
-    "ex4_batched_matmul",
-    questions=(
-        _sizes(
-            "ex4.bytes_read",
-            lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read,
-            COUNT,
-            Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read),
-            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_read),
-            readings=EX4_READINGS["bytes_read"],
-        ),
-        _sizes(
-            "ex4.bytes_written",
-            lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written,
-            COUNT,
-            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_written),
-            readings=EX4_READINGS["bytes_written"],
-        ),
-        _sizes(
-            "ex4.ops",
-            lambda B, D, F: ref.ex4_cost(B, D, F).flops,
-            COUNT,
-            Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).flops / FLOPS_PER_MULTIPLY_ADD),
-            readings=EX4_READINGS["ops"],
-        ),
-        _sizes(
-            "ex4.intensity",
-            lambda B, D, F: ref.ex4_cost(B, D, F).intensity,
-            MODEL,
-            Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).intensity),
-            Mistake(SHARED_WEIGHTS, _approximate_intensity),
-            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity),
-            Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).intensity / FLOPS_PER_MULTIPLY_ADD),
-            readings=EX4_READINGS["intensity"],
-        ),
-        FunctionQuestion(
-            "ex4.critical_batch",
-            "(D, F, int8_peak, hbm_bandwidth)",
-            ref.ex4_critical_batch,
-            TOKENS,
-            cases=(
-                (*stated.EX4_D_F, stated.EX4_CHIP.peak("int8"), stated.EX4_CHIP.hbm_bandwidth),
-                (4096, 4096, 1e12, 1e12),
-            ),
-            random_case=_random_ex4,
-            mistakes=(
-                Mistake(
-                    SHARED_WEIGHTS,
-                    lambda D, F, peak, bw: matmul_critical_batch(
-                        D, F, peak=peak, bandwidth=bw, **stated.INT8
-                    ),
-                ),
-                Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: _critical(peak, bw)),
-            ),
-            readings=EX4_READINGS["critical_batch"],
-        ),
-    ),
-    misconceptions=(SHARED_WEIGHTS,),
-    given=(stated.EX4_CHIP.peak("int8"), stated.EX4_CHIP.hbm_bandwidth, *stated.EX4_D_F),
-)
-
-
 def number(notebook: str) -> int:
     """The exercise's number, from its notebook's prefix: ``number("ex10_tiles") == 10``."""
     return int(notebook.split("_")[0].removeprefix("ex"))
@@ -813,7 +652,7 @@ def _numbered(exercise: Exercise) -> int:
 
 
 EXERCISES: dict[str, Exercise] = {
-    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, *folder_exercises()), key=_numbered)
+    e.notebook: e for e in sorted((EX1, EX2, EX3, *folder_exercises()), key=_numbered)
 }
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 

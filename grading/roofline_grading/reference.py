@@ -7,31 +7,25 @@ defaults, so the grader can ask the same question at other figures. They live in
 package, which only instructors install: the library every student installs holds none
 (the public edition of the course is written without this package).
 
->>> from rooflinekit.exercises import EX3_SIZES, EX4_D_F
+>>> from rooflinekit.exercises import EX3_SIZES
 >>> round(ex1_critical_batch(), 1)
 243.2
 >>> round(ex2_critical_batch(), 1)
 120.1
 >>> [round(ex3_crossover(d), 1) for d in EX3_SIZES]
 [136.1, 226.3]
->>> round(float(ex4_cost(64, 8192, 8192).intensity), 2)
-2.0
->>> ex4_critical_batch(*EX4_D_F)
-inf
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from rooflinekit.analysis import Roofline, analyze, attainable_flops
-from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
+from rooflinekit.costs import Cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
 from rooflinekit.exercises import (
     EX1_CHIP,
     EX2_CHIP,
-    EX4_CHIP,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
@@ -45,8 +39,6 @@ __all__ = [
     "ex2_critical_batch",
     "ex3_attainable",
     "ex3_crossover",
-    "ex4_cost",
-    "ex4_critical_batch",
 ]
 
 
@@ -98,27 +90,3 @@ def ex3_crossover(D: Any, F: Any | None = None, *, compute: str = "bf16") -> Any
     """Exact batch at which the curve reaches the peak (``F`` defaults to ``D``)."""
     F = D if F is None else F
     return matmul_critical_batch(D, F, EX2_CHIP, x="bf16", w="int8", out="bf16", compute=compute)
-
-
-# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F], a weight matrix per example -------
-
-
-def ex4_cost(B: Any, D: Any, F: Any) -> Cost:
-    """Bytes ``BD + BDF`` read (the weights grow with the batch), ``BF`` written, ``2BDF`` operations."""
-    return batched_matmul_cost(B, D, F, **INT8)
-
-
-def ex4_critical_batch(
-    D: Any,
-    F: Any,
-    int8_peak: float = EX4_CHIP.peak("int8"),
-    hbm_bandwidth: float = EX4_CHIP.hbm_bandwidth,
-) -> float:
-    """Smallest batch at which the batched matmul is compute-bound, ``inf`` if none.
-
-    Its intensity ``2DF / (D + DF + F)`` does not depend on ``B``: if one example is below the
-    chip's critical intensity, every batch is.
-    """
-    if ex4_cost(1, D, F).intensity > int8_peak / hbm_bandwidth:
-        return 1.0
-    return math.inf

@@ -22,6 +22,9 @@ from matplotlib.figure import Figure  # figures made without pyplot need no back
 from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
 from roofline_grading import reference
+from roofline_grading.exercises.ex4_batched_matmul import answers as ex4
+from roofline_grading.exercises.ex4_batched_matmul import given as ex4_given
+from roofline_grading.exercises.ex4_batched_matmul import key as ex4_key
 from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
 from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.exercises.ex6_ring_threshold import answers as ex6
@@ -142,7 +145,7 @@ def printed_figures() -> dict[str, float]:
         "ex2.critical_batch": reference.ex2_critical_batch(),
         "ex2.compute_peak": exercises.EX2_CHIP.peak("bf16"),
         "ex3.crossover": reference.ex3_crossover(exercises.EX3_SIZES[0]),
-        "ex4.critical_batch": reference.ex4_critical_batch(*exercises.EX4_D_F),
+        "ex4.critical_batch": ex4.critical_batch(*ex4_given.D_F),
         "ex5.dense_peak": ex5.dense_peak(),
         "ex5.hbm_bandwidth": ex5_given.CHIP.hbm_bandwidth,
         "ex5.critical_batch": ex5.critical_batch(),
@@ -219,9 +222,9 @@ def test_a_batch_rounded_to_a_whole_token_is_right(qid: str) -> None:
 
 
 def test_exercise_4_accepts_infinity_and_one_token_and_names_the_2b_rule() -> None:
-    question = key.EX4.question("critical_batch")
+    question = key.question("ex4.critical_batch")
     assert question.reference(*question.cases[0]) == math.inf and question.reference(*question.cases[1]) == 1
-    assert key.SHARED_WEIGHTS.message in (verdict(question, lambda D, F, peak, bw: peak / bw / 2) or "")
+    assert ex4_key.SHARED_WEIGHTS.message in (verdict(question, lambda D, F, peak, bw: peak / bw / 2) or "")
 
 
 def test_exercise_1_bounds_name_min_and_sum_mixups() -> None:

@@ -17,6 +17,7 @@ import nbformat
 
 from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
+from roofline_grading.exercises.ex4_batched_matmul import key as ex4
 from roofline_grading.exercises.ex5_h100_threshold import key as ex5
 from roofline_grading.exercises.ex6_ring_threshold import key as ex6
 from roofline_grading.exercises.ex7_serving_decisions import key as ex7
@@ -105,7 +106,7 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 4: the misconception it exists for, and no factor 2 (whose intensity has no name).
     "ex4-shared-weights": Slip(
-        key.SHARED_WEIGHTS,
+        ex4.SHARED_WEIGHTS,
         ((r"B \* D \+ B \* D \* F", "B * D + D * F"),),
         _parts("ex4", "bytes_read", "intensity", "critical_batch"),
     ),

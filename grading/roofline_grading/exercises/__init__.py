@@ -30,6 +30,7 @@ from roofline_grading.authoring import Exercise
 __all__ = ["FOLDERS", "STATEMENT", "folder", "folder_exercises"]
 
 FOLDERS: tuple[str, ...] = (
+    "ex4_batched_matmul",
     "ex5_h100_threshold",
     "ex6_ring_threshold",
     "ex7_serving_decisions",
