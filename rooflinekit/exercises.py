@@ -42,37 +42,8 @@ EX3_BATCHES = np.arange(1, 512)
 """B from 1 to 511 (read-only: every check shares it, so nothing may change it in place)."""
 EX3_BATCHES.setflags(write=False)
 
-# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F], a weight matrix per example -------
-EX4_CHIP: Chip = EX1_CHIP
-"""Exercise 1's chip and bandwidth."""
-EX4_D_F = (8192, 8192)
-"""(D, F) at which exercise 4 asks the critical batch."""
-
-# --- Exercise 5: the H100's critical batch from its datasheet ----------------------------
-EX5_CHIP: Chip = chip("h100-sxm")
-EX5_REPLICAS = 8
-"""Exercise 5's data-parallel replicas, one H100 each."""
-EX5_DATASHEET_BF16 = EX5_CHIP.peak("bf16", sparse=True)
-"""The datasheet's bf16 line, which assumes 2:4 structured sparsity."""
-
-# --- Exercise 8: what a measured kernel achieved ------------------------------------------
-EX8_CHIP: Chip = chip("h100-sxm")
-EX8_DATASHEET_BF16 = EX8_CHIP.peak("bf16", sparse=True)
-"""The datasheet's bf16 line, in FLOP/s: with 2:4 sparsity, twice the dense peak."""
-EX8_DATASHEET_TB = EX8_CHIP.hbm_bandwidth / 1e12
-"""The datasheet's memory bandwidth, in TB/s."""
-EX8_KERNELS = {"prefill": ((4096, 8192, 8192), 800.0), "decode": ((8, 8192, 8192), 60.0)}
-"""Two bf16 matmuls (B, D, F) and the time, in microseconds, a profiler gave each (the exercise's
-own measurements, not a published one)."""
-
 # --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
 EX7_MODEL = "llama-3.1-8b"
 """Llama 3.1 8B (the catalog's shape, from its config): layers, query and KV heads, head width, parameters."""
-EX7_CHIP: Chip = chip("h100-sxm")
-"""One H100 SXM: HBM, dense bf16 peak and bandwidth from NVIDIA's datasheet."""
 EX7_CONTEXT = 4096
 """Tokens in each sequence's KV cache."""
-EX7_BATCH = 64
-"""The decode batch at which exercise 7 asks the step's time."""
-EX7_PROMPT = 2048
-"""Tokens of the prompt whose first token exercise 7 asks."""

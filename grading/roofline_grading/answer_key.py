@@ -30,13 +30,12 @@ language, and submits every reading).
 
 >>> question("ex5.critical_batch").reference(1.979e15, 3.35e12) > 295
 True
->>> [m.misconception.name for m in question("ex5.critical_batch").mistakes]
-['sparse-peak', 'halved-twice']
+>>> [m.misconception.name for m in question("ex1.critical_batch").mistakes]
+['int8-two-bytes', 'no-factor-two', 'bf16-peak-for-int8', 'text-bandwidth']
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -53,13 +52,19 @@ from roofline_grading.authoring import (
     WORD,
     Exercise,
 )
+from roofline_grading.authoring import at_shapes as _sizes
 from roofline_grading.authoring import earns as _earns
-from roofline_grading.authoring import log_uniform as _log_uniform
 from roofline_grading.authoring import random_chip as _random_chip
 from roofline_grading.authoring import refused as _refused
 from roofline_grading.authoring import roundings as _roundings
 from roofline_grading.authoring import whole_count as _whole_count
 from roofline_grading.exercises import folder_exercises
+from roofline_grading.misconceptions import (
+    APPROXIMATE_INTENSITY,
+    INT8_PEAK_FOR_BF16,
+    INT8_TWO_BYTES,
+    NO_FACTOR_TWO,
+)
 from roofline_grading.questions import (
     Curve,
     FigureQuestion,
@@ -68,13 +73,12 @@ from roofline_grading.questions import (
     Mistake,
     Question,
     Reading,
-    Tolerance,
 )
 from rooflinekit import exercises as stated
 from rooflinekit.analysis import Roofline, analyze, attainable_flops
 from rooflinekit.catalog import Chip, chip
-from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
-from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.costs import Cost, matmul_cost
+from rooflinekit.critical import matmul_critical_batch_approx
 from rooflinekit.fmt import num
 from rooflinekit.words import N_
 
@@ -103,50 +107,10 @@ TERABYTE = 1e12
 # --- Random inputs -----------------------------------------------------------------------
 
 
-def _random_shape(rng: np.random.Generator) -> tuple[int, int, int]:
-    """B from 1 to 4096 tokens; D and F from 64 to 16384, as in real layers."""
-    batch = int(rng.integers(1, 4097))
-    d, f = (int(v) for v in rng.integers(64, 16385, size=2))
-    return batch, d, f
-
-
 def _random_two_peaks(rng: np.random.Generator) -> tuple[float, float, float]:
     """(int8 peak, bf16 peak, bandwidth): the integer units 1.5 to 4 times faster."""
     peak, bandwidth = _random_chip(rng)
     return peak, peak / float(rng.uniform(1.5, 4.0)), bandwidth
-
-
-SHAPES: tuple[tuple[int, int, int], ...] = (
-    stated.EX1_SHAPE,
-    (4096, 8192, 28672),
-    (1, 16384, 4096),
-    (2, 3, 4),
-    (1, 1, 1),
-)
-"""Fixed (B, D, F) at which every function of the sizes is checked, besides random ones."""
-
-
-def _sizes(
-    qid: str,
-    reference: Callable[..., Any],
-    tolerance: Tolerance,
-    *mistakes: Mistake,
-    returns: str = "number",
-    choices: tuple[str, ...] = (),
-    readings: tuple[Reading, ...] = (),
-) -> FunctionQuestion:
-    return FunctionQuestion(
-        qid,
-        "(B, D, F)",
-        reference,
-        tolerance,
-        cases=SHAPES,
-        random_case=_random_shape,
-        mistakes=mistakes,
-        returns=returns,
-        choices=choices,
-        readings=readings,
-    )
 
 
 # --- Readings ---------------------------------------------------------------------------
@@ -154,13 +118,6 @@ def _sizes(
 
 # --- Misconceptions, in the words a student reads ---------------------------------------
 
-INT8_TWO_BYTES = Misconception(
-    "int8-two-bytes",
-    N_(
-        "This matches counting 2 bytes per int8 element. An int8 number takes 1 byte; 2 bytes is the size"
-        " of a bf16 number."
-    ),
-)
 BF16_PEAK_FOR_INT8 = Misconception(
     "bf16-peak-for-int8",
     N_(
@@ -169,13 +126,6 @@ BF16_PEAK_FOR_INT8 = Misconception(
     ),
     (("bf16_peak", num(stated.EX1_CHIP.peak("bf16"))),),
 )
-NO_FACTOR_TWO = Misconception(
-    "no-factor-two",
-    N_(
-        "This matches counting one operation per multiply-add. Each of the B*D*F products is a multiply "
-        "and an add, so the matmul does 2*B*D*F operations."
-    ),
-)
 TEXT_BANDWIDTH = Misconception(
     "text-bandwidth",
     N_(
@@ -183,13 +133,6 @@ TEXT_BANDWIDTH = Misconception(
         "{bandwidth} B/s."
     ),
     (("text_bandwidth", num(TEXT_CHIP.hbm_bandwidth)), ("bandwidth", num(stated.EXERCISE_1_HBM_BANDWIDTH))),
-)
-APPROXIMATE_INTENSITY = Misconception(
-    "approximate-intensity",
-    N_(
-        "This matches the B << D, F approximation (an intensity of about 2B). The question asks for the "
-        "exact intensity: count every byte read and written, activations and output included."
-    ),
 )
 LOWER_BOUND_IS_MIN = Misconception(
     "lower-bound-is-min",
@@ -210,13 +153,6 @@ UPPER_BOUND_IS_MAX = Misconception(
     N_(
         "This matches taking the larger of T_math and T_comms: that is the lower bound, with perfect "
         "overlap. With no overlap at all the two times add up: T_math + T_comms."
-    ),
-)
-INT8_PEAK_FOR_BF16 = Misconception(
-    "int8-peak-for-bf16",
-    N_(
-        "This matches using the int8 peak. The weights are stored in int8, but the math is done in bf16, "
-        "so the bf16 peak applies."
     ),
 )
 TWO_BYTE_WEIGHTS = Misconception(
@@ -245,45 +181,6 @@ APPROXIMATE_BYTES = Misconception(
     ),
     (("batch", f"{ref.ex2_critical_batch():.0f}"),),
 )
-SHARED_WEIGHTS = Misconception(
-    "shared-weights",
-    N_(
-        "This matches treating the weights as one matrix shared by the whole batch, as in an ordinary "
-        "matmul (an intensity of about 2B). Here every example has its own D x F weight matrix, so the "
-        "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is."
-    ),
-)
-SPARSE_PEAK = Misconception(
-    "sparse-peak",
-    N_(
-        "This matches using the datasheet's figure as it is. That figure assumes 2:4 structured sparsity;"
-        " dense bf16 math runs at half of it."
-    ),
-)
-BINARY_TERABYTES = Misconception(
-    "binary-terabytes",
-    N_(
-        "This matches taking a terabyte as 2**40 bytes. Datasheets count in powers of ten: 1 TB/s is "
-        "10**12 bytes per second."
-    ),
-)
-HALVED_TWICE = Misconception(
-    "halved-twice",
-    N_(
-        "This matches dividing by 2 x the bandwidth. For a bf16 matmul the 2 FLOPs per multiply-add and "
-        "the 2 bytes per weight cancel: the critical batch is the dense peak over the bandwidth."
-    ),
-)
-PER_REPLICA = Misconception(
-    "per-replica",
-    N_(
-        "This matches the critical batch of a single replica. The threshold holds per replica: each "
-        "replica needs that many tokens of its own, so the total is that many times the number of "
-        "replicas."
-    ),
-)
-
-
 # --- Exercise 1: int8[B,D] . int8[D,F] -> int8[B,F] ----------------------------------
 
 
@@ -745,641 +642,6 @@ EX3 = Exercise(
 )
 
 
-# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F] ----------------------------------
-
-
-def _random_ex4(rng: np.random.Generator) -> tuple[int, int, float, float]:
-    """(D, F, peak, bandwidth), with chips whose critical intensity is sometimes below 2."""
-    d, f = (int(v) for v in rng.integers(64, 16385, size=2))
-    bandwidth = _log_uniform(rng, 1e11, 1e13)
-    return d, f, bandwidth * _log_uniform(rng, 0.5, 1000), bandwidth
-
-
-def _ex4_none_as_largest(D: Any, F: Any, peak: float, bandwidth: float) -> float:
-    """``largest``, the search's upper end (2**40), where no batch is compute-bound."""
-    found = ref.ex4_critical_batch(D, F, peak, bandwidth)
-    return float(2**40) if math.isinf(found) else found
-
-
-EX4_READINGS: dict[str, tuple[Reading, ...]] = {
-    "bytes_read": (
-        _whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read),
-        _refused("shared-weights", "one weight matrix for the whole batch, as in an ordinary matmul",
-                 lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read, N_("is multiplied by its own matrix Y[b]"),
-                 SHARED_WEIGHTS),
-    ),
-    "bytes_written": (_whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written),),
-    "ops": (
-        _whole_count(lambda B, D, F: ref.ex4_cost(B, D, F).flops),
-        _refused("exact-adds", "D multiplies and D - 1 adds per element of Z",
-                 lambda B, D, F: ref.ex4_cost(B, D, F).flops - np.asarray(B, dtype=np.float64) * F,
-                 N_("Each element of Z is a dot product of D multiply-adds")),
-    ),
-    "intensity": (
-        _refused("shared-weights", "one weight matrix for the whole batch, as in an ordinary matmul",
-                 lambda B, D, F: ref.ex1_cost(B, D, F).intensity, N_("is multiplied by its own matrix Y[b]"),
-                 SHARED_WEIGHTS),
-    ),
-    "critical_batch": (
-        _earns("float-infinity", "float('inf') where no batch is compute-bound",
-               lambda D, F, peak, bw: float(ref.ex4_critical_batch(D, F, peak, bw))),
-        _refused("largest", "the search's upper end, largest, where no batch is compute-bound",
-                 _ex4_none_as_largest, N_("if none is, return `math.inf`")),
-        _refused("shared-weights", "the 2B rule of an ordinary matmul",
-                 lambda D, F, peak, bw: _critical(peak, bw), N_("is multiplied by its own matrix Y[b]"),
-                 SHARED_WEIGHTS),
-    ),
-}
-"""Exercise 4's readings, by question."""
-
-
-EX4 = Exercise(
-    "ex4_batched_matmul",
-    questions=(
-        _sizes(
-            "ex4.bytes_read",
-            lambda B, D, F: ref.ex4_cost(B, D, F).bytes_read,
-            COUNT,
-            Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).bytes_read),
-            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_read),
-            readings=EX4_READINGS["bytes_read"],
-        ),
-        _sizes(
-            "ex4.bytes_written",
-            lambda B, D, F: ref.ex4_cost(B, D, F).bytes_written,
-            COUNT,
-            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).bytes_written),
-            readings=EX4_READINGS["bytes_written"],
-        ),
-        _sizes(
-            "ex4.ops",
-            lambda B, D, F: ref.ex4_cost(B, D, F).flops,
-            COUNT,
-            Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).flops / FLOPS_PER_MULTIPLY_ADD),
-            readings=EX4_READINGS["ops"],
-        ),
-        _sizes(
-            "ex4.intensity",
-            lambda B, D, F: ref.ex4_cost(B, D, F).intensity,
-            MODEL,
-            Mistake(SHARED_WEIGHTS, lambda B, D, F: ref.ex1_cost(B, D, F).intensity),
-            Mistake(SHARED_WEIGHTS, _approximate_intensity),
-            Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity),
-            Mistake(NO_FACTOR_TWO, lambda B, D, F: ref.ex4_cost(B, D, F).intensity / FLOPS_PER_MULTIPLY_ADD),
-            readings=EX4_READINGS["intensity"],
-        ),
-        FunctionQuestion(
-            "ex4.critical_batch",
-            "(D, F, int8_peak, hbm_bandwidth)",
-            ref.ex4_critical_batch,
-            TOKENS,
-            cases=(
-                (*stated.EX4_D_F, stated.EX4_CHIP.peak("int8"), stated.EX4_CHIP.hbm_bandwidth),
-                (4096, 4096, 1e12, 1e12),
-            ),
-            random_case=_random_ex4,
-            mistakes=(
-                Mistake(
-                    SHARED_WEIGHTS,
-                    lambda D, F, peak, bw: matmul_critical_batch(
-                        D, F, peak=peak, bandwidth=bw, **stated.INT8
-                    ),
-                ),
-                Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: _critical(peak, bw)),
-            ),
-            readings=EX4_READINGS["critical_batch"],
-        ),
-    ),
-    misconceptions=(SHARED_WEIGHTS,),
-    given=(stated.EX4_CHIP.peak("int8"), stated.EX4_CHIP.hbm_bandwidth, *stated.EX4_D_F),
-)
-
-
-# --- Exercise 5: the H100's critical batch from its datasheet -------------------------
-
-EX5_FIGURES = (stated.EX5_DATASHEET_BF16, stated.EX5_CHIP.hbm_bandwidth)
-
-
-def _random_datasheet(rng: np.random.Generator) -> tuple[float, float]:
-    """(the datasheet's sparse figure, bandwidth in B/s)."""
-    peak, bandwidth = _random_chip(rng)
-    return 2 * peak, bandwidth
-
-
-def _whole_teraflops(datasheet_flops: float) -> float:
-    """The dense peak rounded down to whole TFLOP/s first, as NVIDIA's 989 is."""
-    return math.floor(ref.ex5_dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
-
-
-EX5_READINGS: dict[str, tuple[Reading, ...]] = {
-    "dense_peak": (
-        _refused("as-printed", "the datasheet's figure as printed",
-                 lambda flops: flops, N_("for ordinary, dense matrices"), SPARSE_PEAK),
-        _refused("whole-teraflops", "half the figure, rounded to whole TFLOP/s (989 for the H100)",
-                 _whole_teraflops, N_("with the figures as given, unrounded")),
-    ),
-    "hbm_bandwidth": (
-        _refused("binary", "a terabyte as 2**40 bytes",
-                 lambda tb: tb * 2.0**40, N_("(10**12, not 2**40)"), BINARY_TERABYTES),
-    ),
-    "critical_batch": (
-        *_roundings(ref.ex5_critical_batch, "tokens"),
-    ),
-    "global_batch": (
-        _earns("replica-rounded", "each replica's batch rounded up to a whole token, times the replicas",
-               lambda n, flops, bw: n * math.ceil(ref.ex5_critical_batch(flops, bw))),
-        _refused("per-replica", "the batch each replica needs",
-                 lambda n, flops, bw: ref.ex5_critical_batch(flops, bw), N_("in total over the replicas"),
-                 PER_REPLICA),
-    ),
-}
-"""Exercise 5's readings, by question."""
-
-
-EX5 = Exercise(
-    "ex5_h100_threshold",
-    questions=(
-        FunctionQuestion(
-            "ex5.dense_peak",
-            "(datasheet_flops)",
-            ref.ex5_dense_peak,
-            MODEL,
-            cases=((stated.EX5_DATASHEET_BF16,), (1e15,)),
-            random_case=lambda rng: (_random_datasheet(rng)[0],),
-            mistakes=(Mistake(SPARSE_PEAK, lambda flops: flops),),
-            readings=EX5_READINGS["dense_peak"],
-        ),
-        FunctionQuestion(
-            "ex5.hbm_bandwidth",
-            "(terabytes_per_second)",
-            lambda tb: tb * TERABYTE,
-            MODEL,
-            cases=((stated.EX5_CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
-            random_case=lambda rng: (round(_log_uniform(rng, 0.5, 10.0), 2),),
-            mistakes=(Mistake(BINARY_TERABYTES, lambda tb: tb * 2.0**40),),
-            readings=EX5_READINGS["hbm_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex5.critical_batch",
-            "(datasheet_flops, hbm_bandwidth)",
-            ref.ex5_critical_batch,
-            TOKENS,
-            cases=(EX5_FIGURES, (2e15, 4e12)),
-            random_case=_random_datasheet,
-            mistakes=(
-                Mistake(SPARSE_PEAK, lambda flops, bw: _critical(flops, bw, "bf16")),
-                Mistake(
-                    HALVED_TWICE, lambda flops, bw: ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD
-                ),
-            ),
-            readings=EX5_READINGS["critical_batch"],
-        ),
-        FunctionQuestion(
-            "ex5.global_batch",
-            "(replicas, datasheet_flops, hbm_bandwidth)",
-            ref.ex5_global_batch,
-            REPLICAS,
-            cases=((stated.EX5_REPLICAS, *EX5_FIGURES), (64, 2e15, 4e12)),
-            random_case=lambda rng: (int(rng.integers(2, 257)), *_random_datasheet(rng)),
-            mistakes=(
-                Mistake(PER_REPLICA, lambda n, flops, bw: ref.ex5_critical_batch(flops, bw)),
-                Mistake(SPARSE_PEAK, lambda n, flops, bw: n * _critical(flops, bw, "bf16")),
-                Mistake(
-                    HALVED_TWICE,
-                    lambda n, flops, bw: n * ref.ex5_critical_batch(flops, bw) / FLOPS_PER_MULTIPLY_ADD,
-                ),
-            ),
-            readings=EX5_READINGS["global_batch"],
-        ),
-    ),
-    misconceptions=(SPARSE_PEAK,),
-    given=(*EX5_FIGURES, stated.EX5_REPLICAS),
-)
-
-
-# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token --
-
-QUERY_HEADS = Misconception(
-    "query-heads",
-    N_(
-        "This matches caching a key and a value for every query head. With grouped-query attention "
-        "several query heads share one KV head: the cache holds a key and a value per layer and KV head."
-    ),
-)
-KEYS_ONLY = Misconception(
-    "keys-only",
-    N_("This matches caching the keys alone. Each token leaves a key and a value: twice as many numbers."),
-)
-NO_WEIGHTS = Misconception(
-    "no-weights",
-    N_(
-        "This matches giving the whole HBM to the KV cache. The weights stay in memory too: only what "
-        "they leave holds the caches of the batch."
-    ),
-)
-KV_ONCE = Misconception(
-    "kv-once",
-    N_(
-        "This matches reading one sequence's cache per step. The weights are shared by the batch, but "
-        "every sequence attends to its own cache: the step reads batch x context x the bytes per token."
-    ),
-)
-NO_KV = Misconception(
-    "no-kv",
-    N_(
-        "This matches leaving out the attention's reads of the KV cache. Each step reads every "
-        "sequence's cache as well as the weights."
-    ),
-)
-TOKEN_BY_TOKEN = Misconception(
-    "token-by-token",
-    N_(
-        "This matches reading the prompt one token at a time, as decode does, the weights read once a "
-        "token. A prefill takes the whole prompt in one step: the weights are read once, and the "
-        "FLOPs of all its tokens usually take longer."
-    ),
-)
-
-EX7_SHAPE = ref.EX7_SHAPE
-EX7_PEAK, EX7_BANDWIDTH = stated.EX7_CHIP.peak("bf16"), stated.EX7_CHIP.hbm_bandwidth
-EX7_HEADS = (EX7_SHAPE.n_layers, EX7_SHAPE.n_heads, EX7_SHAPE.n_kv_heads, EX7_SHAPE.head_dim)
-EX7_KV = EX7_SHAPE.kv_cache_bytes_per_token("bf16")
-
-
-def _random_heads(rng: np.random.Generator) -> tuple[int, int, int, int, int]:
-    """(layers, query heads, KV heads, head width, bytes a number): KV heads a divisor of the query heads."""
-    kv_heads = int(rng.choice([1, 2, 4, 8, 16]))
-    group = int(rng.choice([1, 2, 4, 8]))
-    layers, width = int(rng.integers(2, 129)), int(rng.choice([64, 80, 96, 128, 256]))
-    return layers, kv_heads * group, kv_heads, width, int(rng.choice(list(ref.KV_DTYPES)))
-
-
-def _random_model(rng: np.random.Generator) -> tuple[float, int, float]:
-    """(parameters, context, KV bytes a token): 0.5e9 to 50e9 parameters, contexts of 256 to 32768."""
-    kv = float(ref.ex7_kv_bytes_per_token(*_random_heads(rng)[:4], 2))
-    return _log_uniform(rng, 5e8, 5e10), int(rng.integers(256, 32769)), kv
-
-
-def _random_memory(rng: np.random.Generator) -> tuple[float, float, int, float]:
-    """(HBM bytes, parameters, context, KV bytes a token) with room for a few sequences at least."""
-    params, context, kv = _random_model(rng)
-    hbm = 2 * params + context * kv * float(rng.integers(2, 2000))
-    return round(hbm, -6), params, context, kv
-
-
-def _random_step(rng: np.random.Generator) -> tuple[int, float, int, float, float, float]:
-    params, context, kv = _random_model(rng)
-    peak, bandwidth = _random_chip(rng)
-    return int(rng.integers(1, 1025)), params, context, kv, peak, bandwidth
-
-
-def _step_with(kv_read: Callable[[Any, Any, Any], Any]) -> Callable[..., Any]:
-    """The decode step with ``kv_read(batch, context, kv)`` bytes of cache read (a mistake's)."""
-
-    def step(batch: Any, params: float, context: int, kv: float, peak: float, bandwidth: float) -> Any:
-        matmuls = ref.ex7_decode_step(batch, params, context, 0.0, peak, bandwidth)
-        return matmuls + kv_read(batch, context, kv) / bandwidth
-
-    return step
-
-
-def _overlapped(batch: Any, params: float, context: int, kv: float, peak: float, bandwidth: float) -> Any:
-    """The step as the longer of the matmuls and the attention, as if they overlapped."""
-    matmuls = ref.ex7_decode_step(batch, params, context, 0.0, peak, bandwidth)
-    return np.maximum(matmuls, batch * context * kv / bandwidth)
-
-
-EX7_READINGS: dict[str, tuple[Reading, ...]] = {
-    "kv_bytes_per_token": (
-        _refused("query-heads", "a key and a value for every query head",
-                 lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, h, d, s),
-                 N_("(`n_heads` query heads share `kv_heads` KV heads)"), QUERY_HEADS),
-        _refused("one-layer", "the bytes of one layer",
-                 lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, kv, d, s) / L,
-                 N_("all layers together")),
-    ),
-    "largest_batch": (
-        _earns("decimals", "the number of sequences with decimals, not rounded down",
-               lambda hbm, params, context, kv: (hbm - ref.WEIGHT_BYTES * params) / (context * kv)),
-        _refused("no-weights", "the whole memory for the caches",
-                 lambda hbm, params, context, kv: ref.ex7_largest_batch(hbm, 0.0, context, kv),
-                 N_("beside the bf16 weights"), NO_WEIGHTS),
-    ),
-    "decode_step": (
-        _refused("overlapped", "the longer of the matmuls and the attention, as if they overlapped",
-                 _overlapped, N_("one after the other")),
-        _refused("one-cache", "one sequence's cache read per step, as the weights are",
-                 _step_with(lambda batch, context, kv: context * kv),
-                 N_("reads the KV cache of every sequence of the batch"), KV_ONCE),
-    ),
-    "ttft": (
-        _refused("prefill-and-step", "the prefill, then one decode step that reads the weights again",
-                 lambda prompt, params, peak, bw: ref.ex7_ttft(prompt, params, peak, bw)
-                 + ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
-                 N_("after one prefill step of the whole prompt")),
-        _refused("token-by-token", "the prompt read a token at a time, as decode does",
-                 lambda prompt, params, peak, bw: prompt * ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
-                 N_("after one prefill step of the whole prompt"), TOKEN_BY_TOKEN),
-    ),
-    "plateau_batch": _roundings(ref.ex7_plateau_batch, "sequences"),
-}
-"""Exercise 7's readings, by question."""
-
-
-EX7 = Exercise(
-    "ex7_serving_decisions",
-    questions=(
-        FunctionQuestion(
-            "ex7.kv_bytes_per_token",
-            "(n_layers, n_heads, kv_heads, head_dim, bytes_per_number)",
-            ref.ex7_kv_bytes_per_token,
-            COUNT,
-            cases=((*EX7_HEADS, 2), (2, 4, 4, 8, 1), (80, 64, 8, 128, 2)),
-            random_case=_random_heads,
-            mistakes=(
-                Mistake(QUERY_HEADS, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, h, d, s)),
-                Mistake(KEYS_ONLY, lambda L, h, kv, d, s: ref.ex7_kv_bytes_per_token(L, h, kv, d, s) / 2),
-            ),
-            readings=EX7_READINGS["kv_bytes_per_token"],
-        ),
-        FunctionQuestion(
-            "ex7.largest_batch",
-            "(hbm_bytes, params, context, kv_bytes_per_token)",
-            ref.ex7_largest_batch,
-            TOKENS,
-            cases=(
-                (stated.EX7_CHIP.hbm_bytes, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV),
-                (80e9, 8e9, 1024, 131072.0),
-            ),
-            random_case=_random_memory,
-            mistakes=(
-                Mistake(
-                    NO_WEIGHTS, lambda hbm, params, context, kv: ref.ex7_largest_batch(hbm, 0.0, context, kv)
-                ),
-            ),
-            readings=EX7_READINGS["largest_batch"],
-        ),
-        FunctionQuestion(
-            "ex7.decode_step",
-            "(batch, params, context, kv_bytes_per_token, peak, bandwidth)",
-            ref.ex7_decode_step,
-            MODEL,
-            cases=(
-                (stated.EX7_BATCH, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV, EX7_PEAK, EX7_BANDWIDTH),
-                (1, EX7_SHAPE.params, stated.EX7_CONTEXT, EX7_KV, EX7_PEAK, EX7_BANDWIDTH),
-                (512, 8e9, 1024, 131072.0, 1e15, 3e12),
-            ),
-            random_case=_random_step,
-            mistakes=(
-                Mistake(KV_ONCE, _step_with(lambda batch, context, kv: context * kv)),
-                Mistake(NO_KV, _step_with(lambda batch, context, kv: 0.0)),
-            ),
-            readings=EX7_READINGS["decode_step"],
-        ),
-        FunctionQuestion(
-            "ex7.ttft",
-            "(prompt, params, peak, bandwidth)",
-            ref.ex7_ttft,
-            MODEL,
-            cases=((stated.EX7_PROMPT, EX7_SHAPE.params, EX7_PEAK, EX7_BANDWIDTH), (4096, 7e10, 1e15, 3e12)),
-            random_case=lambda rng: (int(rng.integers(256, 32769)), _random_model(rng)[0], *_random_chip(
-                rng
-            )),
-            mistakes=(
-                Mistake(
-                    TOKEN_BY_TOKEN,
-                    lambda prompt, params, peak, bw: prompt
-                    * ref.ex7_decode_step(1, params, 1, 0.0, peak, bw),
-                ),
-                Mistake(
-                    NO_FACTOR_TWO,
-                    lambda prompt, params, peak, bw: ref.ex7_ttft(
-                        prompt, params, FLOPS_PER_MULTIPLY_ADD * peak, bw
-                    ),
-                ),
-            ),
-            readings=EX7_READINGS["ttft"],
-        ),
-        FunctionQuestion(
-            "ex7.plateau_batch",
-            "(peak, bandwidth)",
-            ref.ex7_plateau_batch,
-            TOKENS,
-            cases=((EX7_PEAK, EX7_BANDWIDTH), (2e15, 4e12)),
-            random_case=_random_chip,
-            mistakes=(
-                Mistake(
-                    HALVED_TWICE, lambda peak, bw: ref.ex7_plateau_batch(peak, bw) / FLOPS_PER_MULTIPLY_ADD
-                ),
-            ),
-            readings=EX7_READINGS["plateau_batch"],
-        ),
-    ),
-    misconceptions=(QUERY_HEADS, KV_ONCE, TOKEN_BY_TOKEN),
-    given=(
-        *EX7_HEADS,
-        EX7_SHAPE.params,
-        stated.EX7_CHIP.hbm_bytes,
-        EX7_PEAK,
-        EX7_BANDWIDTH,
-        stated.EX7_CONTEXT,
-        stated.EX7_BATCH,
-        stated.EX7_PROMPT,
-    ),
-)
-
-# --- Exercise 8: what a measured kernel achieved ------------------------------------------
-
-MICRO_AS_MILLI = Misconception(
-    "micro-as-milli",
-    N_(
-        "This matches reading microseconds as milliseconds. A microsecond (µs) is 1e-6 s; a millisecond "
-        "(ms) is 1e-3 s."
-    ),
-)
-PERCENT = Misconception(
-    "percent",
-    N_("This matches giving a percentage. The question asks for a fraction: 0.5 for half, not 50."),
-)
-RAW_RATES = Misconception(
-    "raw-rates",
-    N_(
-        "This matches comparing the FLOP/s achieved with the bytes per second achieved. The two are in "
-        "different units, and FLOP/s are almost always the larger number; compare the shares of the chip "
-        "each uses: the fraction of the peak (MFU) with the fraction of the bandwidth (MBU)."
-    ),
-)
-
-EX8_FIGURES = {kernel: ref.ex8_figures(kernel) for kernel in stated.EX8_KERNELS}
-EX8_BETWEEN = (4e11, 1e9, 1000.0, stated.EX8_DATASHEET_BF16, stated.EX8_DATASHEET_TB)
-"""A kernel of 400 FLOPs a byte: above the H100's critical intensity, below twice it."""
-
-
-def _random_run(rng: np.random.Generator) -> tuple[float, float, float, float, float]:
-    """(FLOPs, bytes, microseconds, datasheet FLOP/s, TB/s): a chip like _random_chip's, a run of 1 µs
-    to 100 ms using 0.1% to 90% of the nearer limit, at an intensity of 0.2 to 5 times the chip's."""
-    peak, bandwidth = _random_chip(rng)
-    microseconds = _log_uniform(rng, 1.0, 1e5)
-    intensity = peak / bandwidth * _log_uniform(rng, 0.2, 5.0)
-    share = _log_uniform(rng, 1e-3, 0.9)
-    flops = share * min(peak, intensity * bandwidth) * microseconds * ref.MICROSECOND
-    return flops, flops / intensity, microseconds, 2 * peak, round(bandwidth / ref.TERABYTE_PER_SECOND, 4)
-
-
-BINARY_SHARE = TERABYTE / 2.0**40
-"""A terabyte over 2**40 bytes: what a bandwidth read in binary terabytes is off by."""
-
-
-def _as_milli(microseconds: Any) -> Any:
-    return microseconds * 1e3
-
-
-def _closest(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
-    return ref.ex8_closest_limit(flops, moved, us, sheet, tb)
-
-
-def _bound(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
-    """Which roof bounds the kernel: its intensity against the dense peak over the bandwidth."""
-    ridge = ref.ex5_dense_peak(sheet) / (tb * ref.TERABYTE_PER_SECOND)
-    return "compute" if flops / moved > ridge else "memory"
-
-
-def _raw_rates(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
-    faster = ref.ex8_achieved_flops(flops, us) > ref.ex8_achieved_bandwidth(moved, us)
-    return "compute" if faster else "memory"
-
-
-EX8_READINGS: dict[str, tuple[Reading, ...]] = {
-    "achieved_flops": (
-        _refused("milliseconds", "the time read as milliseconds",
-                 lambda flops, us: ref.ex8_achieved_flops(flops, _as_milli(us)),
-                 N_("the time it took in microseconds"), MICRO_AS_MILLI),
-        _refused("teraflops", "the rate in TFLOP/s, as a profiler shows it",
-                 lambda flops, us: ref.ex8_achieved_flops(flops, us) / TERABYTE,
-                 N_("in FLOP/s, not TFLOP/s")),
-    ),
-    "achieved_bandwidth": (
-        _refused("milliseconds", "the time read as milliseconds",
-                 lambda moved, us: ref.ex8_achieved_bandwidth(moved, _as_milli(us)),
-                 N_("the time it took in microseconds"), MICRO_AS_MILLI),
-        _refused("terabytes", "the rate in TB/s, as the datasheet gives it",
-                 lambda moved, us: ref.ex8_achieved_bandwidth(moved, us) / TERABYTE, N_("in B/s, not TB/s")),
-    ),
-    "mfu": (
-        _refused("as-printed", "the share of the datasheet's figure as printed",
-                 lambda flops, us, sheet: ref.ex8_mfu(flops, us, sheet) / 2,
-                 N_("the fraction of the GPU's dense bf16 peak"), SPARSE_PEAK),
-        _refused("percent", "a percentage",
-                 lambda flops, us, sheet: 100 * ref.ex8_mfu(flops, us, sheet),
-                 N_("as fractions (0.5 for half), not percentages"), PERCENT),
-        _refused("whole-teraflops", "the dense peak rounded to whole TFLOP/s first (989 for the H100)",
-                 lambda flops, us, sheet: ref.ex8_achieved_flops(flops, us) / _whole_teraflops(sheet),
-                 N_("with the figures as given, unrounded")),
-    ),
-    "mbu": (
-        _refused("binary", "a terabyte as 2**40 bytes",
-                 lambda moved, us, tb: ref.ex8_mbu(moved, us, tb) * BINARY_SHARE, N_("(1 TB is 1e12 bytes)"),
-                 BINARY_TERABYTES),
-        _refused("percent", "a percentage",
-                 lambda moved, us, tb: 100 * ref.ex8_mbu(moved, us, tb),
-                 N_("as fractions (0.5 for half), not percentages"), PERCENT),
-    ),
-    "closest_limit": (
-        # The same answer: MFU over MBU is the intensity over the critical intensity, whatever the time.
-        _earns("roofline-bound", "which roof bounds the kernel: its intensity against the ridge", _bound),
-        _refused("raw-rates", "the FLOP/s achieved against the bytes per second achieved",
-                 _raw_rates, N_("as fractions of each"), RAW_RATES),
-    ),
-}
-"""Exercise 8's readings, by question."""
-
-
-EX8 = Exercise(
-    "ex8_measured_kernel",
-    questions=(
-        FunctionQuestion(
-            "ex8.achieved_flops",
-            "(flops, microseconds)",
-            ref.ex8_achieved_flops,
-            MODEL,
-            cases=(*((f[0], f[2]) for f in EX8_FIGURES.values()), (1e12, 1.0)),
-            random_case=lambda rng: (_random_run(rng)[0], _random_run(rng)[2]),
-            mistakes=(
-                Mistake(MICRO_AS_MILLI, lambda flops, us: ref.ex8_achieved_flops(flops, _as_milli(us))),
-            ),
-            readings=EX8_READINGS["achieved_flops"],
-        ),
-        FunctionQuestion(
-            "ex8.achieved_bandwidth",
-            "(bytes_moved, microseconds)",
-            ref.ex8_achieved_bandwidth,
-            MODEL,
-            cases=(*((f[1], f[2]) for f in EX8_FIGURES.values()), (1e9, 1.0)),
-            random_case=lambda rng: (_random_run(rng)[1], _random_run(rng)[2]),
-            mistakes=(
-                Mistake(MICRO_AS_MILLI, lambda moved, us: ref.ex8_achieved_bandwidth(moved, _as_milli(us))),
-            ),
-            readings=EX8_READINGS["achieved_bandwidth"],
-        ),
-        FunctionQuestion(
-            "ex8.mfu",
-            "(flops, microseconds, datasheet_flops)",
-            ref.ex8_mfu,
-            MODEL,
-            cases=(*((f[0], f[2], f[3]) for f in EX8_FIGURES.values()), (1e12, 1000.0, 2e15)),
-            random_case=lambda rng: tuple(_random_run(rng)[i] for i in (0, 2, 3)),
-            mistakes=(
-                Mistake(SPARSE_PEAK, lambda flops, us, sheet: ref.ex8_mfu(flops, us, sheet) / 2),
-                Mistake(PERCENT, lambda flops, us, sheet: 100 * ref.ex8_mfu(flops, us, sheet)),
-                Mistake(MICRO_AS_MILLI, lambda flops, us, sheet: ref.ex8_mfu(flops, _as_milli(us), sheet)),
-            ),
-            readings=EX8_READINGS["mfu"],
-        ),
-        FunctionQuestion(
-            "ex8.mbu",
-            "(bytes_moved, microseconds, terabytes_per_second)",
-            ref.ex8_mbu,
-            MODEL,
-            cases=(*((f[1], f[2], f[4]) for f in EX8_FIGURES.values()), (1e9, 1000.0, 2.0)),
-            random_case=lambda rng: tuple(_random_run(rng)[i] for i in (1, 2, 4)),
-            mistakes=(
-                Mistake(BINARY_TERABYTES, lambda moved, us, tb: ref.ex8_mbu(moved, us, tb) * BINARY_SHARE),
-                Mistake(PERCENT, lambda moved, us, tb: 100 * ref.ex8_mbu(moved, us, tb)),
-                Mistake(MICRO_AS_MILLI, lambda moved, us, tb: ref.ex8_mbu(moved, _as_milli(us), tb)),
-            ),
-            readings=EX8_READINGS["mbu"],
-        ),
-        FunctionQuestion(
-            "ex8.closest_limit",
-            "(flops, bytes_moved, microseconds, datasheet_flops, terabytes_per_second)",
-            ref.ex8_closest_limit,
-            WORD,
-            cases=(*EX8_FIGURES.values(), EX8_BETWEEN),
-            random_case=_random_run,
-            mistakes=(
-                Mistake(RAW_RATES, _raw_rates),
-                Mistake(
-                    SPARSE_PEAK, lambda flops, moved, us, sheet, tb: _closest(flops, moved, us, 2 * sheet, tb)
-                ),
-                Mistake(
-                    BINARY_TERABYTES,
-                    lambda flops, moved, us, sheet, tb: _closest(flops, moved, us, sheet, tb / BINARY_SHARE),
-                ),
-            ),
-            returns="word",
-            choices=("compute", "memory"),
-            readings=EX8_READINGS["closest_limit"],
-        ),
-    ),
-    misconceptions=(SPARSE_PEAK, MICRO_AS_MILLI, BINARY_TERABYTES),
-    given=(
-        stated.EX8_DATASHEET_BF16,
-        stated.EX8_DATASHEET_TB,
-        *(v for shape, us in stated.EX8_KERNELS.values() for v in (*shape, us)),
-        *(v for f in EX8_FIGURES.values() for v in f[:2]),
-    ),
-)
-
 def number(notebook: str) -> int:
     """The exercise's number, from its notebook's prefix: ``number("ex10_tiles") == 10``."""
     return int(notebook.split("_")[0].removeprefix("ex"))
@@ -1390,7 +652,7 @@ def _numbered(exercise: Exercise) -> int:
 
 
 EXERCISES: dict[str, Exercise] = {
-    e.notebook: e for e in sorted((EX1, EX2, EX3, EX4, EX5, EX7, EX8, *folder_exercises()), key=_numbered)
+    e.notebook: e for e in sorted((EX1, EX2, EX3, *folder_exercises()), key=_numbered)
 }
 """Each graded notebook's file name (without ``.ipynb``) and its answer key."""
 

@@ -22,22 +22,26 @@ from typing import Any
 
 import numpy as np
 
-from roofline_grading.questions import Misconception, Question, Reading, Tolerance
+from roofline_grading.questions import FunctionQuestion, Misconception, Mistake, Question, Reading, Tolerance
+from rooflinekit.exercises import EX1_SHAPE
 from rooflinekit.words import N_
 
 __all__ = [
     "COUNT",
     "MODEL",
     "REPLICAS",
+    "SHAPES",
     "TILE",
     "TOKENS",
     "UNITS",
     "WIDTH",
     "WORD",
     "Exercise",
+    "at_shapes",
     "earns",
     "log_uniform",
     "random_chip",
+    "random_shape",
     "refused",
     "rounded",
     "roundings",
@@ -86,6 +90,48 @@ def random_chip(rng: np.random.Generator) -> tuple[float, float]:
     """A bandwidth from 1e11 to 1e13 B/s and a peak 100 to 1000 times it, like real chips."""
     bandwidth = log_uniform(rng, 1e11, 1e13)
     return bandwidth * log_uniform(rng, 100, 1000), bandwidth
+
+
+def random_shape(rng: np.random.Generator) -> tuple[int, int, int]:
+    """B from 1 to 4096 tokens; D and F from 64 to 16384, as in real layers."""
+    batch = int(rng.integers(1, 4097))
+    d, f = (int(v) for v in rng.integers(64, 16385, size=2))
+    return batch, d, f
+
+
+SHAPES: tuple[tuple[int, int, int], ...] = (
+    EX1_SHAPE,
+    (4096, 8192, 28672),
+    (1, 16384, 4096),
+    (2, 3, 4),
+    (1, 1, 1),
+)
+"""Fixed (B, D, F) at which every function of a matmul's sizes is checked, besides random ones."""
+
+
+def at_shapes(
+    qid: str,
+    reference: Callable[..., Any],
+    tolerance: Tolerance,
+    *mistakes: Mistake,
+    returns: str = "number",
+    choices: tuple[str, ...] = (),
+    readings: tuple[Reading, ...] = (),
+) -> FunctionQuestion:
+    """A question asking a function of a matmul's sizes ``(B, D, F)``, at :data:`SHAPES` and at
+    shapes drawn by :func:`random_shape`."""
+    return FunctionQuestion(
+        qid,
+        "(B, D, F)",
+        reference,
+        tolerance,
+        cases=SHAPES,
+        random_case=random_shape,
+        mistakes=mistakes,
+        returns=returns,
+        choices=choices,
+        readings=readings,
+    )
 
 
 # --- Readings ---------------------------------------------------------------------------

@@ -46,7 +46,13 @@ from ipykernel.ipkernel import IPythonKernel
 
 from roofline_grading import mistake_check, setup_cell
 from roofline_grading.answer_key import EXERCISES, Exercise
-from roofline_grading.cells import HIDDEN_TESTS
+from roofline_grading.cells import (
+    CELL_ID_SUFFIX,
+    EVERY_CHECK_SUFFIX,
+    HIDDEN_TESTS,
+    SETUP_SUFFIX,
+    made_cell_id,
+)
 from roofline_grading.i18n import LANGUAGES, translator
 from roofline_grading.questions import FunctionQuestion, Tolerance
 from rooflinekit.words import N_
@@ -66,12 +72,6 @@ __all__ = [
     "visible",
 ]
 
-CELL_ID_SUFFIX = "known_mistakes"
-"""The cell's grade id is ``<exercise prefix>_known_mistakes``, e.g. ``ex1_known_mistakes``."""
-SETUP_SUFFIX = "setup"
-"""The setup cell's grade id is ``<exercise prefix>_setup``, e.g. ``ex1_setup``."""
-EVERY_CHECK_SUFFIX = "every_check"
-"""The last cell's grade id is ``<exercise prefix>_every_check``, e.g. ``ex1_every_check``."""
 RAISES = "raises-exception"
 """The tag of every test cell: Run All goes on past it when it fails (JupyterLab, nbclient)."""
 SPREAD = 2
@@ -224,10 +224,6 @@ def _listing(entries: dict[str, dict[str, Any]], language: str) -> str:
     return "\n".join(lines)
 
 
-def _cell_id(notebook: str, suffix: str = CELL_ID_SUFFIX) -> str:
-    return f"{notebook.split('_')[0]}_{suffix}"
-
-
 def visible(source: str) -> str:
     """A test cell's source as a student sees it: without its hidden tests."""
     return HIDDEN_TESTS.sub("", source)
@@ -291,12 +287,12 @@ def update(path: Path, *, write: bool = True, language: str = "en") -> bool:
     notebook = nbformat.read(path, as_version=4)
     before = nbformat.writes(notebook)
     made = {
-        _cell_id(path.stem, SETUP_SUFFIX): (setup_cell.source(plots=exercise.plots), 1),
-        _cell_id(path.stem): (cell_source(exercise, language), 2),
-        _cell_id(path.stem, EVERY_CHECK_SUFFIX): (every_check_source(notebook, language), None),
+        made_cell_id(path.stem, SETUP_SUFFIX): (setup_cell.source(plots=exercise.plots), 1),
+        made_cell_id(path.stem): (cell_source(exercise, language), 2),
+        made_cell_id(path.stem, EVERY_CHECK_SUFFIX): (every_check_source(notebook, language), None),
     }
     if language != "en":
-        del made[_cell_id(path.stem, SETUP_SUFFIX)]
+        del made[made_cell_id(path.stem, SETUP_SUFFIX)]
     for grade_id, (source, position) in made.items():
         _put(notebook, grade_id, source, position)
     for cell in filter(_is_test, notebook.cells):

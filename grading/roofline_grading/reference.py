@@ -7,57 +7,29 @@ defaults, so the grader can ask the same question at other figures. They live in
 package, which only instructors install: the library every student installs holds none
 (the public edition of the course is written without this package).
 
->>> from rooflinekit.exercises import EX3_SIZES, EX4_D_F
+>>> from rooflinekit.exercises import EX3_SIZES
 >>> round(ex1_critical_batch(), 1)
 243.2
 >>> round(ex2_critical_batch(), 1)
 120.1
 >>> [round(ex3_crossover(d), 1) for d in EX3_SIZES]
 [136.1, 226.3]
->>> round(float(ex4_cost(64, 8192, 8192).intensity), 2)
-2.0
->>> ex4_critical_batch(*EX4_D_F)
-inf
->>> round(ex5_critical_batch(), 1)
-295.4
->>> flops, moved, microseconds, datasheet_flops, terabytes = ex8_figures("decode")
->>> round(ex8_mfu(flops, microseconds, datasheet_flops), 3), round(ex8_mbu(moved, microseconds, terabytes), 3)
-(0.018, 0.669)
->>> [ex8_closest_limit(*ex8_figures(kernel)) for kernel in ("prefill", "decode")]
-['compute', 'memory']
->>> ex7_largest_batch(), round(ex7_plateau_batch(989e12, 3.35e12))   # memory runs out first
-(119, 295)
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import replace
 from typing import Any
 
-from rooflinekit.analysis import Roofline, analyze, attainable_flops, t_comms
-from rooflinekit.costs import Cost, batched_matmul_cost, matmul_cost
+from rooflinekit.analysis import Roofline, analyze, attainable_flops
+from rooflinekit.costs import Cost, matmul_cost
 from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
-from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import (
     EX1_CHIP,
     EX2_CHIP,
-    EX4_CHIP,
-    EX5_CHIP,
-    EX5_DATASHEET_BF16,
-    EX5_REPLICAS,
-    EX7_CHIP,
-    EX7_MODEL,
-    EX8_DATASHEET_BF16,
-    EX8_DATASHEET_TB,
-    EX8_KERNELS,
     EXERCISE_1_HBM_BANDWIDTH,
     INT8,
     MIXED,
 )
-from rooflinekit.models import transformer_shape
-from rooflinekit.transformer.memory import MemoryCheck
-from rooflinekit.utilization import Utilization, utilization
 
 __all__ = [
     "ex1_cost",
@@ -67,23 +39,6 @@ __all__ = [
     "ex2_critical_batch",
     "ex3_attainable",
     "ex3_crossover",
-    "ex4_cost",
-    "ex4_critical_batch",
-    "ex5_critical_batch",
-    "ex5_dense_peak",
-    "ex5_global_batch",
-    "ex7_decode_step",
-    "ex7_kv_bytes_per_token",
-    "ex7_largest_batch",
-    "ex7_plateau_batch",
-    "ex7_ttft",
-    "ex8_achieved_bandwidth",
-    "ex8_achieved_flops",
-    "ex8_closest_limit",
-    "ex8_cost",
-    "ex8_figures",
-    "ex8_mbu",
-    "ex8_mfu",
 ]
 
 
@@ -135,168 +90,3 @@ def ex3_crossover(D: Any, F: Any | None = None, *, compute: str = "bf16") -> Any
     """Exact batch at which the curve reaches the peak (``F`` defaults to ``D``)."""
     F = D if F is None else F
     return matmul_critical_batch(D, F, EX2_CHIP, x="bf16", w="int8", out="bf16", compute=compute)
-
-
-# --- Exercise 4: int8[B,D] . int8[B,D,F] -> int8[B,F], a weight matrix per example -------
-
-
-def ex4_cost(B: Any, D: Any, F: Any) -> Cost:
-    """Bytes ``BD + BDF`` read (the weights grow with the batch), ``BF`` written, ``2BDF`` operations."""
-    return batched_matmul_cost(B, D, F, **INT8)
-
-
-def ex4_critical_batch(
-    D: Any,
-    F: Any,
-    int8_peak: float = EX4_CHIP.peak("int8"),
-    hbm_bandwidth: float = EX4_CHIP.hbm_bandwidth,
-) -> float:
-    """Smallest batch at which the batched matmul is compute-bound, ``inf`` if none.
-
-    Its intensity ``2DF / (D + DF + F)`` does not depend on ``B``: if one example is below the
-    chip's critical intensity, every batch is.
-    """
-    if ex4_cost(1, D, F).intensity > int8_peak / hbm_bandwidth:
-        return 1.0
-    return math.inf
-
-
-# --- Exercise 5: the H100's critical batch from its datasheet ----------------------------
-
-
-def ex5_dense_peak(datasheet_flops: float = EX5_DATASHEET_BF16) -> float:
-    """The datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
-    return datasheet_flops / 2
-
-
-def ex5_critical_batch(
-    datasheet_flops: float = EX5_DATASHEET_BF16, hbm_bandwidth: float = EX5_CHIP.hbm_bandwidth
-) -> float:
-    """Dense bf16 peak over HBM bandwidth (2 FLOPs per multiply-add, 2 bytes per weight): about 295."""
-    return matmul_critical_batch_approx(peak=ex5_dense_peak(datasheet_flops), bandwidth=hbm_bandwidth)
-
-
-def ex5_global_batch(
-    replicas: int = EX5_REPLICAS,
-    datasheet_flops: float = EX5_DATASHEET_BF16,
-    hbm_bandwidth: float = EX5_CHIP.hbm_bandwidth,
-) -> float:
-    """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
-    return replicas * ex5_critical_batch(datasheet_flops, hbm_bandwidth)
-
-
-# --- Exercise 8: what a measured kernel achieved -----------------------------------------
-
-MICROSECOND = 1e-6
-TERABYTE_PER_SECOND = 1e12
-
-
-def ex8_cost(kernel: str) -> Cost:
-    """The cost of one of exercise 8's bf16 matmuls (``"prefill"`` or ``"decode"``)."""
-    return matmul_cost(*EX8_KERNELS[kernel][0])
-
-
-def ex8_figures(kernel: str) -> tuple[float, float, float, float, float]:
-    """(FLOPs, bytes, microseconds, datasheet FLOP/s, datasheet TB/s) of one of exercise 8's kernels."""
-    cost = ex8_cost(kernel)
-    microseconds = EX8_KERNELS[kernel][1]
-    return (float(cost.flops), float(cost.bytes), microseconds, EX8_DATASHEET_BF16, EX8_DATASHEET_TB)
-
-
-def _used(
-    flops: Any,
-    bytes_moved: Any,
-    microseconds: Any,
-    datasheet_flops: float = EX8_DATASHEET_BF16,
-    terabytes_per_second: float = EX8_DATASHEET_TB,
-) -> Utilization:
-    """The run at the dense peak (half the datasheet's sparse figure) and the bandwidth in B/s."""
-    return utilization(
-        Cost(flops=flops, bytes_read=bytes_moved, bytes_written=0.0),
-        microseconds * MICROSECOND,
-        peak=ex5_dense_peak(datasheet_flops),
-        bandwidth=terabytes_per_second * TERABYTE_PER_SECOND,
-    )
-
-
-def ex8_achieved_flops(flops: Any, microseconds: Any) -> Any:
-    """FLOP/s achieved: the FLOPs over the time in seconds."""
-    return _used(flops, 1.0, microseconds).achieved_flops
-
-
-def ex8_achieved_bandwidth(bytes_moved: Any, microseconds: Any) -> Any:
-    """B/s achieved: the bytes over the time in seconds."""
-    return _used(1.0, bytes_moved, microseconds).achieved_bandwidth
-
-
-def ex8_mfu(flops: Any, microseconds: Any, datasheet_flops: float = EX8_DATASHEET_BF16) -> Any:
-    """The share of the dense peak achieved (the datasheet's figure assumes 2:4 sparsity)."""
-    return _used(flops, 1.0, microseconds, datasheet_flops).mfu
-
-
-def ex8_mbu(bytes_moved: Any, microseconds: Any, terabytes_per_second: float = EX8_DATASHEET_TB) -> Any:
-    """The share of the memory bandwidth achieved."""
-    return _used(1.0, bytes_moved, microseconds, terabytes_per_second=terabytes_per_second).mbu
-
-
-def ex8_closest_limit(
-    flops: Any,
-    bytes_moved: Any,
-    microseconds: Any,
-    datasheet_flops: float = EX8_DATASHEET_BF16,
-    terabytes_per_second: float = EX8_DATASHEET_TB,
-) -> str:
-    """``"compute"`` or ``"memory"``: the limit of which the run uses the larger share."""
-    return str(_used(flops, bytes_moved, microseconds, datasheet_flops, terabytes_per_second).closest)
-
-
-# --- Exercise 7: serving a model: its KV cache, its largest batch, its step and first token ---
-
-KV_DTYPES = {1: "fp8", 2: "bf16", 4: "fp32"}
-"""A KV cache's dtype by its bytes per number."""
-WEIGHT_BYTES = dtype_bytes("bf16")
-"""Exercise 7's weights are bf16."""
-EX7_SHAPE = transformer_shape(EX7_MODEL)
-
-
-def ex7_kv_bytes_per_token(
-    n_layers: int, n_heads: int, kv_heads: int, head_dim: int, bytes_per_number: int = 2
-) -> float:
-    """Bytes one token leaves in the cache: a key and a value per layer and KV head (not per query head)."""
-    shape = replace(EX7_SHAPE, n_layers=n_layers, n_heads=n_heads, n_kv_heads=kv_heads, head_dim=head_dim)
-    return shape.kv_cache_bytes_per_token(KV_DTYPES[bytes_per_number])
-
-
-def ex7_largest_batch(
-    hbm_bytes: float = EX7_CHIP.hbm_bytes,
-    params: float = EX7_SHAPE.params,
-    context: int = 4096,
-    kv_bytes_per_token: float = EX7_SHAPE.kv_cache_bytes_per_token("bf16"),
-) -> int:
-    """Whole sequences of ``context`` tokens whose caches fit beside the bf16 weights (activations
-    left out)."""
-    memory = MemoryCheck(hbm_bytes, WEIGHT_BYTES * params, 0.0, 0.0, context * kv_bytes_per_token)
-    return memory.max_batch
-
-
-def ex7_decode_step(
-    batch: Any, params: float, context: int, kv_bytes_per_token: float, peak: float, bandwidth: float
-) -> Any:
-    """One decode step, the weight matmuls then the attention, one after the other: the matmuls
-    take the longer of their FLOPs at the peak and the weights' bytes at the bandwidth; the
-    attention reads every sequence's cache (its FLOPs left out)."""
-    matmuls = Cost(flops=2 * params * batch, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
-    attention = t_comms(batch * context * kv_bytes_per_token, bandwidth)
-    return analyze(matmuls, peak=peak, bandwidth=bandwidth).t_lower + attention
-
-
-def ex7_ttft(prompt: Any, params: float, peak: float, bandwidth: float) -> Any:
-    """The prefill of ``prompt`` tokens in one step: the weights read once, 2 FLOPs a parameter a token."""
-    prefill = Cost(flops=2 * params * prompt, bytes_read=WEIGHT_BYTES * params, bytes_written=0.0)
-    return analyze(prefill, peak=peak, bandwidth=bandwidth).t_lower
-
-
-def ex7_plateau_batch(peak: float, bandwidth: float) -> float:
-    """The batch from which the weight matmuls are compute-bound (bf16 weights): past it each
-    token's matmul time and attention time are both fixed, and the tokens a second stop growing."""
-    return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth)

@@ -4,7 +4,9 @@
 (:mod:`roofline_grading.exercises`) to ``solutions/<assignment>/<name>.ipynb``, then
 :mod:`roofline_grading.fingerprints` writes what is made of every notebook there (its setup,
 known-mistakes and every-check cells), then nbgrader releases it. The notebook in ``solutions/`` is
-therefore made, never edited: its source is the folder's statement.
+therefore made, never edited: its source is the folder's statement. A notebook already made from
+the folder's statement as it is stays as it is (nothing is written, and ``make exercises`` says
+nothing of it).
 
 A course folder other than this repository (``--course DIR``) gets the folder exercises it already
 holds refreshed, and no new one: a course made of a few notebooks stays so.
@@ -21,6 +23,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import nbformat
+
+from roofline_grading.cells import made_cell_ids
 from roofline_grading.exercises import FOLDERS, STATEMENT, folder
 
 __all__ = ["REPOSITORY", "write"]
@@ -41,8 +46,17 @@ def write(solutions: Path, *, everything: bool, only: str | None = None) -> list
         if not (everything or only or target.exists()):
             continue
         source = (folder(name) / STATEMENT).read_bytes()
-        if not target.exists() or target.read_bytes() != source:
+        if not target.exists() or _statement_of(target) != _statement_of(folder(name) / STATEMENT):
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(source)
             changed.append(target)
     return changed
+
+
+def _statement_of(path: Path) -> str:
+    """The notebook at ``path`` without the cells ``make exercises`` writes: the statement it was
+    made from (a folder's statement is its own)."""
+    notebook = nbformat.read(path, as_version=4)
+    made = made_cell_ids(path.parent.name if path.name == STATEMENT else path.stem)
+    notebook.cells = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") not in made]
+    return str(nbformat.writes(notebook))

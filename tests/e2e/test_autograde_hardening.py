@@ -47,6 +47,8 @@ import pytest
 
 from roofline_grading import answer_key as key
 from roofline_grading import reference
+from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
+from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.questions import FunctionQuestion, public_cases
 from rooflinekit import exercises
 from tests.support.formgrader_server import Formgrader, api, start_formgrader
@@ -161,10 +163,10 @@ NUMBERS = {
     "ex2_critical_batch": reference.ex2_critical_batch(),
     "ex3_crossover_4096": reference.ex3_crossover(4096),
     "ex3_crossover_1024": reference.ex3_crossover(1024),
-    "ex5_dense_peak": reference.ex5_dense_peak(),
-    "ex5_hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
-    "ex5_critical_batch": reference.ex5_critical_batch(),
-    "ex5_global_batch": reference.ex5_global_batch(),
+    "ex5_dense_peak": ex5.dense_peak(),
+    "ex5_hbm_bandwidth": ex5_given.CHIP.hbm_bandwidth,
+    "ex5_critical_batch": ex5.critical_batch(),
+    "ex5_global_batch": ex5.global_batch(),
 }
 """The numbers the book and the source print, which students copy: ``${name}`` in class.toml."""
 

@@ -27,6 +27,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from roofline_grading import answer_key as key
+from roofline_grading import misconceptions as shared
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion, Misconception, draw_cases
@@ -393,7 +394,7 @@ def test_in_the_graded_notebook_a_failing_check_shows_its_message_first_and_an_i
     the checking code; intensity's names the mistake it inherits from bytes_read, and neither it
     nor critical_batch's names the factor of two (ops is right)."""
     says = translator(language)
-    two_bytes, one_op = key.INT8_TWO_BYTES.text(language), key.NO_FACTOR_TWO.text(language)
+    two_bytes, one_op = shared.INT8_TWO_BYTES.text(language), shared.NO_FACTOR_TWO.text(language)
     autograded = read(graded / "autograded" / student / ASSIGNMENT / "ex1_int8_matmul.ipynb")
     errors = {
         cell.metadata["nbgrader"]["grade_id"]: [o for o in cell.outputs if o.output_type == "error"]

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ERRATA = ROOT / "book" / "chapters" / "10-errata.md"
 GLUED = re.compile(r"\{eval\}`glued\.(\w+)`")
 
-CRITICAL_BATCH = key.EX5.question("critical_batch")
-DENSE_PEAK = key.EX5.question("dense_peak")
+CRITICAL_BATCH = key.question("ex5.critical_batch")
+DENSE_PEAK = key.question("ex5.dense_peak")
 assert isinstance(CRITICAL_BATCH, FunctionQuestion) and isinstance(DENSE_PEAK, FunctionQuestion)
 H100 = CRITICAL_BATCH.cases[0]
 """The exercise's own figures: the datasheet's sparse bf16 figure and its bandwidth in B/s."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+import pytest
 
-from roofline_grading import setup_cell, statements
+from roofline_grading import fingerprints, setup_cell, statements
 from roofline_grading.answer_key import EXERCISES
 from roofline_grading.exercises import FOLDERS, STATEMENT, folder
 from roofline_grading.fingerprints import update
@@ -40,6 +41,24 @@ def test_the_committed_notebook_is_what_make_exercises_writes_from_the_folder(tm
         update(path)
         stale = f"solutions/roofline/{path.name} is not what make exercises writes from its folder"
         assert path.read_bytes() == (SOLUTIONS / path.name).read_bytes(), stale
+
+
+def test_a_release_of_unchanged_folders_writes_nothing_and_says_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in FOLDERS:
+        (tmp_path / f"{name}.ipynb").write_bytes((SOLUTIONS / f"{name}.ipynb").read_bytes())
+    assert statements.write(tmp_path, everything=True) == []
+    assert fingerprints.main([str(tmp_path)]) == 0
+    assert capsys.readouterr().out == ""
+    edited = tmp_path / f"{FOLDERS[0]}.ipynb"
+    notebook = nbformat.read(edited, as_version=4)
+    notebook.cells[0].source += " (edited in solutions/, not in the folder)"
+    nbformat.write(notebook, edited)
+    assert statements.write(tmp_path, everything=True) == [edited]  # the folder's statement wins
+    fingerprints.main([str(tmp_path)])
+    assert capsys.readouterr().out.startswith(f"{edited}: ")  # said once, for that notebook alone
+    assert edited.read_bytes() == (SOLUTIONS / edited.name).read_bytes()
 
 
 def test_every_setup_cell_is_the_one_make_exercises_writes() -> None:

@@ -20,9 +20,18 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure  # figures made without pyplot need no backend
 
 from roofline_grading import answer_key as key
+from roofline_grading import misconceptions as shared
 from roofline_grading import reference
+from roofline_grading.exercises.ex4_batched_matmul import answers as ex4
+from roofline_grading.exercises.ex4_batched_matmul import given as ex4_given
+from roofline_grading.exercises.ex4_batched_matmul import key as ex4_key
+from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
+from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.exercises.ex6_ring_threshold import answers as ex6
 from roofline_grading.exercises.ex6_ring_threshold import given as ex6_given
+from roofline_grading.exercises.ex7_serving_decisions import answers as ex7
+from roofline_grading.exercises.ex7_serving_decisions import key as ex7_key
+from roofline_grading.exercises.ex8_measured_kernel import answers as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9
 from roofline_grading.exercises.ex9_memory_hierarchy import given as ex9_given
 from roofline_grading.judge import Verdict, assess, judge
@@ -107,7 +116,7 @@ def test_every_question_is_asked_at_the_exercises_own_figures_and_at_others() ->
 
 
 def test_the_same_seed_draws_the_same_cases_and_another_seed_others() -> None:
-    question = key.EX5.question("critical_batch")
+    question = key.EXERCISES["ex5_h100_threshold"].question("critical_batch")
     assert isinstance(question, FunctionQuestion)
     first, again = (
         draw_cases(question, rng_for(question, "aa")),
@@ -119,7 +128,7 @@ def test_the_same_seed_draws_the_same_cases_and_another_seed_others() -> None:
 
 # --- A number printed in the book earns nothing ---------------------------------------
 
-FLOPS, MOVED, MICROSECONDS, DATASHEET_FLOPS, TERABYTES = reference.ex8_figures("prefill")
+FLOPS, MOVED, MICROSECONDS, DATASHEET_FLOPS, TERABYTES = ex8.figures("prefill")
 
 
 def at_its_figures(qid: str) -> float:
@@ -136,11 +145,11 @@ def printed_figures() -> dict[str, float]:
         "ex2.critical_batch": reference.ex2_critical_batch(),
         "ex2.compute_peak": exercises.EX2_CHIP.peak("bf16"),
         "ex3.crossover": reference.ex3_crossover(exercises.EX3_SIZES[0]),
-        "ex4.critical_batch": reference.ex4_critical_batch(*exercises.EX4_D_F),
-        "ex5.dense_peak": reference.ex5_dense_peak(),
-        "ex5.hbm_bandwidth": exercises.EX5_CHIP.hbm_bandwidth,
-        "ex5.critical_batch": reference.ex5_critical_batch(),
-        "ex5.global_batch": reference.ex5_global_batch(),
+        "ex4.critical_batch": ex4.critical_batch(*ex4_given.D_F),
+        "ex5.dense_peak": ex5.dense_peak(),
+        "ex5.hbm_bandwidth": ex5_given.CHIP.hbm_bandwidth,
+        "ex5.critical_batch": ex5.critical_batch(),
+        "ex5.global_batch": ex5.global_batch(),
         "ex6.link_bandwidth": ex6_given.CHIP.link_bandwidth,
         "ex6.nic_bandwidth": float(ex6_given.CHIP.dcn_bandwidth or 0),
         "ex6.all_reduce_bytes": ex6.all_reduce_bytes(2.0 * 8192 * 8192, ex6_given.GPUS),
@@ -148,16 +157,16 @@ def printed_figures() -> dict[str, float]:
         "ex6.critical_d": ex6.critical_d(),
         "ex6.nodes_critical_d": ex6.nodes_critical_d(),
         # exercise 7's at its figures: what a student computes once and could paste
-        "ex7.kv_bytes_per_token": key.EX7_KV,
-        "ex7.largest_batch": reference.ex7_largest_batch(),
+        "ex7.kv_bytes_per_token": ex7_key.KV,
+        "ex7.largest_batch": ex7.largest_batch(),
         "ex7.decode_step": at_its_figures("ex7.decode_step"),
         "ex7.ttft": at_its_figures("ex7.ttft"),
-        "ex7.plateau_batch": reference.ex7_plateau_batch(key.EX7_PEAK, key.EX7_BANDWIDTH),
+        "ex7.plateau_batch": ex7.plateau_batch(ex7_key.PEAK, ex7_key.BANDWIDTH),
         # exercise 8's at its prefill matmul: what a student computes once and could paste
-        "ex8.achieved_flops": reference.ex8_achieved_flops(FLOPS, MICROSECONDS),
-        "ex8.achieved_bandwidth": reference.ex8_achieved_bandwidth(MOVED, MICROSECONDS),
-        "ex8.mfu": reference.ex8_mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
-        "ex8.mbu": reference.ex8_mbu(MOVED, MICROSECONDS, TERABYTES),
+        "ex8.achieved_flops": ex8.achieved_flops(FLOPS, MICROSECONDS),
+        "ex8.achieved_bandwidth": ex8.achieved_bandwidth(MOVED, MICROSECONDS),
+        "ex8.mfu": ex8.mfu(FLOPS, MICROSECONDS, DATASHEET_FLOPS),
+        "ex8.mbu": ex8.mbu(MOVED, MICROSECONDS, TERABYTES),
         "ex9.tiled_bytes": ex9.tiled_bytes(*ex9_given.SHAPE, *ex9_given.TILE),
         "ex9.tiled_intensity": ex9.tiled_intensity(*ex9_given.SHAPE, *ex9_given.TILE),
         "ex9.smallest_tile": smallest_compute_bound_tiles(ex9_given.CHIP)[0].tile,  # chapter 12's table
@@ -213,9 +222,9 @@ def test_a_batch_rounded_to_a_whole_token_is_right(qid: str) -> None:
 
 
 def test_exercise_4_accepts_infinity_and_one_token_and_names_the_2b_rule() -> None:
-    question = key.EX4.question("critical_batch")
+    question = key.question("ex4.critical_batch")
     assert question.reference(*question.cases[0]) == math.inf and question.reference(*question.cases[1]) == 1
-    assert key.SHARED_WEIGHTS.message in (verdict(question, lambda D, F, peak, bw: peak / bw / 2) or "")
+    assert ex4_key.SHARED_WEIGHTS.message in (verdict(question, lambda D, F, peak, bw: peak / bw / 2) or "")
 
 
 def test_exercise_1_bounds_name_min_and_sum_mixups() -> None:
@@ -263,7 +272,7 @@ def test_of_two_mistakes_that_fit_the_feedback_names_the_one_an_earlier_part_sho
     right, the feedback names the bytes, as the part that shows it, and not the factor of two.
     With no earlier part to tell, both are named, as alternatives."""
     question = key.question("ex1.critical_batch")
-    two_bytes = next(m for m in question.mistakes if m.misconception == key.INT8_TWO_BYTES)
+    two_bytes = next(m for m in question.mistakes if m.misconception == shared.INT8_TWO_BYTES)
     issued = issue_one(question, "5eed")
     recorded = answered(issued, two_bytes.answer)
     bytes_read = key.question("ex1.bytes_read")
@@ -272,16 +281,16 @@ def test_of_two_mistakes_that_fit_the_feedback_names_the_one_an_earlier_part_sho
     earlier = [(bytes_read, wrong_bytes), (key.question("ex1.ops"), None)]
     said = " ".join((judge(question, issued.cases, recorded, earlier=earlier) or "").split())
     assert "It is the known mistake your bytes_read makes." in said, said
-    assert key.INT8_TWO_BYTES.message in said and key.NO_FACTOR_TWO.message not in said
+    assert shared.INT8_TWO_BYTES.message in said and shared.NO_FACTOR_TWO.message not in said
     verdict_said = assess(question, issued.cases, recorded, earlier=earlier)
     assert verdict_said is not None and verdict_said.feedback_misconceptions == ("int8-two-bytes",)
     alone = " ".join((judge(question, issued.cases, recorded) or "").split())
     assert "More than one known mistake" in alone
-    assert key.INT8_TWO_BYTES.message in alone and key.NO_FACTOR_TWO.message in alone
+    assert shared.INT8_TWO_BYTES.message in alone and shared.NO_FACTOR_TWO.message in alone
     # In Korean, the same.
     korean = judge(question, issued.cases, recorded, "ko", earlier=earlier) or ""
-    assert key.INT8_TWO_BYTES.text("ko") in " ".join(korean.split())
-    assert key.NO_FACTOR_TWO.text("ko") not in " ".join(korean.split())
+    assert shared.INT8_TWO_BYTES.text("ko") in " ".join(korean.split())
+    assert shared.NO_FACTOR_TWO.text("ko") not in " ".join(korean.split())
 
 
 def judge_verdict(question: Question, answer: Any) -> Verdict | None:

@@ -31,6 +31,7 @@ import nbformat
 import pytest
 
 from roofline_grading import answer_key as key
+from roofline_grading import misconceptions as shared
 from roofline_grading.fingerprints import CELL_ID_SUFFIX, SAYS, cell_source, main, table
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion
@@ -208,7 +209,7 @@ def test_with_only_the_bytes_wrong_intensity_and_critical_batch_name_the_bytes_n
     intensity (which calls bytes_read) and critical_batch (which does not), whose results also
     fit one operation per multiply-add, name the bytes, as inherited or as bytes_read's."""
     says = translator(language)
-    two_bytes, one_op = key.INT8_TWO_BYTES.text(language), key.NO_FACTOR_TWO.text(language)
+    two_bytes, one_op = shared.INT8_TWO_BYTES.text(language), shared.NO_FACTOR_TWO.text(language)
     kernel = student_kernel("ex1_int8_matmul", "ex1-two-bytes", language)
     assert kernel["diagnosis"]("ops", kernel["ops"]) is None
     intensity = kernel["diagnosis"]("intensity", kernel["intensity"])
@@ -227,25 +228,25 @@ def test_with_only_the_bytes_wrong_intensity_and_critical_batch_name_the_bytes_n
 @pytest.mark.parametrize("language", CODES)
 def test_with_only_the_factor_two_missing_the_checks_name_the_operations_not_the_bytes(language: str) -> None:
     kernel = student_kernel("ex1_int8_matmul", "ex1-no-factor-two", language)
-    says, one_op = translator(language), key.NO_FACTOR_TWO.text(language)
+    says, one_op = translator(language), shared.NO_FACTOR_TWO.text(language)
     intensity = kernel["diagnosis"]("intensity", kernel["intensity"])
     assert intensity == says(SAYS["inherited"]).format(name="intensity", source="ops", mistake=one_op)
     critical = kernel["diagnosis"]("critical_batch", kernel["critical_batch"])
     assert critical == says(SAYS["same"]).format(name="critical_batch", source="ops", mistake=one_op)
-    assert key.INT8_TWO_BYTES.text(language) not in intensity + critical
+    assert shared.INT8_TWO_BYTES.text(language) not in intensity + critical
 
 
 def test_when_no_earlier_part_tells_two_mistakes_that_fit_are_named_as_alternatives() -> None:
     """critical_batch alone, doubled (as both mistakes double it), with no earlier function to tell."""
     cell = loaded("ex1_int8_matmul")
     question = key.question("ex1.critical_batch")
-    doubled = next(m for m in question.mistakes if m.misconception == key.INT8_TWO_BYTES).answer
+    doubled = next(m for m in question.mistakes if m.misconception == shared.INT8_TWO_BYTES).answer
     said = cell["diagnosis"]("critical_batch", doubled)
     lines = said.split("\n")
     assert lines == [
         SAYS["several"].format(name="critical_batch"),
-        f"- {key.INT8_TWO_BYTES.message}",
-        f"- {key.NO_FACTOR_TWO.message}",
+        f"- {shared.INT8_TWO_BYTES.message}",
+        f"- {shared.NO_FACTOR_TWO.message}",
     ]
 
 
@@ -328,7 +329,7 @@ def test_a_failing_check_shows_its_message_first_alone_without_the_helpers_code(
     cells = slipped_runs[language]
     (error,) = errors(cells["bytes_read"])
     shown = [ANSI.sub("", line) for line in "\n".join(error.traceback).split("\n")]
-    named = says(SAYS["mistake"]).format(name="bytes_read", mistake=key.INT8_TWO_BYTES.text(language))
+    named = says(SAYS["mistake"]).format(name="bytes_read", mistake=shared.INT8_TWO_BYTES.text(language))
     assert _words(" ".join(shown[:-1])) == _words(named), shown
     check = 'assert no_known_mistake("bytes_read", bytes_read)'
     assert shown[-1] == says(SAYS["where"]).format(line=6, code=check)
@@ -336,11 +337,11 @@ def test_a_failing_check_shows_its_message_first_alone_without_the_helpers_code(
     assert error.ename == "CheckFailed" and _words(error.evalue) == _words(named)
     (intensity,) = errors(cells["intensity"])
     inherited = says(SAYS["inherited"]).format(
-        name="intensity", source="bytes_read", mistake=key.INT8_TWO_BYTES.text(language)
+        name="intensity", source="bytes_read", mistake=shared.INT8_TWO_BYTES.text(language)
     )
     assert _words(" ".join(intensity.traceback[:-1])) == _words(inherited)
     said = " ".join(e.evalue for c in cells.values() for e in errors(c))
-    assert key.NO_FACTOR_TWO.text(language) not in said
+    assert shared.NO_FACTOR_TWO.text(language) not in said
 
 
 @pytest.mark.grading
@@ -468,10 +469,10 @@ def test_validate_lists_every_failing_check_and_names_an_inherited_mistake_as_in
     output = _words(validated["ex1-two-bytes"])
     visible = len(SLIPS["ex1-two-bytes"].fails) - 1  # limited_by (a word) fails only the hidden tests
     assert output.count("The following cell failed") == visible
-    mistake = key.INT8_TWO_BYTES.message
+    mistake = shared.INT8_TWO_BYTES.message
     inherited = SAYS["inherited"].format(name="intensity", source="bytes_read", mistake=mistake)
     assert _words(inherited) in output
-    assert _words(key.NO_FACTOR_TWO.message) not in output
+    assert _words(shared.NO_FACTOR_TWO.message) not in output
 
 
 # --- A fresh notebook: every part unanswered ----------------------------------------------

@@ -28,12 +28,6 @@ from tests.support.cli import run_cli
 # measures this machine, within budgets of seconds
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("measure")]
 
-BUDGET_MARGIN = 1.5
-"""The quick mode's budget is a contract, not a benchmark. The schedule plans its repeats to
-fill 85% of the budget; the last round of each group may run past its share, and on a shared
-2-core machine one round of the slowest kernels can take seconds when a neighbour takes a
-core. Half the budget again absorbs that without letting a run that ignores its budget pass."""
-
 TINY = {"array_bytes": 2**22, "matmul_sizes": [64], "budget": 5.0}
 
 
@@ -126,10 +120,10 @@ def test_kernel_costs_come_from_the_cost_models(quick: tuple[measure.Measurement
     assert k.efficiency == pytest.approx(float(k.cost.flops) / k.timing.median / k.attainable)
 
 
-def test_quick_mode_stays_inside_its_budget(quick: tuple[measure.Measurement, float]) -> None:
+def test_quick_mode_reports_its_budget_and_the_time_it_took(quick: tuple[measure.Measurement, float]) -> None:
     m, wall = quick
     assert m.plan.budget == measure.QUICK_BUDGET
-    assert m.elapsed <= wall <= measure.QUICK_BUDGET * BUDGET_MARGIN
+    assert 0 < m.elapsed <= wall
 
 
 def test_gpu_part_runs_or_says_why_not(quick: tuple[measure.Measurement, float]) -> None:
@@ -229,6 +223,30 @@ def test_interleaved_timing_stops_at_its_deadline() -> None:
     (timing,) = time_interleaved([nap], repeats=1000, deadline=start + 0.1)
     assert 1 <= timing.repeats <= 12  # a warm-up call, then one sample a round until 0.1 s have passed
     assert timing.median >= 0.01
+
+
+def test_no_round_starts_when_it_would_end_past_the_deadline() -> None:
+    """The budget's promise, which load cannot break: a round starts only if the one before it,
+    taken again from where it ended, would end by the deadline; the first round always runs.
+    (How long a round takes is the machine's; a busier machine only runs fewer of them.)"""
+    starts: list[float] = []
+    ends: list[float] = []
+
+    def nap() -> None:  # longer than a round's aim: one call a sample, one sample a round
+        starts.append(time.perf_counter())
+        time.sleep(0.003)
+
+    deadline = time.perf_counter() + 0.05
+    time_interleaved([nap], repeats=100, deadline=deadline, on_round=lambda: ends.append(time.perf_counter()))
+    rounds = list(zip(starts[1:], ends, strict=True))  # the first call is the warm-up
+    assert 1 <= len(rounds) < 100
+    for start, end in rounds[:-1]:  # each was followed by another round, which was allowed to start
+        assert end + (end - start) <= deadline
+    starts.clear()
+    ends.clear()
+    past = time.perf_counter() - 1.0
+    time_interleaved([nap], repeats=100, deadline=past, on_round=lambda: ends.append(0.0))
+    assert len(ends) == 1  # a deadline already past: the one round every measurement gets
 
 
 def test_schedule_shares_what_is_left_and_progress_draws_only_with_a_stream() -> None:

@@ -16,7 +16,12 @@ from pathlib import Path
 import nbformat
 
 from roofline_grading import answer_key as key
+from roofline_grading import misconceptions as shared
+from roofline_grading.exercises.ex4_batched_matmul import key as ex4
+from roofline_grading.exercises.ex5_h100_threshold import key as ex5
 from roofline_grading.exercises.ex6_ring_threshold import key as ex6
+from roofline_grading.exercises.ex7_serving_decisions import key as ex7
+from roofline_grading.exercises.ex8_measured_kernel import key as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
@@ -50,7 +55,7 @@ BF16_BYTES = f"{dtype_bytes('bf16'):g}"
 SLIPS: dict[str, Slip] = {
     # Exercise 1, each misconception it exists for.
     "ex1-two-bytes": Slip(
-        key.INT8_TWO_BYTES,
+        shared.INT8_TWO_BYTES,
         ((r"BYTES_PER_ELEMENT = 1\b", f"BYTES_PER_ELEMENT = {BF16_BYTES}"),),
         _parts(
             "ex1",
@@ -73,13 +78,13 @@ SLIPS: dict[str, Slip] = {
         _parts("ex1", "critical_batch", "t_math", "t_lower", "t_upper", "limited_by"),
     ),
     "ex1-no-factor-two": Slip(
-        key.NO_FACTOR_TWO,
+        shared.NO_FACTOR_TWO,
         ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
         _parts("ex1", "ops", "intensity", "critical_batch", "t_math", "t_lower", "t_upper", "limited_by"),
     ),
     # Exercise 2.
     "ex2-int8-peak": Slip(
-        key.INT8_PEAK_FOR_BF16,
+        shared.INT8_PEAK_FOR_BF16,
         ((r"return bf16_peak  #", "return int8_peak  #"),),
         _parts("ex2", "compute_peak", "critical_batch"),
     ),
@@ -95,35 +100,35 @@ SLIPS: dict[str, Slip] = {
         _parts("ex3", "attainable", "crossover", "figure_data"),
     ),
     "ex3-int8-peak": Slip(
-        key.INT8_PEAK_FOR_BF16,
+        shared.INT8_PEAK_FOR_BF16,
         ((r"COMPUTE_PEAK = [0-9.e]+", f"COMPUTE_PEAK = {EX2_CHIP.peak('int8')!r}"),),
         _parts("ex3", "attainable", "crossover", "figure_data"),
     ),
     # Exercise 4: the misconception it exists for, and no factor 2 (whose intensity has no name).
     "ex4-shared-weights": Slip(
-        key.SHARED_WEIGHTS,
+        ex4.SHARED_WEIGHTS,
         ((r"B \* D \+ B \* D \* F", "B * D + D * F"),),
         _parts("ex4", "bytes_read", "intensity", "critical_batch"),
     ),
     "ex4-no-factor-two": Slip(
-        key.NO_FACTOR_TWO,
+        shared.NO_FACTOR_TWO,
         ((r"OPS_PER_MULTIPLY_ADD = 2", "OPS_PER_MULTIPLY_ADD = 1"),),
         _parts("ex4", "ops", "intensity", "critical_batch"),
         named_in=_parts("ex4", "ops", "intensity"),
     ),
     # Exercise 5: the misconception it exists for, and three more.
     "ex5-sparse-peak": Slip(
-        key.SPARSE_PEAK,
+        shared.SPARSE_PEAK,
         ((r"return datasheet_flops / 2", "return datasheet_flops"),),
         _parts("ex5", "dense_peak", "critical_batch", "global_batch"),
     ),
     "ex5-per-replica": Slip(
-        key.PER_REPLICA,
+        ex5.PER_REPLICA,
         ((r"return replicas \* critical_batch", "return critical_batch"),),
         _parts("ex5", "global_batch"),
     ),
     "ex5-halved-twice": Slip(
-        key.HALVED_TWICE,
+        shared.HALVED_TWICE,
         (
             (
                 r"dense_peak\(datasheet_flops\) / hbm_bandwidth",
@@ -133,7 +138,7 @@ SLIPS: dict[str, Slip] = {
         _parts("ex5", "critical_batch", "global_batch"),
     ),
     "ex5-binary-terabytes": Slip(
-        key.BINARY_TERABYTES,
+        shared.BINARY_TERABYTES,
         ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
         _parts("ex5", "hbm_bandwidth"),
     ),
@@ -160,22 +165,22 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 7: the three misconceptions it exists for, and the weights left out of memory.
     "ex7-query-heads": Slip(
-        key.QUERY_HEADS,
+        ex7.QUERY_HEADS,
         ((r"2 \* n_layers \* kv_heads \* head_dim", "2 * n_layers * n_heads * head_dim"),),
         _parts("ex7", "kv_bytes_per_token"),
     ),
     "ex7-no-weights": Slip(
-        key.NO_WEIGHTS,
+        ex7.NO_WEIGHTS,
         ((r"free = hbm_bytes - BYTES_PER_WEIGHT \* params", "free = hbm_bytes"),),
         _parts("ex7", "largest_batch"),
     ),
     "ex7-kv-once": Slip(
-        key.KV_ONCE,
+        ex7.KV_ONCE,
         ((r"attention = batch \* context", "attention = context"),),
         _parts("ex7", "decode_step"),
     ),
     "ex7-token-by-token": Slip(
-        key.TOKEN_BY_TOKEN,
+        ex7.TOKEN_BY_TOKEN,
         (
             (
                 r"return max\(FLOPS_PER_PARAMETER \* params \* prompt / peak, [^\n]*",
@@ -186,22 +191,22 @@ SLIPS: dict[str, Slip] = {
     ),
     # Exercise 8: the three misconceptions it exists for, and a percentage for a fraction.
     "ex8-micro-as-milli": Slip(
-        key.MICRO_AS_MILLI,
+        ex8.MICRO_AS_MILLI,
         ((r"SECONDS_PER_MICROSECOND = 1e-6", "SECONDS_PER_MICROSECOND = 1e-3"),),
         _parts("ex8", "achieved_flops", "achieved_bandwidth", "mfu", "mbu"),
     ),
     "ex8-sparse-peak": Slip(
-        key.SPARSE_PEAK,
+        shared.SPARSE_PEAK,
         ((r"\(datasheet_flops / 2\)", "datasheet_flops"),),
         _parts("ex8", "mfu", "closest_limit"),
     ),
     "ex8-binary-terabytes": Slip(
-        key.BINARY_TERABYTES,
+        shared.BINARY_TERABYTES,
         ((r"terabytes_per_second \* 1e12", "terabytes_per_second * 2**40"),),
         _parts("ex8", "mbu", "closest_limit"),
     ),
     "ex8-percent": Slip(
-        key.PERCENT,
+        ex8.PERCENT,
         (
             (r"return achieved_flops\(", "return 100 * achieved_flops("),
             (r"return achieved_bandwidth\(", "return 100 * achieved_bandwidth("),

@@ -30,7 +30,11 @@ from roofline_grading.authoring import Exercise
 __all__ = ["FOLDERS", "STATEMENT", "folder", "folder_exercises"]
 
 FOLDERS: tuple[str, ...] = (
+    "ex4_batched_matmul",
+    "ex5_h100_threshold",
     "ex6_ring_threshold",
+    "ex7_serving_decisions",
+    "ex8_measured_kernel",
     "ex9_memory_hierarchy",
 )
 """The exercise folders, in the order of the assignment: a new exercise is one more line."""

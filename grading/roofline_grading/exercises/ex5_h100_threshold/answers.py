@@ -1,0 +1,45 @@
+"""Exercise 5's model answers, one function per graded part: what its key calls right.
+
+Each is computed by ``rooflinekit``'s general functions, never typed in; each defaults to the
+exercise's own figures (:mod:`.given`).
+
+>>> round(critical_batch(), 1), round(global_batch())
+(295.4, 2363)
+"""
+
+from __future__ import annotations
+
+from rooflinekit.critical import matmul_critical_batch_approx
+
+from .given import CHIP, DATASHEET_BF16, REPLICAS
+
+__all__ = ["TERABYTE", "critical_batch", "dense_peak", "global_batch", "hbm_bandwidth"]
+
+TERABYTE = 1e12
+"""A terabyte in a datasheet's TB/s: 10**12 bytes."""
+
+
+def dense_peak(datasheet_flops: float = DATASHEET_BF16) -> float:
+    """The datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
+    return datasheet_flops / 2
+
+
+def hbm_bandwidth(terabytes_per_second: float) -> float:
+    """A datasheet's TB/s in B/s: powers of ten."""
+    return terabytes_per_second * TERABYTE
+
+
+def critical_batch(
+    datasheet_flops: float = DATASHEET_BF16, hbm_bandwidth: float = CHIP.hbm_bandwidth
+) -> float:
+    """Dense bf16 peak over HBM bandwidth (2 FLOPs per multiply-add, 2 bytes per weight): about 295."""
+    return matmul_critical_batch_approx(peak=dense_peak(datasheet_flops), bandwidth=hbm_bandwidth)
+
+
+def global_batch(
+    replicas: int = REPLICAS,
+    datasheet_flops: float = DATASHEET_BF16,
+    hbm_bandwidth: float = CHIP.hbm_bandwidth,
+) -> float:
+    """Tokens per step over ``replicas`` data-parallel replicas: each needs its own critical batch."""
+    return replicas * critical_batch(datasheet_flops, hbm_bandwidth)
