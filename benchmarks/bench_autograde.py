@@ -1,14 +1,20 @@
 """How long does grading a class take: sequential and parallel, against executing the notebooks alone?
 
-Builds a temporary course (the repository's nbgrader config and solutions, `nbgrader
-generate_assignment`) and a class of synthetic students: model answers, some parts left
-unanswered, some answers slipped (each student differs, all notebooks of the assignment). Then,
-interleaved over ``--repeat`` rounds (the order rotates each round, so machine noise hits all
-alike), it times in fresh copies of the course:
+Builds two temporary courses (the repository's nbgrader config and solutions, `nbgrader
+generate_assignment`) and a class in each:
+
+- uniform: ``--students`` synthetic students handing in ``--notebooks``: model answers, some parts
+  left unanswered, some answers slipped (each student differs);
+- mixed: ``--mixed-students`` handing in all nine notebooks, as a real class does: half with the
+  model answers (every third of them with a slip), one broken (its kernel exits in its first
+  answer), the rest blank (the notebooks as released); their ids sort the short ones first.
+
+Then, interleaved over ``--repeat`` rounds (the order rotates each round, so machine noise hits all
+alike), it times in fresh copies of each course:
 
 - floor: executing the same notebooks (hidden tests in place) with nbclient alone, one fresh
   kernel per notebook, one after the other: the work any grader must do;
-- nbgrader: ``nbgrader autograde --create --force``, nbgrader's own sequential run;
+- nbgrader: ``nbgrader autograde --create --force``, nbgrader's own sequential run (uniform class);
 - driver, 1 worker: ``python -m roofline_grading.autograde --jobs 1`` (``make autograde JOBS=1``),
   each notebook in the bubblewrap sandbox, every answer judged outside the kernel;
 - driver, N workers: the same with ``--jobs N`` (default 2);
@@ -17,22 +23,27 @@ alike), it times in fresh copies of the course:
   started once before the rounds, as they would be on grading machines): on the same cores, the
   engine's overhead per student.
 
-It prints the median of each with the cores it kept busy on average (from ``/proc/stat``: the
-whole machine, so run it on an otherwise idle one), the ratios (aims: the driver with 1 worker
-at most 1.2 x the floor; with 2 workers on 2 cores at least 1.7 x faster than with 1), and
-whether every run gave every student the same total score. Then the driver's own ceiling: the
-students it commits per second when its workers are infinitely fast (an executor that hands back
-at once a result made from each submission: the driver reads the submissions, merges into the
-gradebook, writes the graded notebooks and the report, as in a real run), and from these a
-projection of a class of 10,000 students x 5 notebooks on N machines of M cores.
+It prints both classes side by side: each contender's median time, a notebook's share of it, the
+cores it kept busy and the CPU seconds a notebook cost (counted in a cpuacct cgroup of the
+benchmark's own where it may make one, else from ``/proc/stat`` for the whole machine: then run it
+on an idle one), the ratios (2 workers over 1, and the most that can be: a worker starts the next
+notebook's kernel while it grades this one, so on a class of several notebooks one worker keeps
+more than one core busy), and whether every run gave every student the same total score. Then a
+notebook graded alone, its cost split into its kernel's start, its execution and its judging, for
+a model and a blank submission; the driver's own ceiling: the students it commits per second
+when its workers are infinitely fast (an executor that hands back at once a result made from each
+submission: the driver reads the submissions, merges into the gradebook, writes the graded
+notebooks and the report, as in a real run); and from these a projection of a class of 10,000
+students x 9 notebooks on N machines of M cores, from the CPU a notebook cost with Dask.
 
-    python benchmarks/bench_autograde.py [--students 40] [--repeat 3] [--jobs 2] [--notebooks NAME ...]
-        [--ceiling-students 300]
+    python benchmarks/bench_autograde.py [--students 40] [--mixed-students 18] [--repeat 3] [--jobs 2]
+        [--notebooks NAME ...] [--ceiling-students 300]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -44,6 +55,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +114,40 @@ def build_class(course: Path, students: int) -> None:
             nbformat.write(nb, folder / path.name)
 
 
+def build_mixed_class(course: Path, students: int) -> None:
+    """A class that is not uniform, every notebook of the course handed in: half the students
+    (at least one) with the model answers (every third of them with a slip: wrong), one broken
+    (its kernel exits in its first answer cell), the rest blank (the notebooks as released).
+    Their ids sort the short submissions first (``blank``, ``broken``, ``model``)."""
+    import nbformat
+
+    answered = max(1, students // 2)
+    for path in sorted((course / "solutions" / ASSIGNMENT).glob("*.ipynb")):
+        solution = nbformat.read(path, as_version=4)
+        answers = {
+            c.metadata["nbgrader"]["grade_id"]: _without_markers(c.source)
+            for c in solution.cells
+            if c.metadata.get("nbgrader", {}).get("solution")
+        }
+        released = course / "exercises" / ASSIGNMENT / path.name
+        for i in range(students):
+            nb = nbformat.read(released, as_version=4)
+            cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") in answers]
+            if i < answered:
+                kind = f"model{i:02d}"
+                for cell in cells:
+                    source = answers[cell.metadata["nbgrader"]["grade_id"]]
+                    cell.source = source.replace(*SLIPS[i % 4]) if i % 3 == 2 else source
+            elif i == answered:
+                kind = "broken"
+                cells[0].source = "import os\nos._exit(1)"
+            else:
+                kind = f"blank{i - answered - 1:02d}"
+            folder = course / "submitted" / kind / ASSIGNMENT
+            folder.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, folder / path.name)
+
+
 def _without_markers(source: str) -> str:
     return "\n".join(
         line
@@ -122,6 +168,7 @@ def floor(course: Path) -> None:
     (run in a fresh interpreter by :func:`time_floor`)."""
     import nbformat
     from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
 
     tests = {}
     for path in (course / "solutions" / ASSIGNMENT).glob("*.ipynb"):
@@ -136,20 +183,52 @@ def floor(course: Path) -> None:
             key = (path.stem, cell.metadata.get("nbgrader", {}).get("grade_id"))
             if key in tests:
                 cell.source = tests[key]
-        NotebookClient(
+        client = NotebookClient(
             nb, timeout=30, allow_errors=True, resources={"metadata": {"path": str(work)}}
-        ).execute()
+        )
+        with contextlib.suppress(DeadKernelError):  # a notebook that ends its kernel: the rest is not run
+            client.execute()
     shutil.rmtree(work, ignore_errors=True)
 
 
-def busy_seconds() -> float:
-    """CPU seconds the whole machine has spent busy since it started (NaN where /proc/stat is missing)."""
-    try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return float("nan")
-    idle = fields[3] + fields[4]  # idle and iowait
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+
+
+class CpuMeter:
+    """CPU seconds spent by this benchmark and everything it starts (the graders, their kernels,
+    the Dask cluster), from a cpuacct cgroup of its own where this process may make one (cgroup v1,
+    as root); else the whole machine's busy seconds from ``/proc/stat`` (then run it on an idle
+    machine). ``what`` says which."""
+
+    def __init__(self) -> None:
+        self.group: Path | None = CPUACCT / f"bench-autograde-{os.getpid()}"
+        try:
+            self.group.mkdir()
+            (self.group / "cgroup.procs").write_text(str(os.getpid()))
+            self.what = "this benchmark's processes (a cpuacct cgroup)"
+        except OSError:
+            self.group = None
+            self.what = "the whole machine (/proc/stat): other work counts too"
+
+    def seconds(self) -> float:
+        if self.group is not None:
+            return int((self.group / "cpuacct.usage").read_text()) / 1e9
+        try:
+            fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        except (OSError, ValueError):
+            return float("nan")
+        idle = fields[3] + fields[4]  # idle and iowait
+        return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+    def close(self) -> None:
+        if self.group is not None:
+            (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
+            for _ in range(50):  # its last children may take a moment to go
+                try:
+                    self.group.rmdir()
+                    return
+                except OSError:
+                    time.sleep(0.1)
 
 
 def time_floor(course: Path) -> float:
@@ -292,15 +371,81 @@ def totals(course: Path) -> dict[str, float]:
         return {s.student.id: float(s.score) for s in gb.assignment_submissions(ASSIGNMENT)}
 
 
+def split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]]:
+    """Each notebook of ``students``, graded one at a time as a worker grades it, its cost in
+    three parts: ``start`` (its sandboxed kernel started until it answers), ``execution`` (nbgrader's
+    execute step: the cells, the hidden inputs' copies, the report) and ``judging`` (every other
+    step, the answers judged, the scores read). Run in a fresh interpreter by :func:`time_split`."""
+    import io
+
+    from jupyter_core.utils import run_sync
+
+    import roofline_grading.autograde.driver as driver
+    from roofline_grading.autograde import kernels, worker
+    from roofline_grading.autograde.pipeline import Run, autograde, scores
+    from roofline_grading.autograde.precheck import read_submission
+    from roofline_grading.autograde.steps.sandboxed_execute import SandboxedExecute
+    from roofline_grading.autograde.structure import NotebookStructure
+
+    executed: list[float] = []
+    original = SandboxedExecute.preprocess
+
+    def timed(self: Any, nb: Any, resources: Any = None, km: Any = None) -> Any:
+        start = time.perf_counter()
+        try:
+            return original(self, nb, resources, km)
+        finally:
+            executed.append(time.perf_counter() - start)
+
+    SandboxedExecute.preprocess = timed  # type: ignore[method-assign]
+    worker.start_worker()
+    plan = driver._plan(driver.Options(course, ASSIGNMENT, students=tuple(students)), io.StringIO())
+    assert plan is not None
+    settings = driver._settings(plan, Path(tempfile.mkdtemp(prefix="split-", dir="/dev/shm")))
+    found: dict[str, dict[str, list[float]]] = {}
+    for student in students:
+        phases = found.setdefault(student.rstrip("0123456789"), {"start": [], "execution": [], "judging": []})
+        for name, data in sorted(settings.structures.items()):
+            run_ = Run(settings, student, upcoming=[name], scratch=settings.scratch / student)
+            nb = read_submission(settings.submitted / student / ASSIGNMENT / f"{name}.ipynb").notebook
+            began = time.perf_counter()
+            kernel = kernels.prepare(name, settings.sandbox, run_.run_root)
+            client = kernel.km.client()
+            client.start_channels()
+            run_sync(kernels.until_ready)(client, kernel.km, 60)
+            client.stop_channels()
+            kernels._WAITING[name] = kernel  # the execute step takes it as it takes one started early
+            started = time.perf_counter()
+            scores(
+                autograde(nb, NotebookStructure.from_json(data), run_, run_.config()),
+                NotebookStructure.from_json(data),
+            )
+            phases["start"].append(started - began)
+            phases["execution"].append(executed[-1])
+            phases["judging"].append(time.perf_counter() - started - executed[-1])
+    shutil.rmtree(settings.scratch, ignore_errors=True)
+    return found
+
+
+def time_split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]]:
+    import json
+
+    done = run([sys.executable, __file__, "--split-only", str(course), *students], cwd=course)
+    found: dict[str, dict[str, list[float]]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=40)
+    parser.add_argument("--students", type=int, default=40, help="the uniform class")
+    parser.add_argument("--mixed-students", type=int, default=18, help="the mixed class (0: none)")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; medians are over these")
     parser.add_argument("--jobs", type=int, default=2, help="workers of the parallel run")
-    parser.add_argument("--notebooks", nargs="+", help="grade only these notebooks (default: all five)")
+    parser.add_argument("--notebooks", nargs="+", help="the uniform class's notebooks (default: all)")
     parser.add_argument("--ceiling-students", type=int, default=300, help="class of the driver's ceiling")
     parser.add_argument("--floor-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--ceiling-only", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--split-only", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_only:
         floor(args.floor_only)
@@ -308,118 +453,189 @@ def main() -> None:
     if args.ceiling_only:
         print(f"{driver_ceiling(args.ceiling_only):.3f}")
         return
-    notebooks = args.notebooks or sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
-    with tempfile.TemporaryDirectory(prefix="bench-dask-") as scratch:
-        cluster = Cluster(args.jobs, Path(scratch))
-        try:
-            contenders: dict[str, Callable[[Path], float]] = {
-                "floor (nbclient alone)": time_floor,
-                "nbgrader autograde (sequential)": time_nbgrader,
-                "driver, 1 worker": time_driver(1),
-                f"driver, {args.jobs} workers": time_driver(args.jobs),
-                f"driver, Dask, {args.jobs} workers": time_dask(cluster),
-            }
-            samples, busy, scores = measure(contenders, notebooks, args.students, args.repeat)
-        finally:
-            cluster.stop()
-        ceiling = time_ceiling(Path(scratch) / "ceiling", notebooks, args.ceiling_students)
-    print_results(samples, busy, scores, args.students * len(notebooks), args)
-    print_scaling(samples, ceiling, len(notebooks), args)
+    if args.split_only:
+        import json
+
+        print(json.dumps(split(Path(args.split_only[0]), args.split_only[1:])))
+        return
+    every = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
+    notebooks = args.notebooks or every
+    meter = CpuMeter()
+    results: dict[str, Measured] = {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-autograde-") as scratch:
+            cluster = Cluster(args.jobs, Path(scratch))
+            try:
+                subprocess.run(
+                    [sys.executable, "-c", "import matplotlib.pyplot"], env=ENV, check=True
+                )  # fonts
+                uniform = build_course(Path(scratch) / "uniform", notebooks)
+                build_class(uniform, args.students)
+                results["uniform"] = measure(
+                    contenders(args.jobs, cluster, True), uniform, args.repeat, meter
+                )
+                if args.mixed_students:
+                    mixed = build_course(Path(scratch) / "mixed", every)
+                    build_mixed_class(mixed, args.mixed_students)
+                    results["mixed"] = measure(
+                        contenders(args.jobs, cluster, False), mixed, args.repeat, meter
+                    )
+                    parts = time_split(
+                        mixed, ["model00", "blank00"] if args.mixed_students > 2 else ["model00"]
+                    )
+                else:
+                    parts = time_split(uniform, ["student00"])
+            finally:
+                cluster.stop()
+            ceiling = time_ceiling(Path(scratch) / "ceiling", notebooks, args.ceiling_students)
+    finally:
+        meter.close()
+    print_results(results, meter, args)
+    print_split(parts)
+    print_scaling(results, ceiling, len(notebooks), args)
+
+
+def contenders(jobs: int, cluster: Cluster, nbgrader: bool) -> dict[str, Callable[[Path], float]]:
+    """What each class is graded by (nbgrader's own sequential run only when ``nbgrader``)."""
+    chosen: dict[str, Callable[[Path], float]] = {"floor (nbclient alone)": time_floor}
+    if nbgrader:
+        chosen["nbgrader autograde (sequential)"] = time_nbgrader
+    chosen["driver, 1 worker"] = time_driver(1)
+    chosen[f"driver, {jobs} workers"] = time_driver(jobs)
+    chosen[f"driver, Dask, {jobs} workers"] = time_dask(cluster)
+    return chosen
+
+
+@dataclass
+class Measured:
+    """One class's runs: each contender's times and CPU seconds, the totals each graded run
+    gave, and how many notebooks the class hands in."""
+
+    samples: dict[str, list[float]]
+    cpu: dict[str, list[float]]
+    scores: dict[str, dict[str, float]]
+    students: int
+    notebooks: int
+
+    def median(self, name: str) -> float:
+        return statistics.median(self.samples[name])
+
+    def cores(self, name: str) -> float:
+        """Cores the contender kept busy on average."""
+        return statistics.median(c / t for c, t in zip(self.cpu[name], self.samples[name], strict=True))
 
 
 def measure(
-    contenders: dict[str, Callable[[Path], float]], notebooks: list[str], students: int, repeat: int
-) -> tuple[dict[str, list[float]], dict[str, list[float]], dict[str, dict[str, float]]]:
-    """Each contender's times and busy cores, ``repeat`` interleaved rounds over a class of
-    ``students``, and the totals each graded run gave."""
+    contenders: dict[str, Callable[[Path], float]], template: Path, repeat: int, meter: CpuMeter
+) -> Measured:
+    """Each contender's times and CPU seconds, ``repeat`` interleaved rounds over the class in
+    ``template``, and the totals each graded run gave."""
     samples: dict[str, list[float]] = {name: [] for name in contenders}
-    busy: dict[str, list[float]] = {name: [] for name in contenders}
+    cpu: dict[str, list[float]] = {name: [] for name in contenders}
     scores: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-autograde-") as scratch:
-        template = build_course(Path(scratch), notebooks)
-        build_class(template, students)
-        subprocess.run([sys.executable, "-c", "import matplotlib.pyplot"], env=ENV, check=True)  # font cache
-        for round_ in range(repeat):
-            names = list(contenders)
-            names = names[round_ % len(names) :] + names[: round_ % len(names)]
-            for name in names:
-                course = Path(scratch) / f"run-{round_}-{re.sub(r'[^a-z0-9]+', '-', name)}"
-                shutil.copytree(template, course)
-                before = busy_seconds()
-                samples[name].append(contenders[name](course))
-                busy[name].append((busy_seconds() - before) / samples[name][-1])
-                if not name.startswith("floor"):
-                    scores[f"{name}, round {round_ + 1}"] = totals(course)
-                shutil.rmtree(course)
-                print(f"  round {round_ + 1}: {name}: {samples[name][-1]:.1f} s", flush=True)
-    return samples, busy, scores
+    for round_ in range(repeat):
+        names = list(contenders)
+        names = names[round_ % len(names) :] + names[: round_ % len(names)]
+        for name in names:
+            course = template.parent / f"run-{round_}-{re.sub(r'[^a-z0-9]+', '-', name)}"
+            shutil.copytree(template, course)
+            before = meter.seconds()
+            samples[name].append(contenders[name](course))
+            cpu[name].append(meter.seconds() - before)
+            if not name.startswith("floor"):
+                scores[f"{name}, round {round_ + 1}"] = totals(course)
+            shutil.rmtree(course)
+            print(
+                f"  {template.parent.name}, round {round_ + 1}: {name}: {samples[name][-1]:.1f} s", flush=True
+            )
+    submitted = list((template / "submitted").glob(f"*/{ASSIGNMENT}/*.ipynb"))
+    students = len(list((template / "submitted").iterdir()))
+    return Measured(samples, cpu, scores, students, len(submitted))
 
 
-def print_results(
-    samples: dict[str, list[float]],
-    busy: dict[str, list[float]],
-    scores: dict[str, dict[str, float]],
-    notebooks_graded: int,
-    args: argparse.Namespace,
-) -> None:
-    """Medians side by side, their ratios, and whether every driver run agreed."""
-    medians = {name: statistics.median(times) for name, times in samples.items()}
+def print_results(results: dict[str, Measured], meter: CpuMeter, args: argparse.Namespace) -> None:
+    """Each class's medians side by side, their ratios, and whether every driver run agreed."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"\nGrading {args.students} students x {notebooks_graded // args.students} notebooks "
-        f"({notebooks_graded} notebooks), {os.cpu_count()} cores, median of {args.repeat} interleaved "
-        f"rounds (load average now {load:.1f}):"
+        f"\nMedians of {args.repeat} interleaved rounds, {os.cpu_count()} cores, load average {load:.1f}; "
+        f"CPU counted: {meter.what}."
     )
-    for name, median in medians.items():
-        cores = statistics.median(busy[name])
-        print(
-            f"  {name:<34} {median:8.1f} s   {median / notebooks_graded:6.2f} s a notebook"
-            f"   {cores:4.2f} cores busy"
+    heads = [
+        f"{k}: {m.students} students x {m.notebooks // m.students} notebooks" for k, m in results.items()
+    ]
+    print((f"  {'':<34}" + "".join(f"{h:<44}" for h in heads)).rstrip())
+    print(
+        f"  {'':<34}"
+        + "".join(
+            f"{'time':>8} {'a notebook':>11} {'cores':>6} {'CPU/nb':>7} {'/floor':>7}   " for _ in heads
         )
-    floor_time, nbgrader_time = medians["floor (nbclient alone)"], medians["nbgrader autograde (sequential)"]
-    one, many = medians["driver, 1 worker"], medians[f"driver, {args.jobs} workers"]
-    print(f"  ratio nbgrader sequential / floor:       {nbgrader_time / floor_time:.2f}")
-    print(f"  ratio driver 1 worker / floor:           {one / floor_time:.2f}   (aim: <= 1.2)")
-    aim = "(aim: >= 1.7 with 2 workers on 2 cores)"
-    print(f"  speed-up {args.jobs} workers over 1 worker:       {one / many:.2f}   {aim}")
-    one_busy = statistics.median(busy["driver, 1 worker"])
-    ceiling = min(args.jobs, os.cpu_count() or 1) / one_busy
-    limit = f"{args.jobs} workers at most {ceiling:.2f} x faster"
-    print(f"    (1 worker keeps {one_busy:.2f} cores busy: {limit})")
-    print(f"  speed-up {args.jobs} workers over nbgrader:       {nbgrader_time / many:.2f}")
+    )
+    names = list(dict.fromkeys(n for m in results.values() for n in m.samples))
+    for name in names:
+        row = ""
+        for m in results.values():
+            if name not in m.samples:
+                row += f"{'-':>8}{'':36}"
+                continue
+            t = m.median(name)
+            cpu = statistics.median(m.cpu[name]) / m.notebooks
+            vs = t / m.median("floor (nbclient alone)")
+            row += f"{t:8.1f}s {t / m.notebooks:9.2f} s {m.cores(name):6.2f} {cpu:6.2f}s {vs:7.2f}   "
+        print(f"  {name:<34}{row}".rstrip())
+    one, many, dask = "driver, 1 worker", f"driver, {args.jobs} workers", f"driver, Dask, {args.jobs} workers"
+    lines = {
+        f"speed-up {args.jobs} workers over 1 worker:": lambda m: m.median(one) / m.median(many),
+        f"  most it can be ({args.jobs} cores / cores 1 worker keeps busy):": lambda m: (
+            min(args.jobs, os.cpu_count() or 1) / m.cores(one)
+        ),
+        "ratio driver 1 worker / floor:": lambda m: m.median(one) / m.median("floor (nbclient alone)"),
+        f"ratio Dask {args.jobs} workers / local {args.jobs} workers:": lambda m: (
+            m.median(dask) / m.median(many)
+        ),
+    }
+    for label, ratio in lines.items():
+        print((f"  {label:<66}" + "".join(f"{ratio(m):8.2f}{'':36}" for m in results.values())).rstrip())
     # The driver draws each notebook's hidden inputs from its code and the course's secret, so its
     # runs agree exactly; plain nbgrader judges in the kernel with fresh inputs at every run.
-    driver_scores = {k: v for k, v in scores.items() if k.startswith("driver")}
-    same = len({tuple(sorted(t.items())) for t in driver_scores.values()}) == 1
-    print(f"  every driver run gave every student the same total: {'yes' if same else 'NO'}")
-    if not same:
-        raise SystemExit("scores differ between runs")
+    for kind, m in results.items():
+        driver_scores = {k: v for k, v in m.scores.items() if k.startswith("driver")}
+        same = len({tuple(sorted(t.items())) for t in driver_scores.values()}) == 1
+        print(f"  {kind}: every driver run gave every student the same total: {'yes' if same else 'NO'}")
+        if not same:
+            raise SystemExit("scores differ between runs")
+
+
+def print_split(parts: dict[str, dict[str, list[float]]]) -> None:
+    """A notebook's cost in its three parts, for each kind of submission (medians over its notebooks)."""
+    print("\n  A notebook graded alone, median over the notebooks:     start   execution   judging")
+    for kind, phases in parts.items():
+        start, execution, judging = (statistics.median(phases[p]) for p in ("start", "execution", "judging"))
+        label = f"{kind} ({len(phases['start'])} notebooks)"
+        print(f"    {label:<52}{start:6.2f} s  {execution:6.2f} s  {judging:6.2f} s")
 
 
 def print_scaling(
-    samples: dict[str, list[float]], ceiling: float, notebooks: int, args: argparse.Namespace
+    results: dict[str, Measured], ceiling: float, notebooks: int, args: argparse.Namespace
 ) -> None:
-    """The engine's overhead, the driver's ceiling, and a class of 10,000 x 5 notebooks projected."""
-    local = statistics.median(samples[f"driver, {args.jobs} workers"])
-    dask = statistics.median(samples[f"driver, Dask, {args.jobs} workers"])
-    one = statistics.median(samples["driver, 1 worker"])
-    print(f"  ratio Dask {args.jobs} workers / local {args.jobs} workers:  {dask / local:.2f}")
-    print(f"    (per student: local {local / args.students:.2f} s, Dask {dask / args.students:.2f} s)")
+    """The driver's ceiling, and a class of 10,000 x 9 notebooks projected from the CPU a notebook
+    costs with {jobs} workers (the mixed class's, if measured)."""
+    m = results.get("mixed") or results["uniform"]
+    many = f"driver, Dask, {args.jobs} workers"
+    per_notebook = statistics.median(m.cpu[many]) / m.notebooks  # one core's seconds
     size = f"{args.ceiling_students} students x {notebooks} notebooks"
     print(
-        f"  driver's ceiling (infinitely fast workers, {size}): {ceiling:.1f} students committed per second"
+        f"\n  driver's ceiling (infinitely fast workers, {size}): {ceiling:.1f} students committed per second"
     )
-    # A student of 5 notebooks costs one worker (one core) 5/notebooks times what it cost here; a
-    # worker keeps one core busy; the engine's per-student overhead is as measured on these cores,
-    # never counted as a gain (its workers are started before the run, the local pool within it).
-    per_student = one / args.students * 5 / notebooks * max(1.0, dask / local)
-    per_ceiling = ceiling * notebooks / 5  # its cost is per notebook: merges, files
-    costs = f"{per_student:.1f} s of one core a student; driver at most {per_ceiling:.1f} students/s"
-    print(f"\n  Projected: 10,000 students x 5 notebooks, one Dask worker per core, one driver ({costs}):")
-    print(f"    {'machines x cores':<18}" + "".join(f"{m:>10} cores" for m in (2, 8, 32, 64)))
+    per_ceiling = ceiling * notebooks / 9  # its cost is per notebook: merges, files
+    costs = (
+        f"{per_notebook:.2f} s of one core a notebook (Dask, {m.students} students); "
+        f"driver at most {per_ceiling:.1f} students/s"
+    )
+    print(f"\n  Projected: 10,000 students x 9 notebooks, one Dask worker per core, one driver ({costs}):")
+    print(f"    {'machines x cores':<18}" + "".join(f"{c:>10} cores" for c in (2, 8, 32, 64)))
     for machines in (1, 4, 16, 64):
         row = [
-            max(10_000 * per_student / (machines * cores), 10_000 / per_ceiling) for cores in (2, 8, 32, 64)
+            max(90_000 * per_notebook / (machines * cores), 10_000 / per_ceiling) for cores in (2, 8, 32, 64)
         ]
         print(f"    {machines:>3} machines      " + "".join(f"{_hours(s):>16}" for s in row))
 

@@ -21,6 +21,8 @@ def test_the_grading_benchmark_times_every_contender_and_compares_their_scores()
             str(ROOT / "benchmarks" / "bench_autograde.py"),
             "--students",
             "2",
+            "--mixed-students",
+            "3",
             "--repeat",
             "1",
             "--notebooks",
@@ -40,15 +42,23 @@ def test_the_grading_benchmark_times_every_contender_and_compares_their_scores()
         "driver, 1 worker",
         "driver, 2 workers",
         "driver, Dask, 2 workers",
-    ):
-        assert re.search(rf"^  {re.escape(contender)} +\d+\.\d s", done.stdout, flags=re.MULTILINE), contender
+    ):  # the uniform class's time, then the mixed class's (nbgrader's own run: the uniform class only)
+        second = r"-" if contender.startswith("nbgrader") else r"\d+\.\ds"
+        assert re.search(
+            rf"^  {re.escape(contender)} +\d+\.\ds .* {second}( |$)", done.stdout, re.MULTILINE
+        ), contender
     for ratio in (
         "ratio driver 1 worker / floor:",
         "speed-up 2 workers over 1 worker:",
         "ratio Dask 2 workers / local 2 workers:",
     ):
-        assert re.search(rf"{re.escape(ratio)} +\d+\.\d\d", done.stdout), ratio
+        assert re.search(rf"{re.escape(ratio)} +\d+\.\d\d +\d+\.\d\d$", done.stdout, re.MULTILINE), ratio
+    # a notebook's start, execution and judging, for each kind of submission
+    split = r"^    (model|blank) \(9 notebooks\) +\d+\.\d\d s +\d+\.\d\d s +\d+\.\d\d s$"
+    assert len(re.findall(split, done.stdout, flags=re.MULTILINE)) == 2, done.stdout
     assert re.search(r"driver's ceiling \(.*\): \d+\.\d students committed per second", done.stdout)
     projected = r"^ +64 machines( +(\d+ h \d\d|\d+) min){4}$"  # the projection's last row: four times
     assert re.search(projected, done.stdout, flags=re.MULTILINE), done.stdout
-    assert "every driver run gave every student the same total: yes" in done.stdout
+    assert "10,000 students x 9 notebooks" in done.stdout
+    for kind in ("uniform", "mixed"):
+        assert f"{kind}: every driver run gave every student the same total: yes" in done.stdout

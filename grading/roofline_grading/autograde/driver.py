@@ -1,10 +1,11 @@
 """Grade a class: students in parallel workers, one writer to the gradebook.
 
 :func:`run` finds every collected submission (``submitted/<student>/<assignment>/``), hands each
-student's submission, as bytes, to an executor (:mod:`roofline_grading.autograde.executor`):
-worker processes on this machine (:mod:`roofline_grading.autograde.local_pool`, up to ``jobs`` at
-once, the default) or the workers of a Dask scheduler on any number of machines
-(:mod:`roofline_grading.autograde.dask_pool`, ``--scheduler ADDRESS``). As each student is done,
+student's submission, as bytes, the largest first (:mod:`roofline_grading.autograde.order`), to an
+executor (:mod:`roofline_grading.autograde.executor`): worker processes on this machine
+(:mod:`roofline_grading.autograde.local_pool`, up to ``jobs`` at once, the default) or the workers
+of a Dask scheduler on any number of machines (:mod:`roofline_grading.autograde.dask_pool`,
+``--scheduler ADDRESS``). As each student is done,
 it writes the scores into the course's gradebook through nbgrader's API and the graded notebooks
 into ``autograded/<student>/<assignment>/``. Only this process writes the gradebook, one student
 at a time and each student once, so a run with 8 workers, or 80 on ten machines, writes exactly
@@ -41,6 +42,7 @@ from roofline_grading.autograde import (
     grading_code,
     machine,
     misconceptions,
+    order,
     pipeline,
     scratch,
     worker,
@@ -143,7 +145,7 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
         saver = _Saver(plan, outcome, out)
         with gradebook.opened(plan.course) as book, saver.progress:  # once: opening costs as much as a merge
             saver.book = book
-            executor.grade(portable, plan.students, _reader(plan), saver.done)
+            executor.grade(portable, _handed_out(plan), _reader(plan), saver.done)
     finally:
         executor.close()
         scratch.remove(run_dir)  # and what a worker that died left running in it
@@ -238,6 +240,15 @@ def _portable(plan: _Plan, settings: Settings) -> Portable:
         salt=str(settings.sandbox["salt"]),
         run_id=settings.scratch.name,
         code=grading_code.identity(),
+    )
+
+
+def _handed_out(plan: _Plan) -> list[str]:
+    """The students in the order the workers get them: the largest submissions first
+    (:mod:`roofline_grading.autograde.order`), so that the workers finish together."""
+    assignment = plan.options.assignment
+    return order.longest_first(
+        plan.students, lambda student: plan.course.submitted_dir(student, assignment), list(plan.structures)
     )
 
 
