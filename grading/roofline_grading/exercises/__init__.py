@@ -16,7 +16,7 @@ To write an exercise, copy a folder to a new name (``exN_topic``), change it, ad
 >>> "ex9_memory_hierarchy" in FOLDERS, (folder("ex9_memory_hierarchy") / "statement.ipynb").is_file()
 (True, True)
 >>> [e.notebook for e in folder_exercises()][-1]
-'ex9_memory_hierarchy'
+'ex10_speculative'
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ __all__ = ["FOLDERS", "STATEMENT", "folder", "folder_exercises"]
 FOLDERS: tuple[str, ...] = (
     "ex6_ring_threshold",
     "ex9_memory_hierarchy",
+    "ex10_speculative",
 )
 """The exercise folders, in the order of the assignment: a new exercise is one more line."""
 STATEMENT = "statement.ipynb"
