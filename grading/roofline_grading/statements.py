@@ -13,8 +13,9 @@ holds refreshed, and no new one: a course made of a few notebooks stays so.
 
 >>> import tempfile
 >>> course = Path(tempfile.mkdtemp())
->>> [p.name for p in write(course / "solutions" / "roofline", everything=True)][-1]
-'ex9_memory_hierarchy.ipynb'
+>>> written = write(course / "solutions" / "roofline", everything=True)
+>>> "ex9_memory_hierarchy.ipynb" in [p.name for p in written]
+True
 >>> write(Path(tempfile.mkdtemp()), everything=False)
 []
 """

@@ -30,6 +30,7 @@ COPIES = 3
 """Identical copies of each submission in a class, under different student ids."""
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 EX1, EX3, EX5 = "ex1_int8_matmul", "ex3_roofline_plot", "ex5_h100_threshold"
+EX10 = "ex10_speculative"
 LAID_OUT = (EX1, EX3)
 """What the layouts' class hands in: numbers, and a figure (matplotlib reads its fonts and cache from
 the environment). A false flag comes from where the course and the environment are, not from which
@@ -69,9 +70,10 @@ def partly_right(kind: str) -> tuple[str, nbformat.NotebookNode]:
 def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     """Every kind of submission of the class: its notebook, and the notebook itself."""
     kinds: dict[str, tuple[str, nbformat.NotebookNode]] = {}
-    for notebook in (EX1, EX5):
-        kinds[f"model-{notebook[:3]}"] = (notebook, answered(notebook, None, "en"))
-        for slip in slip_of(notebook):
+    slipped = {EX1: slip_of(EX1), EX5: slip_of(EX5), EX10: ["ex10-free-draft"]}
+    for notebook, slips in slipped.items():  # ex10's hidden inputs are drawn again until they have an answer
+        kinds[f"model-{notebook.split('_')[0]}"] = (notebook, answered(notebook, None, "en"))
+        for slip in slips:
             kinds[slip] = (notebook, answered(notebook, slip, "en"))
             kinds[f"{slip}-ko"] = (notebook, answered(notebook, slip, "ko"))
     for kind in PARTLY_RIGHT:

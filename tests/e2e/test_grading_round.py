@@ -70,6 +70,7 @@ SLIP1 = {
     "ex7_serving_decisions": "ex7-query-heads",
     "ex8_measured_kernel": "ex8-sparse-peak",
     "ex9_memory_hierarchy": "ex9-untiled",
+    "ex10_speculative": "ex10-free-draft",
 }
 """A slip in every notebook: the student "slip1" makes them in English, "slip1-ko" in Korean."""
 
@@ -90,6 +91,7 @@ STUDENTS = (
             "ex7_serving_decisions": "ex7-kv-once",
             "ex8_measured_kernel": "ex8-percent",
             "ex9_memory_hierarchy": "ex9-scores-once",
+            "ex10_speculative": "ex10-independent-guesses",
         },
     ),
     Student(
@@ -102,6 +104,7 @@ STUDENTS = (
             "ex7_serving_decisions": "ex7-token-by-token",
             "ex8_measured_kernel": "ex8-micro-as-milli",
             "ex9_memory_hierarchy": "ex9-kv-not-per-block",
+            "ex10_speculative": "ex10-no-bonus-token",
         },
     ),
     Student(
@@ -113,9 +116,13 @@ STUDENTS = (
             "ex7_serving_decisions": "ex7-no-weights",
             "ex8_measured_kernel": "ex8-binary-terabytes",
             "ex9_memory_hierarchy": "ex9-elements-not-bytes",
+            "ex10_speculative": "ex10-verify-as-steps",
         },
     ),
-    Student("tiles", "tiles_", {"ex9_memory_hierarchy": "ex9-inner-bandwidth"}),
+    Student("tiles", "tiles_", {
+        "ex9_memory_hierarchy": "ex9-inner-bandwidth",
+        "ex10_speculative": "ex10-infinite-draft",
+    }),
     Student("output", "output_", {"ex9_memory_hierarchy": "ex9-no-output"}),
     # The Korean release: the same answers as "model" and "slip1", graded the same, told in Korean.
     Student("model-ko", "model-ko_", language="ko"),

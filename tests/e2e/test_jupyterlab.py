@@ -13,7 +13,7 @@ request to another host blocked, then does what a student does:
   lists each unanswered part in one line;
 - opens each released exercise: it opens unmodified (no unsaved-changes
   mark; saved as it opened, it is the released file, byte for byte);
-- types the answers into the answer cells (of ex1, ex3 and ex9), runs all cells and presses
+- types the answers into the answer cells (of ex1, ex3 and ex10), runs all cells and presses
   *Validate*: a notebook with a known mistake gets the misconception's words under the answer,
   the message first and alone (no traceback), Run All goes on past it to the last cell, which
   lists every check (an inherited mistake named as inherited), and no "Success!"; the same
@@ -113,7 +113,7 @@ def test_a_known_mistake_is_named_before_submission_and_validate_fails_then_pass
     known_mistake_named_then_put_right(browser, lab, "en")
 
 
-TYPED = ("ex3_roofline_plot", "ex9_memory_hierarchy")
+TYPED = ("ex3_roofline_plot", "ex10_speculative")
 """The exercises answered right by typing in the lab (ex1's known mistake is put right above): one
 with a figure, and the newest. Typing, Run All and Validate take the same path in any notebook;
 every exercise's model answers pass ``nbgrader validate`` (tests/grading/test_known_mistakes.py)

@@ -29,7 +29,8 @@ NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipy
 CLASS = {
     "model": {n: answered(n, None, "en") for n in NOTEBOOKS},
     "blank": {n: read(ROOT / "exercises" / ASSIGNMENT / f"{n}.ipynb") for n in NOTEBOOKS},
-    "slips": {n: answered(n, next(s for s in SLIPS if s.startswith(n[:3])), "en") for n in NOTEBOOKS},
+    "slips": {n: answered(n, next(s for s in SLIPS if s.split("-")[0] == n.split("_")[0]), "en")
+              for n in NOTEBOOKS},
 }
 
 

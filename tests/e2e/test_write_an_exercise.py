@@ -28,7 +28,7 @@ from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
 pytestmark = pytest.mark.grading
 
-NEW = "ex10_tiles"
+NEW = "ex11_tiles"
 FOLDER = f"grading/roofline_grading/exercises/{NEW}"
 REGISTRY = "grading/roofline_grading/exercises/__init__.py"
 
@@ -100,7 +100,7 @@ def test_an_instructor_writes_checks_releases_and_grades_an_exercise_of_their_ow
     before = check(clone, check_command)  # not released yet: it says so
     assert before and all("make exercises" in line or "Korean" in line for line in before), before
     run(clone, "make", "exercises")
-    after = check(clone, check_command.replace("check ex10", "check ex10 --draws 10"))
+    after = check(clone, check_command.replace("check ex11", "check ex11 --draws 10"))
     assert after and all("Korean" in line for line in after), after  # the one gap: its translation
 
     roster = "id,first_name,last_name\nmartinalice,Alice,Martin\nsmithbob,Bob,Smith\n"

@@ -34,6 +34,7 @@ from roofline_grading.exercises.ex7_serving_decisions import key as ex7_key
 from roofline_grading.exercises.ex8_measured_kernel import answers as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9
 from roofline_grading.exercises.ex9_memory_hierarchy import given as ex9_given
+from roofline_grading.exercises.ex10_speculative import given as ex10_given
 from roofline_grading.judge import Verdict, assess, judge
 from roofline_grading.questions import (
     FigureQuestion,
@@ -53,6 +54,7 @@ from rooflinekit.analysis import analyze
 from rooflinekit.costs import matmul_cost
 from rooflinekit.hierarchy import smallest_compute_bound_tiles
 from rooflinekit.network import network_critical_d
+from rooflinekit.transformer.speculative import expected_tokens
 
 QUESTIONS: dict[str, Question] = {q.id: q for e in key.EXERCISES.values() for q in e.questions}
 FUNCTIONS = {qid: q for qid, q in QUESTIONS.items() if isinstance(q, FunctionQuestion)}
@@ -173,6 +175,12 @@ def printed_figures() -> dict[str, float]:
         "ex9.unfused_attention_bytes": ex9.unfused_attention_bytes(*attention[:2]),
         "ex9.fused_attention_bytes": ex9.fused_attention_bytes(*attention),
         "ex9.fusion_ratio": ex9.fusion_ratio(*attention),
+        # exercise 10's at its figures; chapter 13's expected tokens
+        "ex10.expected_tokens": expected_tokens(ex10_given.K, ex10_given.ALPHA),
+        "ex10.verify_time": at_its_figures("ex10.verify_time"),
+        "ex10.speedup": at_its_figures("ex10.speedup"),
+        "ex10.best_draft_length": at_its_figures("ex10.best_draft_length"),
+        "ex10.stops_paying": at_its_figures("ex10.stops_paying"),
     }
 
 

@@ -23,6 +23,7 @@ from roofline_grading.exercises.ex6_ring_threshold import key as ex6
 from roofline_grading.exercises.ex7_serving_decisions import key as ex7
 from roofline_grading.exercises.ex8_measured_kernel import key as ex8
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
+from roofline_grading.exercises.ex10_speculative import key as ex10
 from roofline_grading.questions import Misconception
 from rooflinekit.dtypes import dtype_bytes
 from rooflinekit.exercises import EX1_CHIP, EX2_CHIP
@@ -249,6 +250,33 @@ SLIPS: dict[str, Slip] = {
         ex9.KV_NOT_PER_BLOCK,
         ((r"math\.ceil\(seq / block\)", "1"),),
         _parts("ex9", "fused_attention_bytes", "fusion_ratio"),
+    ),
+    # Exercise 10: each misconception it exists for.
+    "ex10-independent-guesses": Slip(
+        ex10.INDEPENDENT,
+        ((r"return \(1 - alpha \*\* \(k \+ 1\)\) / \(1 - alpha\)", "return 1 + k * alpha"),),
+        _parts("ex10", "expected_tokens", "speedup", "best_draft_length", "stops_paying"),
+    ),
+    "ex10-no-bonus-token": Slip(
+        ex10.NO_BONUS,
+        ((r"alpha \*\* \(k \+ 1\)", "alpha ** k"),),
+        _parts("ex10", "expected_tokens", "speedup", "best_draft_length", "stops_paying"),
+    ),
+    "ex10-infinite-draft": Slip(
+        ex10.INFINITE_DRAFT,
+        ((r"return \(1 - alpha \*\* \(k \+ 1\)\)", "return 1"),),
+        _parts("ex10", "expected_tokens", "speedup", "best_draft_length", "stops_paying"),
+    ),
+    "ex10-verify-as-steps": Slip(
+        ex10.VERIFY_AS_STEPS,
+        ((r"return step_time\(TARGET_PARAMS, TARGET_KV, batch, k \+ 1,",
+          "return (k + 1) * step_time(TARGET_PARAMS, TARGET_KV, batch, 1,"),),
+        _parts("ex10", "verify_time", "speedup", "best_draft_length", "stops_paying"),
+    ),
+    "ex10-free-draft": Slip(
+        ex10.FREE_DRAFT,
+        ((r"t_round = k \* t_draft \+ ", "t_round = "),),
+        _parts("ex10", "speedup", "best_draft_length", "stops_paying"),
     ),
 }
 
