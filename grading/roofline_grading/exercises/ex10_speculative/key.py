@@ -60,7 +60,8 @@ VERIFY_AS_STEPS = Misconception(
     N_(
         "This matches pricing the verification as k + 1 decode steps. It is one step over k + 1 "
         "positions a sequence: the weights are read once and each sequence's cache once, and only the "
-        "matmuls' FLOPs grow k + 1 times, which costs time only where they pass the memory's time."
+        "matmuls' FLOPs grow k + 1 times, which costs time only where they pass the weights' read "
+        "time, 2P / bandwidth."
     ),
 )
 FREE_DRAFT = Misconception(
