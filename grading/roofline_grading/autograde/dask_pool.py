@@ -225,7 +225,7 @@ def _stopped(error: machine.CannotGrade, left: list[str], saved: int, address: s
     then grade them: make autograde SCHEDULER=tls://10.0.0.1:8786
     AUTOGRADE_OPTIONS="--student carol --student dave"
     """
-    names = [plain(s, 100) for s in left]
+    names = sorted(plain(s, 100) for s in left)  # by name, to be found: not the order handed out
     options = " ".join(f"--student {s}" for s in names)
     return (
         f"a worker cannot grade: {error}. The run stopped; the {saved} students graded so far are saved. "
