@@ -87,18 +87,25 @@ def build_course(directory: Path, notebooks: list[str]) -> Path:
     return course
 
 
+def _model_answers(solution: Path) -> dict[str, str]:
+    """The model answer of each answer cell of ``solution``, by grade id, without nbgrader's markers."""
+    import nbformat
+
+    nb = nbformat.read(solution, as_version=4)
+    return {
+        c.metadata["nbgrader"]["grade_id"]: _without_markers(c.source)
+        for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("solution")
+    }
+
+
 def build_class(course: Path, students: int) -> None:
     """Student i answers with the model answers, leaves every (i % 4 + 3)-th answer cell empty
     when i is odd, and makes slip i % 4 when i % 3 == 0."""
     import nbformat
 
     for path in sorted((course / "solutions" / ASSIGNMENT).glob("*.ipynb")):
-        solution = nbformat.read(path, as_version=4)
-        answers = {
-            c.metadata["nbgrader"]["grade_id"]: _without_markers(c.source)
-            for c in solution.cells
-            if c.metadata.get("nbgrader", {}).get("solution")
-        }
+        answers = _model_answers(path)
         for i in range(students):
             nb = nbformat.read(course / "exercises" / ASSIGNMENT / path.name, as_version=4)
             answer_cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") in answers]
@@ -123,12 +130,7 @@ def build_mixed_class(course: Path, students: int) -> None:
 
     answered = max(1, students // 2)
     for path in sorted((course / "solutions" / ASSIGNMENT).glob("*.ipynb")):
-        solution = nbformat.read(path, as_version=4)
-        answers = {
-            c.metadata["nbgrader"]["grade_id"]: _without_markers(c.source)
-            for c in solution.cells
-            if c.metadata.get("nbgrader", {}).get("solution")
-        }
+        answers = _model_answers(path)
         released = course / "exercises" / ASSIGNMENT / path.name
         for i in range(students):
             nb = nbformat.read(released, as_version=4)
