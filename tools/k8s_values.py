@@ -34,8 +34,8 @@ import yaml
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when PyYAML has it: 10 times faster
 ROOT = Path(__file__).resolve().parent.parent
 K8S = ROOT / "hub" / "k8s"
-Z2JH = K8S / "vendor" / "zero-to-jupyterhub-4.4.0"
-NGSHARE = K8S / "vendor" / "ngshare-0.6.0"
+Z2JH = K8S / "vendor" / "zero-to-jupyterhub-4.4.0" / "jupyterhub"
+NGSHARE = K8S / "vendor" / "ngshare-0.6.0" / "ngshare"
 
 
 class ValuesError(Exception):

@@ -18,8 +18,6 @@ sys.path.insert(0, str(ROOT / "tools"))
 import k8s_values  # noqa: E402  # tools/k8s_values.py
 import public_edition  # noqa: E402  # tools/public_edition.py
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     status = k8s_values.main(list(argv))
@@ -139,3 +137,12 @@ def test_every_package_the_image_adds_is_pinned_and_its_jupyterhub_is_the_charts
         words = [w for w in command.split()[2:] if w != "\\" and not w.startswith("-")]
         named = [w for w in words if not w.endswith(".txt")]
         assert all("==" in w for w in named), command
+
+
+def test_the_tools_examples_hold() -> None:
+    import doctest
+
+    import k8s_helm  # tools/k8s_helm.py: its examples need no Helm
+
+    for module in (k8s_values, k8s_helm):
+        assert doctest.testmod(module).failed == 0, module.__name__
