@@ -18,6 +18,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import k8s_values  # noqa: E402  # tools/k8s_values.py
 import public_edition  # noqa: E402  # tools/public_edition.py
 
+from tests.e2e.test_guide_round import console_commands, section  # noqa: E402  # the guide, read as its test reads it
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     status = k8s_values.main(list(argv))
@@ -139,10 +141,30 @@ def test_every_package_the_image_adds_is_pinned_and_its_jupyterhub_is_the_charts
         assert all("==" in w for w in named), command
 
 
-def test_the_tools_examples_hold() -> None:
-    import doctest
 
-    import k8s_helm  # tools/k8s_helm.py: its examples need no Helm
+SECTION = "A class on Kubernetes (Zero to JupyterHub)"
 
-    for module in (k8s_values, k8s_helm):
-        assert doctest.testmod(module).failed == 0, module.__name__
+
+def test_the_guides_misspelling_is_what_the_check_prints(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    (example,) = [line for line in section(SECTION).splitlines() if line.startswith("hub/k8s/config.yaml: ")]
+    edited = tmp_path / "config.yaml"
+    edited.write_text((K8S / "config.yaml").read_text().replace("\n  image:\n", "\n  imag:\n", 1))
+    status, _, err = run(capsys, "--hub", str(edited))
+    assert status == 1
+    assert err.splitlines() == [example.replace("hub/k8s/config.yaml", str(edited), 1)]
+
+
+def test_the_guide_installs_the_chart_versions_the_checks_read() -> None:
+    commands = console_commands(SECTION)
+    installs = {line.split()[4]: line for line in commands if line.startswith("helm upgrade")}
+    assert set(installs) == {"ngshare/ngshare", "jupyterhub/jupyterhub"}, installs
+    assert "--version 4.4.0 " in installs["jupyterhub/jupyterhub"]
+    assert "jupyterhub 4.4.0" in k8s_values.JUPYTERHUB.name
+    assert "--version 0.6.0 " in installs["ngshare/ngshare"]
+    assert "ngshare 0.6.0" in k8s_values.NGSHARE_CHART.name
+    hub = yaml.safe_load((k8s_values.Z2JH / "Chart.yaml").read_text())["appVersion"]
+    assert f"JupyterHub {hub}" in section(SECTION)
+    (client,) = [line for line in commands if "ngshare-exchange==" in line]
+    assert "ngshare-exchange==0.5.3" in client
+    assert "ngshare-exchange==0.5.3" in (K8S / "Dockerfile").read_text()

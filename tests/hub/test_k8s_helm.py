@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -68,5 +69,42 @@ def test_the_rendered_cluster_holds_the_groups_the_exchange_and_the_network_poli
     assert [rule["from"] for rule in policy["spec"]["ingress"]] == [[allowed]]
     values = yaml.safe_load(base64.b64decode(named(rendered, "Secret", "hub")["data"]["values.yaml"]))
     groups = values["hub"]["config"]["JupyterHub"]["load_groups"]
-    assert set(groups) == {"formgrade-roofline", "nbgrader-roofline"}
+    assert set(groups) == {"formgrade-roofline", "nbgrader-roofline", "roofline-ko"}
     assert "roofline-roles.py" in values["hub"]["extraConfig"]
+
+
+# The section's commands that need what no test here has, by how they start: a cluster and a
+# registry (helm, kubectl, docker), the hub's exchange and your hub token (ngshare's and nbgrader's
+# exchange commands, the token's export), the course's grading machines (SCHEDULER=), a graded
+# round (feedback, grades), or a change to your environment and course (pip, nbgrader_config.py,
+# make exercises: the grading round's tests run those).
+NEEDS = ("helm ", "kubectl ", "docker ", ".venv/bin/ngshare-course-management ", ".venv/bin/nbgrader ",
+         "export JUPYTERHUB_", "make autograde SCHEDULER=", "make feedback", "make grades",
+         ".venv/bin/pip install", "printf ", "make exercises")
+
+
+def test_the_guides_commands_that_need_no_cluster(k8s_check: str, tmp_path: Path) -> None:
+    from tests.e2e.test_guide_round import console_commands
+
+    commands = console_commands("A class on Kubernetes (Zero to JupyterHub)")
+    runnable = [c for c in commands if not c.startswith(NEEDS)]
+    assert runnable == [
+        "make k8s-check",
+        "make public-edition DEST=../roofline-public REPOSITORY_URL=https://github.com/your-org/roofline-course",
+        "NGSHARE_TOKEN=$(openssl rand -hex 32)",
+    ]
+    # make k8s-check: the fixture ran it. The public edition, into a folder of the test's.
+    edition = tmp_path / "roofline-public"
+    public = runnable[1].replace("DEST=../roofline-public", f"DEST={edition}")
+    done = subprocess.run(public, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (build,) = [c for c in commands if c.startswith("docker build")]
+    assert build.endswith(" ../roofline-public")
+    for line in (ROOT / "hub/k8s/Dockerfile").read_text().splitlines():
+        if line.startswith("COPY ") and "--from=" not in line:
+            assert all((edition / source).exists() for source in line.split()[1:-1]), line
+    private = ("solutions", "grading", ".grading-secret", "gradebook.db")
+    assert not [p for p in private if (edition / p).exists()]
+    token = subprocess.run(["bash", "-c", runnable[2] + ' && printf %s "$NGSHARE_TOKEN"'],
+                           capture_output=True, text=True, timeout=30)
+    assert re.fullmatch(r"[0-9a-f]{64}", token.stdout), token
