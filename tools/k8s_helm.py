@@ -18,7 +18,6 @@ and macOS among them), too large and too specific for the course's lock.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sys
@@ -29,10 +28,10 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-K8S = ROOT / "hub" / "k8s"
-Z2JH = K8S / "vendor" / "zero-to-jupyterhub-4.4.0" / "jupyterhub"
-NGSHARE = K8S / "vendor" / "ngshare-0.6.0" / "ngshare"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The same files and lines as the schema's check:
+from k8s_values import NGSHARE, Z2JH, report, shown, values_files
+
 RELEASE = {"name": "roofline", "namespace": "roofline"}
 WARNING = 2  # helm lint's severities: 1 info, 2 warning, 3 error
 
@@ -40,12 +39,6 @@ WARNING = 2  # helm lint's severities: 1 info, 2 warning, 3 error
 def kinds(manifests: str) -> list[str]:
     """The ``kind`` of each object in a rendered template's YAML documents, sorted."""
     return sorted(doc["kind"] for doc in yaml.safe_load_all(manifests) if isinstance(doc, dict))
-
-
-def shown(path: Path) -> str:
-    """``path`` relative to the repository when it is in it."""
-    resolved = path.resolve()
-    return str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(path)
 
 
 def packaged(chart: Path, into: Path) -> Path:
@@ -101,22 +94,16 @@ def rendered(values_file: Path, chart: Path) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     import helm_python as helm
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hub", type=Path, default=K8S / "config.yaml", help="jupyterhub chart values")
-    parser.add_argument("--ngshare", type=Path, default=K8S / "ngshare.yaml", help="ngshare chart values")
-    args = parser.parse_args(argv)
-    problems = []
+    hub, ngshare = values_files(__doc__.split("\n\n")[0], argv)
+    outcomes = []
     with tempfile.TemporaryDirectory() as scratch:
-        for values_file, chart in ((args.hub, Z2JH), (args.ngshare, NGSHARE)):
+        for values_file, chart in ((hub, Z2JH), (ngshare, NGSHARE)):
             found, rendered = helm_problems(values_file, packaged(chart, Path(scratch)))
-            problems += found
-            if not found:
-                objects = ", ".join(f"{count} {kind}" for kind, count in sorted(rendered.items()))
-                print(f"{shown(values_file)}: Helm {helm.helm_sdk_version()} lints the "
-                      f"{chart.name} chart with it and renders {sum(rendered.values())} objects ({objects})")
-    for line in problems:
-        print(line, file=sys.stderr)
-    return 1 if problems else 0
+            objects = ", ".join(f"{count} {kind}" for kind, count in sorted(rendered.items()))
+            fine = (f"{shown(values_file)}: Helm {helm.helm_sdk_version()} lints the {chart.name} chart with "
+                    f"it and renders {sum(rendered.values())} objects ({objects})")
+            outcomes.append((found, fine))
+    return report(outcomes)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when PyYAML has it: 10 times faster
@@ -91,6 +90,8 @@ def coalesce(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str
 
 def schema_problems(values: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
     """What the chart's schema refuses in the merged values: ``path: message`` lines, sorted."""
+    import jsonschema  # here: tools/k8s_helm.py uses the rest of this module where jsonschema is not
+
     validator = jsonschema.Draft7Validator(schema)
     lines = []
     for error in validator.iter_errors(values):
@@ -133,24 +134,38 @@ def check_ngshare(path: Path) -> list[str]:
     ]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def values_files(description: str, argv: list[str] | None) -> tuple[Path, Path]:
+    """The jupyterhub and the ngshare values files the command line names (``--hub``, ``--ngshare``;
+    the course's own by default)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--hub", type=Path, default=K8S / "config.yaml", help="jupyterhub chart values")
     parser.add_argument("--ngshare", type=Path, default=K8S / "ngshare.yaml", help="ngshare chart values")
     args = parser.parse_args(argv)
-    problems = []
-    checks = ((args.hub, check_hub, JUPYTERHUB), (args.ngshare, check_ngshare, NGSHARE_CHART))
-    for path, check, chart in checks:
+    return args.hub, args.ngshare
+
+
+def report(outcomes: list[tuple[list[str], str]]) -> int:
+    """Each file's line when it has no problem (on stdout), then every problem (on stderr); the exit
+    status (1 when any)."""
+    problems = [line for found, _ in outcomes for line in found]
+    for found, fine in outcomes:
+        if not found:
+            print(fine)
+    for line in problems:
+        print(line, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    hub, ngshare = values_files(__doc__.split("\n\n")[0], argv)
+    outcomes = []
+    for path, check, chart in ((hub, check_hub, JUPYTERHUB), (ngshare, check_ngshare, NGSHARE_CHART)):
         try:
             found = check(path)
         except ValuesError as error:
             found = [str(error)]
-        problems += found
-        if not found:
-            print(f"{shown(path)}: valid values for the {chart.name} chart")
-    for line in problems:
-        print(line, file=sys.stderr)
-    return 1 if problems else 0
+        outcomes.append((found, f"{shown(path)}: valid values for the {chart.name} chart"))
+    return report(outcomes)
 
 
 if __name__ == "__main__":

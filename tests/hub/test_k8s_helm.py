@@ -47,7 +47,7 @@ def test_helm_names_a_misspelled_key(k8s_check: str, tmp_path: Path) -> None:
 
 def objects() -> list[dict]:
     script = ("import json, sys; sys.path.insert(0, 'tools'); import k8s_helm as h; "
-              "print(json.dumps(h.rendered(h.K8S / 'config.yaml', h.Z2JH)))")
+              "print(json.dumps(h.rendered(h.Path('hub/k8s/config.yaml'), h.Z2JH)))")
     done = subprocess.run([str(HELM_PYTHON), "-c", script], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
