@@ -33,7 +33,8 @@ VENV = ROOT / ".venv-exchange"
 ADMIN = "roofline-test-admin-token-0123456789abcdef"  # a service of the test's hub only
 SECTION = "A class on Kubernetes (Zero to JupyterHub)"
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("k8s-exchange")]
+# A hub and its service, in a fresh venv: the lab tier.
+pytestmark = [pytest.mark.lab, pytest.mark.xdist_group("k8s-exchange")]
 
 
 def free_port() -> int:
