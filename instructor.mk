@@ -61,6 +61,40 @@ $(PEERS_STAMP): benchmarks/requirements-peers.txt pyproject.toml
 compare-peers: $(PEERS_STAMP)  ## Answer the same transformer questions with rooflinekit and GenZ, side by side
 	$(PEERS_VENV)/bin/python benchmarks/compare_peers.py
 
+# The class on Zero to JupyterHub (hub/k8s/, the guide's "A class on Kubernetes"): its values
+# checked against the vendored charts without a cluster, first by their schema (jsonschema, in the
+# course's environment), then by Helm itself (lint, schema, every template rendered), whose Go SDK
+# comes from PyPI's helm-python-sdk in an environment of its own (hub/k8s/requirements-helm.txt).
+.PHONY: k8s-check
+HELM_VENV := .venv-helm
+HELM_STAMP := $(HELM_VENV)/.installed
+
+$(HELM_STAMP): hub/k8s/requirements-helm.txt
+	test -x $(HELM_VENV)/bin/python || $(PYTHON) -m venv $(HELM_VENV)
+	$(HELM_VENV)/bin/python -m pip install -qq -r hub/k8s/requirements-helm.txt
+	touch $@
+
+k8s-check: $(STAMP) $(HELM_STAMP)  ## Check hub/k8s/'s chart values: the charts' schemas, then helm lint and template (no cluster)
+	$(BIN)/python tools/k8s_values.py
+	$(HELM_VENV)/bin/python tools/k8s_helm.py
+
+# The exchange of hub/k8s/ on this machine, for its test (tests/hub/test_k8s_exchange.py): JupyterHub
+# and ngshare as the charts run them (hub/k8s/exchange/requirements.txt), configurable-http-proxy
+# from npm, and the client the course's image adds to the Labs (ngshare-exchange, the Dockerfile's
+# pin, without its declared dependencies), apart from .venv.
+.PHONY: k8s-exchange-env
+EXCHANGE_VENV := .venv-exchange
+EXCHANGE_STAMP := $(EXCHANGE_VENV)/.installed
+$(EXCHANGE_STAMP): hub/k8s/exchange/requirements.txt hub/k8s/Dockerfile
+	test -x $(EXCHANGE_VENV)/bin/python || $(PYTHON) -m venv $(EXCHANGE_VENV)
+	$(EXCHANGE_VENV)/bin/python -m pip install -qq -r hub/k8s/exchange/requirements.txt
+	$(EXCHANGE_VENV)/bin/python -m pip install -qq --no-deps --target $(EXCHANGE_VENV)/client \
+		$$(grep -o 'ngshare-exchange==[0-9.]*' hub/k8s/Dockerfile)
+	npm install --prefix $(EXCHANGE_VENV)/proxy --no-audit --no-fund --loglevel=error configurable-http-proxy@4.6.3
+	touch $@
+
+k8s-exchange-env: $(EXCHANGE_STAMP)  ## The exchange's test environment (.venv-exchange): JupyterHub and ngshare as hub/k8s/ runs them
+
 # Every package but the two packages of this repository, pip and setuptools (a virtual
 # environment's own; jupyterlab and nbgrader take any): wheel too, which sphinx-togglebutton
 # requires and `pip freeze` leaves out unless --all.
