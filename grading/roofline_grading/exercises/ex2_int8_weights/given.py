@@ -12,9 +12,13 @@ library's (:mod:`rooflinekit.exercises`), which the book quotes for exercises 2 
 from __future__ import annotations
 
 from rooflinekit.catalog import Chip
-from rooflinekit.exercises import EX2_CHIP, MIXED
+from rooflinekit.exercises import EX2_CHIP, EXERCISE_1_HBM_BANDWIDTH, MIXED, VENDOR_HBM_BANDWIDTH
 
-__all__ = ["CHIP", "MIXED"]
+__all__ = ["CHIP", "EXERCISE_1_BANDWIDTH", "MIXED", "VENDOR"]
 
 CHIP: Chip = EX2_CHIP
 """The TPU v5e with the catalog's figures (the chapters' 8.2e11 B/s)."""
+VENDOR = VENDOR_HBM_BANDWIDTH
+"""Google's 819 GB/s, which the statement names as what the catalog's figure rounds (not asked)."""
+EXERCISE_1_BANDWIDTH = EXERCISE_1_HBM_BANDWIDTH
+"""Exercise 1's 8.1e11 B/s, which the statement says not to use (a known mistake's figure)."""

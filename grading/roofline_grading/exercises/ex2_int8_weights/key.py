@@ -32,7 +32,7 @@ from roofline_grading.matmuls import APPROXIMATE, approximate_intensity, critica
 from roofline_grading.misconceptions import APPROXIMATE_INTENSITY, INT8_PEAK_FOR_BF16
 from roofline_grading.questions import FunctionQuestion, Misconception, Mistake
 from rooflinekit.costs import Cost, matmul_cost
-from rooflinekit.exercises import EXERCISE_1_HBM_BANDWIDTH, INT8
+from rooflinekit.exercises import INT8
 from rooflinekit.fmt import num
 from rooflinekit.words import N_
 
@@ -54,7 +54,7 @@ ONE_BYTE_OUTPUT = Misconception(
 EXERCISE_1_BANDWIDTH = Misconception(
     "exercise-1-bandwidth",
     N_("This matches using exercise 1's bandwidth ({bandwidth} B/s) instead of the bandwidth given."),
-    (("bandwidth", num(EXERCISE_1_HBM_BANDWIDTH)),),
+    (("bandwidth", num(given.EXERCISE_1_BANDWIDTH)),),
 )
 ALL_BF16: dict[str, str] = {"x": "bf16", "w": "bf16", "out": "bf16"}
 FIGURES = (given.CHIP.peak("bf16"), given.CHIP.peak("int8"), given.CHIP.hbm_bandwidth)
@@ -152,7 +152,7 @@ def critical_batch() -> FunctionQuestion:
         mistakes=(
             Mistake(INT8_PEAK_FOR_BF16, lambda bf16, int8, bw: critical(int8, bw)),
             Mistake(TWO_BYTE_WEIGHTS, lambda bf16, int8, bw: critical(bf16, bw, "bf16")),
-            Mistake(EXERCISE_1_BANDWIDTH, lambda bf16, int8, bw: critical(bf16, EXERCISE_1_HBM_BANDWIDTH)),
+            Mistake(EXERCISE_1_BANDWIDTH, lambda bf16, int8, bw: critical(bf16, given.EXERCISE_1_BANDWIDTH)),
         ),
         readings=(
             *roundings(lambda bf16, int8, bw: answers.critical_batch(bf16, bw), "tokens"),

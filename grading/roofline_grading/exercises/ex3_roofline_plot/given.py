@@ -10,12 +10,14 @@ library's (:mod:`rooflinekit.exercises`), which the book quotes for exercises 2 
 from __future__ import annotations
 
 from rooflinekit.catalog import Chip
-from rooflinekit.exercises import EX2_CHIP, EX3_BATCHES, EX3_SIZES, MIXED
+from rooflinekit.exercises import EX2_CHIP, EX3_BATCHES, EX3_SIZES, EXERCISE_1_HBM_BANDWIDTH, MIXED
 
-__all__ = ["BATCHES", "CHIP", "MIXED", "SIZES"]
+__all__ = ["BATCHES", "CHIP", "EXERCISE_1_BANDWIDTH", "MIXED", "SIZES"]
 
 CHIP: Chip = EX2_CHIP
 """Exercise 2's chip: the TPU v5e with the catalog's figures."""
+EXERCISE_1_BANDWIDTH = EXERCISE_1_HBM_BANDWIDTH
+"""Exercise 1's 8.1e11 B/s, which the statement says this chip's bandwidth is not (not asked)."""
 SIZES = EX3_SIZES
 """D = F for each curve of the plot."""
 BATCHES = EX3_BATCHES
