@@ -14,8 +14,8 @@ checked; the exit status is 1 when there is a problem, 2 for an exercise that is
 - the statement's figures: each figure the key says the statement gives (``given.py``'s) is
   quoted in the released statement in every language, in any unit (``989 TFLOP/s``, ``3.35 TB/s``,
   ``80 GB``, ``1,024``) (:mod:`roofline_grading.checks.figures`);
-- the Korean release: its notebook is there and up to date, or the messages it lacks are listed
-  (``tools/exercise_translations.py``);
+- the translated releases, in each language of ``rooflinekit.languages``: the notebook is there and
+  up to date, or the messages it lacks are listed (``tools/exercise_translations.py``);
 - the public edition: no file of it (tools/public_edition.py's list) holds a line of the
   exercise's solutions or hidden tests, or names the exercise folders' package.
 
@@ -144,7 +144,7 @@ CHECKS: tuple[tuple[str, Callable[[Exercise, int, Path], Iterator[str]]], ...] =
     ("the readings", readings_handled),
     ("the statement's figures", lambda e, n, c: figures.problems(e, c, LANGUAGES)),
     ("the notebooks run", lambda e, n, c: notebooks.run_problems(e, c)),
-    ("the Korean release", lambda e, n, c: translations.gaps(e.notebook, c)),
+    ("the translated releases", lambda e, n, c: translations.gaps(e.notebook, c)),
     ("the public edition", lambda e, n, c: public.leaks(e.notebook, c)),
 )
 """Each check, in the order an author fixes things: its name and its problems."""
