@@ -165,6 +165,7 @@ def site(edition: Edition, student: Path) -> Path:
 # --- What the edition holds ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # runs make five times (seconds)
 def test_make_public_edition_wants_a_new_or_empty_folder(tmp_path: Path) -> None:
     missing = _make("public-edition")
     assert missing.returncode == 2 and "name a new or empty folder" in missing.stderr, missing.stderr
