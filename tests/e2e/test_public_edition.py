@@ -4,8 +4,8 @@
 beside it (as after a grading round), once for the module. Then, in that edition alone:
 
 - it holds no answer: no ``solutions/`` nor ``grading/``, no code of a solution cell or hidden
-  test (read from ``solutions/``, both languages), no name of the answer key or of the model
-  answers' functions (``roofline_grading.reference``) and no line of their code, no grading secret;
+  test (read from ``solutions/``, both languages), no name of the answer key or of the exercise
+  folders (``roofline_grading.exercises``) and no line of their model answers' code, no grading secret;
 - the student environment is made with the README's one recipe, as a student would, in the
   edition's folder (pip's cache makes it take about a minute): every package it installs is the
   lock's pin, every file of rooflinekit is installed (the wheel pip builds holds its data files),
