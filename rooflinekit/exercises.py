@@ -30,6 +30,9 @@ EX1_CHIP: Chip = chip("tpu-v5e").derive(
     id="tpu-v5e-exercise-1", name="TPU v5e (exercise 1)", hbm_bandwidth=EXERCISE_1_HBM_BANDWIDTH
 )
 """The TPU v5e as exercise 1 gives it: the catalog's peaks, exercise 1's bandwidth."""
+VENDOR_HBM_BANDWIDTH = 8.19e11
+"""Google's figure for the TPU v5e's HBM (819 GB/s), which exercises 1 and 2 name: the catalog's
+8.2e11 B/s rounds it, exercise 1's 8.1e11 rounds it down."""
 EX1_SHAPE = (128, 8192, 8192)
 """(B, D, F) for which exercise 1 asks whether the matmul is limited by compute or memory."""
 

@@ -32,6 +32,14 @@ os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
 TIERS = ("book", "grading", "browser", "lab", "slow")
 """The markers that take a test out of the unit tier (pyproject.toml declares them)."""
 NEEDS_THE_SITE = {"built_site", "site_url"}
+SLOW_DOCTESTS = {
+    "rooflinekit.measure.run.measure_cache_levels",  # measures this machine's memory levels
+    "rooflinekit.explorer.transformer_static.transformer_html",  # the view at every position
+    "rooflinekit.explorer.transformer_static.view_data",
+    "rooflinekit.explorer.transformer_static",  # the module's example: a whole view
+    "rooflinekit.explorer.transformer_widget",  # the module's example: a live view
+}
+"""The docstring examples that take seconds by nature: in the slow tier (a doctest takes no marker)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -40,6 +48,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if NEEDS_THE_SITE & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("book"):
             item.add_marker(pytest.mark.book)
+        if isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)
         if not any(item.get_closest_marker(tier) for tier in TIERS):
             item.add_marker(pytest.mark.unit)
 

@@ -22,8 +22,16 @@ metadata (``{"roofline": {"language": "ko"}}``), which the grading driver reads 
 submission from the right release and to write its feedback in that language.
 
     python tools/exercise_translations.py extract        # English code messages -> exercise-code.po
-    python tools/exercise_translations.py build          # write solutions/ko/ and exercises/ko/
+    python tools/exercise_translations.py build          # write solutions/<lang>/ and exercises/<lang>/
     python tools/exercise_translations.py build --check  # exit 1 naming the notebooks that are stale
+
+Each language of ``rooflinekit.languages`` is built on its own, and in it each notebook whose
+messages are all translated: a language translated in part (a new one) is released for the
+notebooks it completes, and each notebook it does not is one line, ``<name>: not released in
+<lang>: N messages have no <lang> translation (...)`` (with ``--check``, its messages follow,
+indented). The exit status: 0 once every complete notebook is released (gaps or not: ``make
+exercises`` goes on for the complete languages and notebooks); with ``--check``, 1 if a notebook is
+stale or not released for a gap.
 
 >>> code_messages('assert x > 0, "x should be positive"\\nNOTE = "read me first"\\n')
 ['x should be positive', 'read me first']
@@ -58,6 +66,23 @@ language."""
 
 class MissingTranslations(Exception):
     """Messages a notebook needs that the catalogs do not translate (the message lists them)."""
+
+
+class NotebookGap(MissingTranslations):
+    """The messages one notebook needs in one language that its catalogs do not translate: the
+    notebook is not released in that language, and this is its one line.
+
+    >>> print(NotebookGap("ex1_int8_matmul", "xx", ("Bytes moved", "(a) Bytes")))
+    ex1_int8_matmul: not released in xx: 2 messages have no xx translation ('Bytes moved', ...)
+    """
+
+    def __init__(self, name: str, language: str, messages: tuple[str, ...]) -> None:
+        self.name, self.language, self.messages = name, language, messages
+        more = ", ..." if len(messages) > 1 else ""
+        super().__init__(
+            f"{name}: not released in {language}: {len(messages)} messages have no {language} translation"
+            f" ({messages[0][:60]!r}{more})"
+        )
 
 
 def code_messages(source: str) -> list[str]:
@@ -157,7 +182,7 @@ def lookup(path: Path) -> Callable[[str], str | None]:
 
 def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROOT) -> Any:
     """A copy of ``notebook`` (the English instructor version of exercise ``name``) in
-    ``language``; raises :class:`MissingTranslations` listing every message the catalogs lack."""
+    ``language``; raises :class:`NotebookGap` listing every message the catalogs lack."""
     import copy
 
     markdown = lookup(page_catalog(root, language, name))
@@ -171,10 +196,7 @@ def translate_notebook(notebook: Any, name: str, language: str, root: Path = ROO
         elif cell.cell_type == "code" and not grade_id.endswith(MADE_SUFFIXES):
             cell.source = translate_code(cell.source, code, missing)
     if missing:
-        listed = "\n".join(f"  {m[:100]}" for m in dict.fromkeys(missing))
-        raise MissingTranslations(
-            f"{name}: {len(set(missing))} messages have no {language} translation:\n{listed}"
-        )
+        raise NotebookGap(name, language, tuple(dict.fromkeys(missing)))
     translated.metadata.setdefault("roofline", {})["language"] = language
     return translated
 
@@ -193,25 +215,38 @@ def solution_paths(root: Path = ROOT) -> list[Path]:
     return sorted((root / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 
 
-def build(
-    language: str, root: Path = ROOT, *, course_dir: Path | None = None, check: bool = False
-) -> list[str]:
-    """Write (or with ``check``, compare) the translated instructor versions and their release in
-    ``course_dir`` (this checkout by default), from its English ones and ``root``'s catalogs; the
-    names of the notebooks that were (or would be) changed."""
-    course_dir = course_dir or root
+def _translated(language: str, root: Path, course_dir: Path, source_dir: Path) -> list[NotebookGap]:
+    """Write each notebook of ``course_dir`` that ``root``'s catalogs translate into ``language``
+    to ``source_dir``; what the others lack (a notebook without a page catalog is said at once)."""
     import nbformat
 
+    gaps = []
+    for path in solution_paths(course_dir):
+        if not page_catalog(root, language, path.stem).is_file():
+            print(f"{path.stem}: not released in {language}: its page has no catalog (make translations)")
+            continue
+        try:
+            notebook = translate_notebook(nbformat.read(path, as_version=4), path.stem, language, root)
+        except NotebookGap as gap:
+            gaps.append(gap)
+            continue
+        nbformat.write(notebook, source_dir / path.name)
+    return gaps
+
+
+def build(
+    language: str, root: Path = ROOT, *, course_dir: Path | None = None, check: bool = False
+) -> tuple[list[str], list[NotebookGap]]:
+    """Write (or with ``check``, compare) the translated instructor versions and their release in
+    ``course_dir`` (this checkout by default), from its English ones and ``root``'s catalogs: the
+    names of the notebooks that were (or would be) changed, and the notebooks left out, each
+    with the messages it lacks."""
+    course_dir = course_dir or root
     with tempfile.TemporaryDirectory(prefix="exercise-translations-") as scratch:
         course = Path(scratch)
         source_dir = course / "solutions" / language / ASSIGNMENT
         source_dir.mkdir(parents=True)
-        for path in solution_paths(course_dir):
-            if not page_catalog(root, language, path.stem).is_file():
-                print(f"{path.stem}: not released in {language}: its page has no catalog (make translations)")
-                continue
-            notebook = nbformat.read(path, as_version=4)
-            nbformat.write(translate_notebook(notebook, path.stem, language, root), source_dir / path.name)
+        gaps = _translated(language, root, course_dir, source_dir)
         _run([sys.executable, "-m", "roofline_grading.fingerprints", str(source_dir), "--language", language])
         shutil.copy(course_dir / "nbgrader_config.py", course)
         _run(
@@ -237,7 +272,7 @@ def build(
                     if not check:
                         target.mkdir(parents=True, exist_ok=True)
                         shutil.copyfile(path, current)
-        return changed
+        return changed, gaps
 
 
 def _run(command: list[str], cwd: Path | None = None) -> None:
@@ -278,7 +313,8 @@ def extract(language: str, root: Path = ROOT) -> Path:
     return target
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    """The command; ``root``: the repository whose catalogs translate (this one)."""
     parser = argparse.ArgumentParser(
         prog="python tools/exercise_translations.py", description=__doc__.split("\n")[0]
     )
@@ -295,16 +331,17 @@ def main(argv: list[str] | None = None) -> int:
         for language in languages:
             print(f"updated {extract(language).relative_to(ROOT)}")
         return 0
-    try:
-        changed = [name for language in languages
-                   for name in build(language, course_dir=options.course.resolve(), check=options.check)]
-    except MissingTranslations as error:
-        print(error)
-        print("Translate them (python tools/translations.py update, then the .po files) and run this again.")
-        return 1
-    for name in changed:
-        print(f"{name}: {'stale: run make exercises' if options.check else 'written'}")
-    return 1 if options.check and changed else 0
+    stale = False
+    for language in languages:
+        changed, gaps = build(language, root, course_dir=options.course.resolve(), check=options.check)
+        for name in changed:
+            print(f"{name}: {'stale: run make exercises' if options.check else 'written'}")
+        for gap in gaps:
+            print(gap)
+            if options.check:
+                print("\n".join(f"  {message[:100]}" for message in gap.messages))
+        stale = stale or bool(changed or gaps)
+    return 1 if options.check and stale else 0
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Write the course's public edition: the repository as its readers and students get it.
 
 This repository is the instructor's edition: it holds the model answers (``solutions/``, the
-grading package in ``grading/`` with its answer key and ``roofline_grading.reference``), the
+grading package in ``grading/`` with its answer key and the exercise folders' model answers), the
 instructor's guide and the tools to grade. The public edition is written from it, to push as a
 repository of its own and to publish as the site (book/instructor-guide.md, "Release"):
 

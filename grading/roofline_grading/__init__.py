@@ -6,9 +6,9 @@ grading kernel has neither: it runs the student's code and :mod:`roofline_record
 records plain answers for the judge here to read.
 
 - :mod:`roofline_grading.questions`: what a question is (function or figure, tolerance, mistakes);
-- :mod:`roofline_grading.reference`: the exercises' model answers, as functions (the
-  library students install holds none);
-- :mod:`roofline_grading.answer_key`: the exercises' questions;
+- :mod:`roofline_grading.exercises`: one folder per exercise: its statement, the figures it
+  gives, its model answers as functions (the library students install holds none) and its key;
+- :mod:`roofline_grading.answer_key`: the exercises' questions, by exercise and by id;
 - :mod:`roofline_grading.judge`: right or wrong, and the feedback, from a recorded answer;
 - :mod:`roofline_grading.session`: the inputs each question is asked at in one run;
 - :mod:`roofline_grading.local`: judging on the spot in an instructor's own kernel;

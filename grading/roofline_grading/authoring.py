@@ -11,6 +11,8 @@ An exercise folder's ``key.py`` builds its :class:`Exercise` from these pieces a
 ['decimals', 'rounded-up', 'rounded-down', 'nearest']
 >>> roundings(lambda x: x / 3, "tokens")[1].answer(10)
 4.0
+>>> dense_peak(1.979e15) / TERABYTE, FLOPS_PER_MULTIPLY_ADD
+(989.5, 2)
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from rooflinekit.words import N_
 
 __all__ = [
     "COUNT",
+    "FLOPS_PER_MULTIPLY_ADD",
     "MODEL",
     "REPLICAS",
     "SHAPES",
+    "TERABYTE",
     "TILE",
     "TOKENS",
     "UNITS",
@@ -38,10 +42,12 @@ __all__ = [
     "WORD",
     "Exercise",
     "at_shapes",
+    "dense_peak",
     "earns",
     "log_uniform",
     "random_chip",
     "random_shape",
+    "random_two_peaks",
     "refused",
     "rounded",
     "roundings",
@@ -57,6 +63,16 @@ WIDTH = Tolerance(atol=1.0, why=N_("a width is a whole number of elements: round
 WORD = Tolerance(why=N_("a word: its first word, in any case, must be the right one"))
 UNITS: dict[Tolerance, str] = {TOKENS: N_("token"), TILE: N_("row"), WIDTH: N_("element")}
 """What an absolute tolerance counts in (the guide's table of tolerances says "1 token either way")."""
+
+FLOPS_PER_MULTIPLY_ADD = 2
+"""Each term of a dot product is a multiply and an add."""
+TERABYTE = 1e12
+"""A terabyte in a datasheet's TB/s or TFLOP/s: 10**12, not 2**40."""
+
+
+def dense_peak(datasheet_flops: float) -> float:
+    """A datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
+    return datasheet_flops / 2
 
 
 @dataclass(frozen=True)
@@ -90,6 +106,12 @@ def random_chip(rng: np.random.Generator) -> tuple[float, float]:
     """A bandwidth from 1e11 to 1e13 B/s and a peak 100 to 1000 times it, like real chips."""
     bandwidth = log_uniform(rng, 1e11, 1e13)
     return bandwidth * log_uniform(rng, 100, 1000), bandwidth
+
+
+def random_two_peaks(rng: np.random.Generator) -> tuple[float, float, float]:
+    """(int8 peak, bf16 peak, bandwidth): the integer units 1.5 to 4 times faster."""
+    peak, bandwidth = random_chip(rng)
+    return peak, peak / float(rng.uniform(1.5, 4.0)), bandwidth
 
 
 def random_shape(rng: np.random.Generator) -> tuple[int, int, int]:

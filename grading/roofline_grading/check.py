@@ -11,8 +11,11 @@ checked; the exit status is 1 when there is a problem, 2 for an exercise that is
 - every known mistake: wrong at the public cases, and given no point at any random draw;
 - every declared reading: each that earns the point gets it at every draw, each that does not
   gets none, and the words that rule it out are in the statement in every language;
-- the Korean release: its notebook is there and up to date, or the messages it lacks are listed
-  (``tools/exercise_translations.py``);
+- the statement's figures: each figure the key says the statement gives (``given.py``'s) is
+  quoted in the released statement in every language, in any unit (``989 TFLOP/s``, ``3.35 TB/s``,
+  ``80 GB``, ``1,024``) (:mod:`roofline_grading.checks.figures`);
+- the translated releases, in each language of ``rooflinekit.languages``: the notebook is there and
+  up to date, or the messages it lacks are listed (``tools/exercise_translations.py``);
 - the public edition: no file of it (tools/public_edition.py's list) holds a line of the
   exercise's solutions or hidden tests, or names the exercise folders' package.
 
@@ -33,8 +36,7 @@ from typing import Any
 from roofline_grading import fingerprints, statements
 from roofline_grading.answer_key import EXERCISES
 from roofline_grading.authoring import Exercise
-from roofline_grading.checks import notebooks, public, translations
-from roofline_grading.exercises import FOLDERS
+from roofline_grading.checks import figures, notebooks, public, translations
 from roofline_grading.i18n import LANGUAGES, translator
 from roofline_grading.judge import assess
 from roofline_grading.questions import FunctionQuestion, Question, public_cases, separates
@@ -120,10 +122,7 @@ def release_current(exercise: Exercise, course: Path) -> Iterator[str]:
     if not committed.is_file():
         yield f"{committed}: missing: run make exercises"
         return
-    if exercise.notebook in FOLDERS:
-        yield from _statement_current(exercise, committed)
-    elif fingerprints.update(committed, write=False):
-        yield f"{committed}: its made cells are stale: run make exercises"
+    yield from _statement_current(exercise, committed)
     if not notebooks.released(course, exercise.notebook, "en").is_file():
         yield f"{exercise.notebook}: not released: run make exercises"
 
@@ -143,8 +142,9 @@ CHECKS: tuple[tuple[str, Callable[[Exercise, int, Path], Iterator[str]]], ...] =
     ("the model answers", lambda e, n, c: answers_right(e, n)),
     ("the known mistakes", lambda e, n, c: mistakes_caught(e, n)),
     ("the readings", readings_handled),
+    ("the statement's figures", lambda e, n, c: figures.problems(e, c, LANGUAGES)),
     ("the notebooks run", lambda e, n, c: notebooks.run_problems(e, c)),
-    ("the Korean release", lambda e, n, c: translations.gaps(e.notebook, c)),
+    ("the translated releases", lambda e, n, c: translations.gaps(e.notebook, c)),
     ("the public edition", lambda e, n, c: public.leaks(e.notebook, c)),
 )
 """Each check, in the order an author fixes things: its name and its problems."""

@@ -93,6 +93,7 @@ def test_the_tests_axe_core_is_a_dev_dependency_kept_out_of_the_site() -> None:
         assert asset.source.startswith("axe-core/") and asset.into == vendor_assets.TESTS_VENDOR
 
 
+@pytest.mark.slow  # imports Sphinx and runs the extension's examples (seconds)
 def test_the_extensions_docstring_examples_run() -> None:
     import importlib
     import pkgutil

@@ -146,3 +146,33 @@ def test_a_korean_student_can_label_the_plot_in_korean() -> None:
             families = matplotlib.rcParams["font.family"]
             pytest.fail(f"{missing} (font families: {families}; fonts with Hangul the notebook "
                         f"looks for: {cell.get('HANGUL_FONTS')}, e.g. NanumGothic from fonts-nanum)")
+
+
+@pytest.mark.grading  # nbgrader releases the notebooks of a language translated in part
+def test_a_language_translated_in_part_releases_what_is_complete_and_names_each_gap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A language whose catalogs lack one message of exercise 1's page (as a new language's do,
+    here Korean's with that message taken out): ``make exercises`` (the tool's build, for every
+    language) releases every other notebook in it, says in one line that exercise 1 is not
+    released and why, and exits 0; ``--check`` lists the message and exits 1."""
+    root, course = tmp_path / "root", tmp_path / "course"
+    shutil.copytree(ROOT / "locale" / "ko", root / "locale" / "ko", ignore=shutil.ignore_patterns("*.mo"))
+    shutil.copytree(ROOT / "solutions" / ASSIGNMENT, course / "solutions" / ASSIGNMENT)
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    page = tool.page_catalog(root, "ko", "ex1_int8_matmul")
+    with page.open("rb") as handle:
+        catalog = read_po(handle)
+    untranslated = next(str(m.id) for m in catalog if m.id and m.string and "Bytes" in str(m.id))
+    catalog[untranslated].string = ""
+    with page.open("wb") as handle:
+        write_po(handle, catalog, width=0)
+    gap = f"ex1_int8_matmul: not released in ko: 1 messages have no ko translation ({untranslated[:60]!r})"
+
+    assert tool.main(["build", "--course", str(course)], root=root) == 0
+    assert [line for line in capsys.readouterr().out.splitlines() if "not released" in line] == [gap]
+    released = sorted(p.stem for p in (course / "exercises" / "ko" / ASSIGNMENT).glob("*.ipynb"))
+    assert released == [name for name in NOTEBOOKS if name != "ex1_int8_matmul"]
+
+    assert tool.main(["build", "--check", "--course", str(course)], root=root) == 1
+    assert capsys.readouterr().out.splitlines() == [gap, f"  {untranslated[:100]}"]

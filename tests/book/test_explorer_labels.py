@@ -83,6 +83,7 @@ def test_a_new_label_fails_the_check_until_it_is_translated(
     assert shipped["ko"][NEW_LABEL] == "아직 아무도 번역하지 않은 라벨"
 
 
+@pytest.mark.slow  # the label tools on a copy of the catalogs (seconds)
 def test_a_changed_english_label_is_fuzzy_until_its_translation_is_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -102,6 +103,7 @@ def test_a_changed_english_label_is_fuzzy_until_its_translation_is_checked(
     assert "achieved share of peak" not in shipped["ko"]  # shown in English until checked
 
 
+@pytest.mark.slow  # the label tools on a copy of the catalogs (seconds)
 def test_a_translation_that_drops_a_placeholder_or_types_a_number_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -75,6 +75,7 @@ def test_every_page_of_the_book_is_translated() -> None:
     assert [d for d in toc_docnames() if not (d in manifest and manifest[d].translated)] == []
 
 
+@pytest.mark.slow  # the translation tools on a copy of the catalogs (seconds)
 def test_an_english_edit_without_its_translation_names_the_korean_page(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -89,6 +90,7 @@ def test_an_english_edit_without_its_translation_names_the_korean_page(
     assert named == [FIRST_CHAPTER], done.stdout
 
 
+@pytest.mark.slow  # the translation tools on a copy of the catalogs (seconds)
 def test_an_edit_to_an_untranslated_page_is_fine_and_a_fuzzy_entry_is_not(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -136,6 +138,7 @@ def test_done_refuses_a_page_with_untranslated_entries(
     assert read_manifest(root, "ko")["book/intro"].source_sha256 == source_sha256(ROOT, "book/intro")
 
 
+@pytest.mark.slow  # the translation tools on a copy of the catalogs (seconds)
 def test_a_number_typed_into_a_translation_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -196,6 +199,7 @@ def test_a_word_in_both_code_catalogs_reads_the_same_in_korean() -> None:
 NEW_FEEDBACK = "a feedback sentence nobody has translated yet"
 
 
+@pytest.mark.slow  # the translation tools on a copy of the catalogs (seconds)
 def test_a_new_feedback_message_is_named_until_translated_then_reads_in_korean(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -233,6 +237,7 @@ def _edit_computed(root: Path, template: str, translation: str) -> None:
         write_po(handle, messages, width=0)
 
 
+@pytest.mark.slow  # the translation tools on a copy of the catalogs (seconds)
 def test_an_untranslated_computed_message_is_named(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -244,6 +249,7 @@ def test_an_untranslated_computed_message_is_named(
     assert "computed: untranslated in locale/ko/LC_MESSAGES/computed.po: do not beat\n" in done.stdout
 
 
+@pytest.mark.slow  # the translation tools on a copy of the catalogs (seconds)
 def test_a_new_message_in_a_chapters_code_is_named_until_translated(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -267,6 +273,7 @@ def test_a_new_message_in_a_chapters_code_is_named_until_translated(
     ]
 
 
+@pytest.mark.slow  # the translation tools on a copy of the catalogs, three times (seconds)
 @pytest.mark.parametrize(
     ("translation", "named"),
     [("여기서 triad는 {triad}, 곧 복사의 52%에 이르렀습니다.", "placeholders differ"),

@@ -46,7 +46,9 @@ import nbformat
 import pytest
 
 from roofline_grading import answer_key as key
-from roofline_grading import reference
+from roofline_grading.exercises.ex1_int8_matmul import answers as ex1
+from roofline_grading.exercises.ex2_int8_weights import answers as ex2
+from roofline_grading.exercises.ex3_roofline_plot import answers as ex3
 from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
 from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.questions import FunctionQuestion, public_cases
@@ -157,13 +159,13 @@ class Craft:
 CLASS = tomllib.loads((CRAFTED / "class.toml").read_text(encoding="utf-8"))
 """The crafted students, as data: what each submits and what must come of it (its header says how)."""
 NUMBERS = {
-    "ex1_critical_batch": reference.ex1_critical_batch(),
-    "ex1_limited_by": reference.ex1_roofline(*exercises.EX1_SHAPE).bound,
+    "ex1_critical_batch": ex1.critical_batch(),
+    "ex1_limited_by": ex1.roofline(*exercises.EX1_SHAPE).bound,
     "ex2_compute_peak": exercises.EX2_CHIP.peak("bf16"),
-    "ex2_critical_batch": reference.ex2_critical_batch(),
-    "ex3_crossover_4096": reference.ex3_crossover(4096),
-    "ex3_crossover_1024": reference.ex3_crossover(1024),
-    "ex5_dense_peak": ex5.dense_peak(),
+    "ex2_critical_batch": ex2.critical_batch(),
+    "ex3_crossover_4096": ex3.crossover(4096),
+    "ex3_crossover_1024": ex3.crossover(1024),
+    "ex5_dense_peak": ex5.dense_peak(ex5_given.DATASHEET_BF16),
     "ex5_hbm_bandwidth": ex5_given.CHIP.hbm_bandwidth,
     "ex5_critical_batch": ex5.critical_batch(),
     "ex5_global_batch": ex5.global_batch(),

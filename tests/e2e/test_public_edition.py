@@ -4,8 +4,8 @@
 beside it (as after a grading round), once for the module. Then, in that edition alone:
 
 - it holds no answer: no ``solutions/`` nor ``grading/``, no code of a solution cell or hidden
-  test (read from ``solutions/``, both languages), no name of the answer key or of the model
-  answers' functions (``roofline_grading.reference``) and no line of their code, no grading secret;
+  test (read from ``solutions/``, both languages), no name of the answer key or of the exercise
+  folders (``roofline_grading.exercises``) and no line of their model answers' code, no grading secret;
 - the student environment is made with the README's one recipe, as a student would, in the
   edition's folder (pip's cache makes it take about a minute): every package it installs is the
   lock's pin, every file of rooflinekit is installed (the wheel pip builds holds its data files),
@@ -49,8 +49,8 @@ import jupytext
 import nbformat
 import pytest
 
-from roofline_grading import reference
 from roofline_grading.exercises import FOLDERS
+from roofline_grading.exercises.ex1_int8_matmul import answers as EX1_ANSWERS
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
 from rooflinekit.languages import CODES
@@ -165,6 +165,7 @@ def site(edition: Edition, student: Path) -> Path:
 # --- What the edition holds ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # runs make five times (seconds)
 def test_make_public_edition_wants_a_new_or_empty_folder(tmp_path: Path) -> None:
     missing = _make("public-edition")
     assert missing.returncode == 2 and "name a new or empty folder" in missing.stderr, missing.stderr
@@ -258,22 +259,22 @@ def _docstring(node: ast.stmt) -> bool:
 
 
 def _answer_modules() -> list[tuple[ModuleType, bool]]:
-    """The modules of model answers, and whether their functions' names are secret: reference's
-    are (``ex1_cost``); an exercise folder's are named like its parts, which its statement
-    names (``tiled_bytes``), so only their code is looked for."""
+    """The modules of model answers, and whether their functions' names are secret: an exercise
+    folder's are named like its parts, which its statement names (``tiled_bytes``), so only their
+    code is looked for."""
     folders = [importlib.import_module(f"roofline_grading.exercises.{name}.answers") for name in FOLDERS]
-    return [(reference, True), *((module, False) for module in folders)]
+    return [(module, False) for module in folders]
 
 
 def _model_answers() -> dict[str, str]:
-    """The model answers' functions (roofline_grading.reference and each exercise folder's
-    answers): each function's name, and its body's code as pieces to look for (the same pieces as
-    :func:`_answers`)."""
+    """The model answers' functions (each exercise folder's answers, with what they take from the
+    grading package's shared modules): each function's name, and its body's code as pieces to look
+    for (the same pieces as :func:`_answers`)."""
     found: dict[str, str] = {}
     for module, secret_names in _answer_modules():
         for name, function in inspect.getmembers(module, inspect.isfunction):
-            if function.__module__ != module.__name__:
-                continue
+            if not function.__module__.startswith("roofline_grading."):
+                continue  # the library's general functions (their code is public by design)
             if secret_names:
                 found[rf"\b{name}\b"] = f"the model answer {name}"
             tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
@@ -339,7 +340,7 @@ def test_the_search_finds_an_answer_wherever_it_is_written() -> None:
         "book/chapters/a.md": "Prose.\n\n```{code-cell} ipython3\n"
         + peak.replace("### BEGIN SOLUTION\n", "")
         + "```\n",
-        "rooflinekit/reference.py": inspect.getsource(reference),  # the model answers back in the library
+        "rooflinekit/reference.py": inspect.getsource(EX1_ANSWERS),  # the model answers back in the library
         "book/chapters/b.md": "from roofline_grading.answer_key import question",
         "_config.yml": "secret: 0123abcd\n",
         "book/chapters/c.md": "middle = (low + high) // 2\nlow = middle\nelse:\nhigh = middle",  # a bisection

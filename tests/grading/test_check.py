@@ -75,7 +75,7 @@ def test_exercise_9s_key_is_sound() -> None:
     assert list(check.readings_handled(EX9, DRAWS, ROOT)) == []
 
 
-@pytest.mark.grading  # runs the instructor's and the released notebooks in kernels, builds the Korean release
+@pytest.mark.grading  # runs the instructor's and the released notebooks in kernels, builds the translations
 def test_the_command_finds_no_problem_in_exercise_9() -> None:
     done = subprocess.run(
         [str(Path(sys.executable).with_name("roofline-grading")), "check", "ex9", "--draws", "5"],
@@ -84,5 +84,6 @@ def test_the_command_finds_no_problem_in_exercise_9() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines() == [
         "ex9_memory_hierarchy: 0 problem(s); checked the release, the model answers, the known mistakes, the "
-        "readings, the notebooks run, the Korean release, the public edition (5 draws)"
+        "readings, the statement's figures, the notebooks run, the translated releases, the public edition "
+        "(5 draws)"
     ]

@@ -21,7 +21,11 @@ from matplotlib.figure import Figure  # figures made without pyplot need no back
 
 from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
-from roofline_grading import reference
+from roofline_grading.exercises.ex1_int8_matmul import answers as ex1
+from roofline_grading.exercises.ex1_int8_matmul import key as ex1_key
+from roofline_grading.exercises.ex2_int8_weights import answers as ex2
+from roofline_grading.exercises.ex3_roofline_plot import answers as ex3
+from roofline_grading.exercises.ex3_roofline_plot import key as ex3_key
 from roofline_grading.exercises.ex4_batched_matmul import answers as ex4
 from roofline_grading.exercises.ex4_batched_matmul import given as ex4_given
 from roofline_grading.exercises.ex4_batched_matmul import key as ex4_key
@@ -143,12 +147,12 @@ def printed_figures() -> dict[str, float]:
     """The scalar answers the book and the source print, as the library computes them."""
     attention = (ex9_given.SEQ, ex9_given.HEAD_DIM, ex9_given.BLOCK)
     return {
-        "ex1.critical_batch": reference.ex1_critical_batch(),
-        "ex2.critical_batch": reference.ex2_critical_batch(),
+        "ex1.critical_batch": ex1.critical_batch(),
+        "ex2.critical_batch": ex2.critical_batch(),
         "ex2.compute_peak": exercises.EX2_CHIP.peak("bf16"),
-        "ex3.crossover": reference.ex3_crossover(exercises.EX3_SIZES[0]),
+        "ex3.crossover": ex3.crossover(exercises.EX3_SIZES[0]),
         "ex4.critical_batch": ex4.critical_batch(*ex4_given.D_F),
-        "ex5.dense_peak": ex5.dense_peak(),
+        "ex5.dense_peak": ex5.dense_peak(ex5_given.DATASHEET_BF16),
         "ex5.hbm_bandwidth": ex5_given.CHIP.hbm_bandwidth,
         "ex5.critical_batch": ex5.critical_batch(),
         "ex5.global_batch": ex5.global_batch(),
@@ -237,12 +241,12 @@ def test_exercise_4_accepts_infinity_and_one_token_and_names_the_2b_rule() -> No
 
 def test_exercise_1_bounds_name_min_and_sum_mixups() -> None:
     def lower_as_min(B: int, D: int, F: int) -> float:
-        r = reference.ex1_roofline(B, D, F)
+        r = ex1.roofline(B, D, F)
         return min(r.t_math, r.t_comms)
 
-    assert key.LOWER_BOUND_IS_MIN.message in (verdict(key.EX1.question("t_lower"), lower_as_min) or "")
-    upper_as_max = lambda B, D, F: reference.ex1_roofline(B, D, F).t_lower  # noqa: E731
-    assert key.UPPER_BOUND_IS_MAX.message in (verdict(key.EX1.question("t_upper"), upper_as_max) or "")
+    assert ex1_key.LOWER_BOUND_IS_MIN.message in (verdict(key.question("ex1.t_lower"), lower_as_min) or "")
+    upper_as_max = lambda B, D, F: ex1.roofline(B, D, F).t_lower  # noqa: E731
+    assert ex1_key.UPPER_BOUND_IS_MAX.message in (verdict(key.question("ex1.t_upper"), upper_as_max) or "")
 
 
 # --- The judge decides on plain values ------------------------------------------------
@@ -347,13 +351,13 @@ def test_a_right_function_that_prints_and_warns_passes() -> None:
 
 def test_an_array_answer_with_the_wrong_shape_says_so() -> None:
     def first_only(B: Any, D: int) -> Any:
-        return reference.ex3_attainable(np.atleast_1d(B)[:1], D)
+        return ex3.attainable(np.atleast_1d(B)[:1], D)
 
-    assert "shape" in (verdict(key.EX3.question("attainable"), first_only) or "")
+    assert "shape" in (verdict(key.question("ex3.attainable"), first_only) or "")
 
 
 def test_a_word_answer_reads_the_first_word_in_any_case() -> None:
-    question = key.EX1.question("limited_by")
+    question = key.question("ex1.limited_by")
     assert isinstance(question, FunctionQuestion)
     assert verdict(question, lambda B, D, F: f"{question.reference(B, D, F).capitalize()}-bound") is None
     assert "should return a string" in (verdict(question, lambda B, D, F: 1) or "")
@@ -364,7 +368,7 @@ def test_a_word_answer_reads_the_first_word_in_any_case() -> None:
 
 
 def figure(
-    curve: Any = reference.ex3_attainable,
+    curve: Any = ex3.attainable,
     *,
     scale: float = 1.0,
     labels: bool = True,
@@ -391,25 +395,25 @@ def test_the_model_figure_passes_every_figure_check_in_any_flops_unit() -> None:
 
 
 def test_a_figure_with_approximate_bytes_names_the_misconception() -> None:
-    message = verdict(key.EX3.question("fig_curves"), figure(key.ex3_approximate_attainable))
-    assert key.APPROXIMATE_BYTES.message in (message or "")
+    message = verdict(key.question("ex3.fig_curves"), figure(ex3_key.approximate_attainable))
+    assert ex3_key.APPROXIMATE_BYTES.message in (message or "")
 
 
 def test_a_figure_without_labels_legend_or_axis_labels_fails_only_those_checks() -> None:
     unlabelled = figure(labels=False, legend=False)
-    assert verdict(key.EX3.question("fig_curves"), unlabelled) is None
-    assert "labelled" in (verdict(key.EX3.question("fig_curve_labels"), unlabelled) or "")
-    assert "legend" in (verdict(key.EX3.question("fig_curve_labels"), figure(legend=False)) or "")
-    axis = key.EX3.question("fig_axis_labels")
+    assert verdict(key.question("ex3.fig_curves"), unlabelled) is None
+    assert "labelled" in (verdict(key.question("ex3.fig_curve_labels"), unlabelled) or "")
+    assert "legend" in (verdict(key.question("ex3.fig_curve_labels"), figure(legend=False)) or "")
+    axis = key.question("ex3.fig_axis_labels")
     assert "x axis label" in (verdict(axis, figure(axis_labels=("", "FLOP/s"))) or "")
     assert "y axis label" in (verdict(axis, figure(axis_labels=("B", "speed"))) or "")
 
 
 def test_figure_checks_want_a_figure_with_lines() -> None:
-    assert "matplotlib Figure" in (verdict(key.EX3.question("fig_curves"), "a plot") or "")
+    assert "matplotlib Figure" in (verdict(key.question("ex3.fig_curves"), "a plot") or "")
     empty = Figure()
     empty.subplots()
-    assert "no lines" in (verdict(key.EX3.question("fig_curves"), empty) or "")
+    assert "no lines" in (verdict(key.question("ex3.fig_curves"), empty) or "")
 
 
 # --- Fairness: a known mistake fails at every draw ------------------------------------------

@@ -194,6 +194,7 @@ def read_at_public_cases(
     return [verdict for _, verdict in earlier]
 
 
+@pytest.mark.slow  # 25 generated answers, each judged at every input (seconds)
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_whatever_an_answer_does_at_hidden_inputs_a_notebook_reads_one_bit_per_question(

@@ -99,6 +99,7 @@ def test_the_cell_holds_only_fingerprints_the_standard_library_and_the_given_fig
     assert numbers <= allowed, sorted(numbers - allowed)
 
 
+@pytest.mark.slow  # every question of every exercise through its check (seconds)
 def test_each_question_that_returns_a_number_is_checked_and_words_and_figures_are_not() -> None:
     checked = {q.id for e in key.EXERCISES.values() for q in e.questions if q.name in table(e)}
     numbers = {
@@ -118,6 +119,7 @@ def _nudged(function: Any, factor: float, shift: float) -> Any:
     return lambda *args: float(function(*args)) * factor + shift
 
 
+@pytest.mark.slow  # each mistake of each part through the notebook's own check (seconds an exercise)
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_the_check_names_each_listed_mistake_and_never_a_right_answer(
     name: str, capsys: pytest.CaptureFixture[str]

@@ -21,7 +21,8 @@ import nbformat
 import pytest
 
 from roofline_grading import answer_key as key
-from roofline_grading import reference
+from roofline_grading.exercises.ex1_int8_matmul import answers as ex1
+from roofline_grading.exercises.ex1_int8_matmul import key as ex1_key
 from roofline_grading.exercises.ex9_memory_hierarchy import answers as ex9_answers
 from roofline_grading.exercises.ex9_memory_hierarchy import key as ex9
 from roofline_grading.i18n import LANGUAGES, translator
@@ -144,13 +145,13 @@ def test_a_refused_reading_is_ruled_out_by_the_statement_in_so_many_words(
 
 def hard_coded(B: int, D: int, F: int) -> str:
     """Exercise 1's limit as a student who computed the critical batch once and typed it in does."""
-    typed_in = int(reference.ex1_critical_batch())
+    typed_in = int(ex1.critical_batch())
     return "compute" if typed_in < B else "memory"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_hard_coded_threshold_is_told_its_answer_does_not_follow_the_inputs(language: str) -> None:
-    question = key.EX1.question("limited_by")
+    question = key.question("ex1.limited_by")
     assert isinstance(question, FunctionQuestion)
     told = {seed: graded(question, hard_coded, seed, language) for seed in SEEDS}
     verdict = told["1"]
@@ -159,15 +160,15 @@ def test_a_hard_coded_threshold_is_told_its_answer_does_not_follow_the_inputs(la
     follows = translator(language)(FOLLOWS_ONE_ARGUMENT).rsplit("}", 1)[1]  # after the last figure
     assert follows in said, said
     assert "'memory'" in said and "'compute'" in said
-    assert key.TEXT_BANDWIDTH.text(language) not in said
+    assert ex1_key.TEXT_BANDWIDTH.text(language) not in said
     # From the public inputs alone: the same whatever hidden inputs were drawn.
     assert {v.feedback if v else None for v in told.values()} == {verdict.feedback}
 
 
 def test_the_text_bandwidth_mistake_is_still_named_and_is_no_threshold() -> None:
-    question = key.EX1.question("limited_by")
+    question = key.question("ex1.limited_by")
     assert isinstance(question, FunctionQuestion)
-    text = next(m for m in question.mistakes if m.misconception == key.TEXT_BANDWIDTH)
+    text = next(m for m in question.mistakes if m.misconception == ex1_key.TEXT_BANDWIDTH)
     verdict = graded(question, text.answer, "1")
     assert verdict is not None and verdict.feedback_misconceptions == ("text-bandwidth",)
     assert "does not follow" not in verdict.feedback

@@ -162,6 +162,7 @@ def test_every_configuration_found_meets_the_targets_when_recomputed(search: Sea
                                                               decode.t_collectives_hidden)
 
 
+@pytest.mark.slow  # a search at every batch (seconds)
 def test_the_cheapest_is_the_cheapest_of_every_batch(search: rk.transformer.ServingSearch) -> None:
     # Brute force: every prefill and decode chip count and every batch that fits.
     best = math.inf

@@ -146,6 +146,7 @@ def test_output_has_both_faces() -> None:
     assert WIDGET_VIEW not in e._repr_mimebundle_(exclude=[WIDGET_VIEW])
 
 
+@pytest.mark.slow  # the live widget, each control moved (seconds)
 def test_live_controls_recompute_with_rooflinekit() -> None:
     e = explorer("tpu-v5e", B=256, D=8192)
     widget = e.widget  # built on first use
@@ -174,6 +175,7 @@ def _caption(e: Explorer) -> str:
     return str(e.widget.children[3].value)
 
 
+@pytest.mark.slow  # the live widget, once per chip (seconds)
 @pytest.mark.parametrize("name", list(rk.CHIPS))
 def test_a_chosen_chip_keeps_its_own_figures_when_the_sliders_snap_to_their_steps(name: str) -> None:
     # The browser puts each log slider on its nearest step and sends that value back to the
@@ -205,6 +207,7 @@ def test_a_chosen_chips_sliders_read_its_figures() -> None:
             assert slider_figure(snapped) == slider_figure(figure), (name, figure, snapped)
 
 
+@pytest.mark.slow  # the live widget, each slider moved (seconds)
 def test_a_moved_slider_makes_custom_figures_and_the_chip_can_be_had_back() -> None:
     e = explorer("tpu-v5e", B=256, D=8192)
     controls = e._controls if e.widget else {}
@@ -258,6 +261,7 @@ def test_the_achieved_control_offers_100_to_50_percent_and_marks_each_chips_typi
         assert {typical.low, typical.high} <= set(marked)
 
 
+@pytest.mark.slow  # the live widget at many shares (seconds)
 def test_the_live_achieved_share_lowers_the_roof_and_the_figures_under_it() -> None:
     e = explorer("h100-sxm", B=256, D=8192)
     controls = e._controls if e.widget else {}
@@ -320,6 +324,7 @@ def _cells(html: str) -> list[str]:
     return re.findall(r"<td>(.*?)</td>", html)
 
 
+@pytest.mark.slow  # the live widget in two languages (seconds)
 def test_the_live_explorer_speaks_korean_when_asked_with_rooflinekits_numbers() -> None:
     tr = translator("ko")
     e = explorer("tpu-v5e", B=256, D=8192, language="ko")
@@ -369,6 +374,7 @@ def test_a_language_the_explorers_do_not_speak_is_named_with_those_they_do(make:
     assert str(caught.value) == "language must be one of en, ko (got 'fr')"
 
 
+@pytest.mark.slow  # the live widget, every level drawn (seconds)
 def test_the_live_level_menu_draws_each_levels_roof_with_the_points_rooflinekit_places_under_it() -> None:
     e = explorer("tpu-v5e", B=4096, D=8192)
     controls = e._controls if e.widget else {}

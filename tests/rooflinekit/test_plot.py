@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import rooflinekit as rk
-from roofline_grading.reference import ex3_attainable, ex3_crossover
+from roofline_grading.exercises.ex3_roofline_plot.answers import attainable as ex3_attainable
+from roofline_grading.exercises.ex3_roofline_plot.answers import crossover as ex3_crossover
 from rooflinekit import plot
 from rooflinekit.exercises import EX2_CHIP, EX3_BATCHES, EX3_SIZES
 

@@ -37,7 +37,9 @@ from rooflinekit.explorer.transformer_view import (
 )
 from rooflinekit.transformer import FIGURE_SETS, PHASES, operations_table, step_summary, step_title
 
-pytestmark = pytest.mark.xdist_group("transformer-view")  # its module-scoped fixtures, built once: one worker
+# Its module-scoped fixtures, built once (one worker), compute the view at every position of its
+# controls: seconds by nature.
+pytestmark = [pytest.mark.xdist_group("transformer-view"), pytest.mark.slow]
 
 SCRIPT = Path(rk.__file__).parent / "explorer" / "assets" / "transformer.js"
 SETTINGS = TransformerSettings("llama-3.1-70b", "h100-sxm", 8)

@@ -15,8 +15,10 @@ from pathlib import Path
 
 import nbformat
 
-from roofline_grading import answer_key as key
 from roofline_grading import misconceptions as shared
+from roofline_grading.exercises.ex1_int8_matmul import key as ex1
+from roofline_grading.exercises.ex2_int8_weights import key as ex2
+from roofline_grading.exercises.ex3_roofline_plot import key as ex3
 from roofline_grading.exercises.ex4_batched_matmul import key as ex4
 from roofline_grading.exercises.ex5_h100_threshold import key as ex5
 from roofline_grading.exercises.ex6_ring_threshold import key as ex6
@@ -71,7 +73,7 @@ SLIPS: dict[str, Slip] = {
         ),
     ),
     "ex1-bf16-peak": Slip(
-        key.BF16_PEAK_FOR_INT8,
+        ex1.BF16_PEAK_FOR_INT8,
         (
             (r"INT8_PEAK = [0-9.e]+", f"INT8_PEAK = {EX1_CHIP.peak('bf16')!r}"),
             (r"return int8_peak / hbm_bandwidth", "return bf16_peak / hbm_bandwidth"),
@@ -90,13 +92,13 @@ SLIPS: dict[str, Slip] = {
         _parts("ex2", "compute_peak", "critical_batch"),
     ),
     "ex2-two-byte-weights": Slip(
-        key.TWO_BYTE_WEIGHTS,
+        ex2.TWO_BYTE_WEIGHTS,
         ((r"WEIGHT_BYTES = 1\b", f"WEIGHT_BYTES = {BF16_BYTES}"),),
         _parts("ex2", "bytes_read", "intensity", "critical_batch"),
     ),
     # Exercise 3: the misconception it exists for, and the int8 peak carried over from exercise 2.
     "ex3-approximate-bytes": Slip(
-        key.APPROXIMATE_BYTES,
+        ex3.APPROXIMATE_BYTES,
         ((r"bytes_moved = .*", "bytes_moved = WEIGHT_BYTES * D * F  # only the weights"),),
         _parts("ex3", "attainable", "crossover", "figure_data"),
     ),

@@ -1,2 +1,3 @@
 """The parts of ``roofline-grading check`` that look outside the answer key (:mod:`roofline_grading.check`):
-the notebooks run in a kernel, the Korean release, the public edition. Each knows nothing of the others."""
+the figures the statement quotes, the notebooks run in a kernel, the translated releases (each
+language of ``rooflinekit.languages``), the public edition. Each knows nothing of the others."""

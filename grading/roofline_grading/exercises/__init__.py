@@ -30,6 +30,9 @@ from roofline_grading.authoring import Exercise
 __all__ = ["FOLDERS", "STATEMENT", "folder", "folder_exercises"]
 
 FOLDERS: tuple[str, ...] = (
+    "ex1_int8_matmul",
+    "ex2_int8_weights",
+    "ex3_roofline_plot",
     "ex4_batched_matmul",
     "ex5_h100_threshold",
     "ex6_ring_threshold",

@@ -19,6 +19,7 @@ import numpy as np
 
 from roofline_grading.authoring import (
     COUNT,
+    FLOPS_PER_MULTIPLY_ADD,
     MODEL,
     TOKENS,
     Exercise,
@@ -28,10 +29,11 @@ from roofline_grading.authoring import (
     refused,
     whole_count,
 )
+from roofline_grading.matmuls import approximate_intensity, critical
 from roofline_grading.misconceptions import INT8_TWO_BYTES, NO_FACTOR_TWO
 from roofline_grading.questions import FunctionQuestion, Misconception, Mistake
 from rooflinekit.costs import batched_matmul_cost, matmul_cost
-from rooflinekit.critical import matmul_critical_batch, matmul_critical_batch_approx
+from rooflinekit.critical import matmul_critical_batch
 from rooflinekit.words import N_
 
 from . import answers, given
@@ -46,7 +48,6 @@ SHARED_WEIGHTS = Misconception(
         "weight bytes grow with B too (B*D*F of them) and the intensity stays about 2 whatever B is."
     ),
 )
-FLOPS_PER_MULTIPLY_ADD = 2
 OWN_MATRIX = N_("is multiplied by its own matrix Y[b]")
 """The statement's words that rule out one weight matrix for the whole batch."""
 
@@ -54,15 +55,6 @@ OWN_MATRIX = N_("is multiplied by its own matrix Y[b]")
 def _shared(B: Any, D: Any, F: Any) -> Any:
     """The cost of an ordinary int8 matmul: one weight matrix for the whole batch."""
     return matmul_cost(B, D, F, **given.INT8)
-
-
-def _approximate_intensity(B: Any, D: Any, F: Any) -> Any:
-    """``2B / 1``: an ordinary matmul's intensity for B << D, F, the weights' bytes alone."""
-    return FLOPS_PER_MULTIPLY_ADD * np.asarray(B, dtype=np.float64)
-
-
-def _two_b_rule(peak: float, bandwidth: float) -> float:
-    return matmul_critical_batch_approx(peak=peak, bandwidth=bandwidth, w="int8")
 
 
 def _random_ex4(rng: np.random.Generator) -> tuple[int, int, float, float]:
@@ -128,7 +120,7 @@ def intensity() -> FunctionQuestion:
         answers.intensity,
         MODEL,
         Mistake(SHARED_WEIGHTS, lambda B, D, F: _shared(B, D, F).intensity),
-        Mistake(SHARED_WEIGHTS, _approximate_intensity),
+        Mistake(SHARED_WEIGHTS, approximate_intensity),
         Mistake(INT8_TWO_BYTES, lambda B, D, F: batched_matmul_cost(B, D, F).intensity),
         Mistake(NO_FACTOR_TWO, lambda B, D, F: answers.intensity(B, D, F) / FLOPS_PER_MULTIPLY_ADD),
         readings=(
@@ -152,7 +144,7 @@ def critical_batch() -> FunctionQuestion:
                 SHARED_WEIGHTS,
                 lambda D, F, peak, bw: matmul_critical_batch(D, F, peak=peak, bandwidth=bw, **given.INT8),
             ),
-            Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: _two_b_rule(peak, bw)),
+            Mistake(SHARED_WEIGHTS, lambda D, F, peak, bw: critical(peak, bw)),
         ),
         readings=(
             earns("float-infinity", "float('inf') where no batch is compute-bound",
@@ -160,7 +152,7 @@ def critical_batch() -> FunctionQuestion:
             refused("largest", "the search's upper end, largest, where no batch is compute-bound",
                     _none_as_largest, N_("if none is, return `math.inf`")),
             refused("shared-weights", "the 2B rule of an ordinary matmul",
-                    lambda D, F, peak, bw: _two_b_rule(peak, bw), OWN_MATRIX, SHARED_WEIGHTS),
+                    lambda D, F, peak, bw: critical(peak, bw), OWN_MATRIX, SHARED_WEIGHTS),
         ),
     )
 

@@ -1,6 +1,7 @@
 """Exercise 5's model answers, one function per graded part: what its key calls right.
 
-Each is computed by ``rooflinekit``'s general functions, never typed in; each defaults to the
+Each is computed by ``rooflinekit``'s general functions, never typed in; each but ``dense_peak`` (the
+datasheet's convention that exercise 8 reads too, :mod:`roofline_grading.authoring`) defaults to the
 exercise's own figures (:mod:`.given`).
 
 >>> round(critical_batch(), 1), round(global_batch())
@@ -9,19 +10,12 @@ exercise's own figures (:mod:`.given`).
 
 from __future__ import annotations
 
+from roofline_grading.authoring import TERABYTE, dense_peak
 from rooflinekit.critical import matmul_critical_batch_approx
 
 from .given import CHIP, DATASHEET_BF16, REPLICAS
 
-__all__ = ["TERABYTE", "critical_batch", "dense_peak", "global_batch", "hbm_bandwidth"]
-
-TERABYTE = 1e12
-"""A terabyte in a datasheet's TB/s: 10**12 bytes."""
-
-
-def dense_peak(datasheet_flops: float = DATASHEET_BF16) -> float:
-    """The datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
-    return datasheet_flops / 2
+__all__ = ["critical_batch", "dense_peak", "global_batch", "hbm_bandwidth"]
 
 
 def hbm_bandwidth(terabytes_per_second: float) -> float:

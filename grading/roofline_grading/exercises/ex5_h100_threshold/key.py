@@ -17,8 +17,10 @@ import math
 import numpy as np
 
 from roofline_grading.authoring import (
+    FLOPS_PER_MULTIPLY_ADD,
     MODEL,
     REPLICAS,
+    TERABYTE,
     TOKENS,
     Exercise,
     earns,
@@ -47,7 +49,6 @@ PER_REPLICA = Misconception(
 
 FIGURES = (given.DATASHEET_BF16, given.CHIP.hbm_bandwidth)
 """The datasheet's sparse bf16 figure and the bandwidth in B/s."""
-FLOPS_PER_MULTIPLY_ADD = 2
 
 
 def _random_datasheet(rng: np.random.Generator) -> tuple[float, float]:
@@ -58,7 +59,7 @@ def _random_datasheet(rng: np.random.Generator) -> tuple[float, float]:
 
 def _whole_teraflops(datasheet_flops: float) -> float:
     """The dense peak rounded down to whole TFLOP/s first, as NVIDIA's 989 is."""
-    return math.floor(answers.dense_peak(datasheet_flops) / answers.TERABYTE) * answers.TERABYTE
+    return math.floor(answers.dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
 
 
 def _as_printed(datasheet_flops: float, bandwidth: float) -> float:
@@ -92,7 +93,7 @@ def hbm_bandwidth() -> FunctionQuestion:
         "(terabytes_per_second)",
         answers.hbm_bandwidth,
         MODEL,
-        cases=((given.CHIP.hbm_bandwidth / answers.TERABYTE,), (1.0,)),
+        cases=((given.CHIP.hbm_bandwidth / TERABYTE,), (1.0,)),
         random_case=lambda rng: (round(log_uniform(rng, 0.5, 10.0), 2),),
         mistakes=(Mistake(BINARY_TERABYTES, lambda tb: tb * 2.0**40),),
         readings=(

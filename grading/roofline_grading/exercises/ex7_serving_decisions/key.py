@@ -19,6 +19,7 @@ import numpy as np
 
 from roofline_grading.authoring import (
     COUNT,
+    FLOPS_PER_MULTIPLY_ADD,
     MODEL,
     TOKENS,
     Exercise,
@@ -81,7 +82,6 @@ SHAPE = given.SHAPE
 PEAK, BANDWIDTH = given.CHIP.peak("bf16"), given.CHIP.hbm_bandwidth
 HEADS = (SHAPE.n_layers, SHAPE.n_heads, SHAPE.n_kv_heads, SHAPE.head_dim)
 KV = SHAPE.kv_cache_bytes_per_token("bf16")
-FLOPS_PER_MULTIPLY_ADD = 2
 
 
 def _random_heads(rng: np.random.Generator) -> tuple[int, int, int, int, int]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from roofline_grading.authoring import TERABYTE, dense_peak
 from rooflinekit.costs import Cost, matmul_cost
 from rooflinekit.utilization import Utilization, utilization
 
@@ -21,18 +22,15 @@ from .given import DATASHEET_BF16, DATASHEET_TB, KERNELS
 
 __all__ = [
     "MICROSECOND",
-    "TERABYTE_PER_SECOND",
     "achieved_bandwidth",
     "achieved_flops",
     "closest_limit",
-    "dense_peak",
     "figures",
     "mbu",
     "mfu",
 ]
 
 MICROSECOND = 1e-6
-TERABYTE_PER_SECOND = 1e12
 
 
 def figures(kernel: str) -> tuple[float, float, float, float, float]:
@@ -41,11 +39,6 @@ def figures(kernel: str) -> tuple[float, float, float, float, float]:
     cost = matmul_cost(*KERNELS[kernel][0])
     microseconds = KERNELS[kernel][1]
     return (float(cost.flops), float(cost.bytes), microseconds, DATASHEET_BF16, DATASHEET_TB)
-
-
-def dense_peak(datasheet_flops: float = DATASHEET_BF16) -> float:
-    """The datasheet's bf16 figure assumes 2:4 sparsity; dense math runs at half of it."""
-    return datasheet_flops / 2
 
 
 def _used(
@@ -60,7 +53,7 @@ def _used(
         Cost(flops=flops, bytes_read=bytes_moved, bytes_written=0.0),
         microseconds * MICROSECOND,
         peak=dense_peak(datasheet_flops),
-        bandwidth=terabytes_per_second * TERABYTE_PER_SECOND,
+        bandwidth=terabytes_per_second * TERABYTE,
     )
 
 

@@ -18,7 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from roofline_grading.authoring import MODEL, WORD, Exercise, earns, log_uniform, random_chip, refused
+from roofline_grading.authoring import (
+    MODEL,
+    TERABYTE,
+    WORD,
+    Exercise,
+    dense_peak,
+    earns,
+    log_uniform,
+    random_chip,
+    refused,
+)
 from roofline_grading.misconceptions import BINARY_TERABYTES, SPARSE_PEAK
 from roofline_grading.questions import FunctionQuestion, Misconception, Mistake, Reading
 from rooflinekit.words import N_
@@ -50,7 +60,6 @@ RAW_RATES = Misconception(
 FIGURES = {kernel: answers.figures(kernel) for kernel in given.KERNELS}
 BETWEEN = (4e11, 1e9, 1000.0, given.DATASHEET_BF16, given.DATASHEET_TB)
 """A kernel of 400 FLOPs a byte: above the H100's critical intensity, below twice it."""
-TERABYTE = answers.TERABYTE_PER_SECOND
 BINARY_SHARE = TERABYTE / 2.0**40
 """A terabyte over 2**40 bytes: what a bandwidth read in binary terabytes is off by."""
 
@@ -72,12 +81,12 @@ def _as_milli(microseconds: Any) -> Any:
 
 def _whole_teraflops(datasheet_flops: float) -> float:
     """The dense peak rounded down to whole TFLOP/s first, as NVIDIA's 989 is."""
-    return math.floor(answers.dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
+    return math.floor(dense_peak(datasheet_flops) / TERABYTE) * TERABYTE
 
 
 def _bound(flops: Any, moved: Any, us: Any, sheet: float, tb: float) -> str:
     """Which roof bounds the kernel: its intensity against the dense peak over the bandwidth."""
-    ridge = answers.dense_peak(sheet) / (tb * TERABYTE)
+    ridge = dense_peak(sheet) / (tb * TERABYTE)
     return "compute" if flops / moved > ridge else "memory"
 
 
