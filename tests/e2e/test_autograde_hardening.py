@@ -532,7 +532,7 @@ def test_the_kernel_cannot_import_rooflinekit_or_the_answer_key(parallel: Run) -
     found = probe(parallel)
     for name in (
         "rooflinekit",
-        "roofline_grading.reference",
+        "roofline_grading.matmuls",
         "roofline_grading.answer_key",
         "roofline_grading.exercises.ex5_h100_threshold.answers",  # an exercise folder's model answers
     ):

@@ -86,7 +86,7 @@ RECIPE = "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt"
 ASSIGNMENT = "roofline"
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "exercises" / ASSIGNMENT).glob("*.ipynb"))
 CHAPTERS = sorted(p.stem for p in (ROOT / "book" / "chapters").glob("*.md"))
-FORBIDDEN_NAMES = ("answer_key", "roofline_grading.reference", "roofline_grading.exercises")
+FORBIDDEN_NAMES = ("answer_key", "roofline_grading.matmuls", "roofline_grading.exercises")
 """The grading package's answer key and model answers (the hidden tests' import of the recorder is
 looked for with their code)."""
 

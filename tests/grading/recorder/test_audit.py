@@ -23,7 +23,7 @@ def test_the_audit_hook_reports_what_cell_code_tries_and_nothing_the_kernel_does
         ("os.kill", (1, 15)),
         ("subprocess.Popen", ("sleep", ["sleep", "9"], None, None)),
         ("socket.connect", (None, ("10.0.0.1", 80))),
-        ("import", ("roofline_grading.reference", None, None, None, None)),
+        ("import", ("roofline_grading.exercises.ex1_int8_matmul.answers", None, None, None, None)),
         ("import", ("numpy", None, None, None, None)),
     ):
         monitor.hook(event, args)
@@ -34,7 +34,7 @@ def test_the_audit_hook_reports_what_cell_code_tries_and_nothing_the_kernel_does
         "sent signal 15 to process 1",
         "subprocess.Popen(sleep)",
         "socket.connect(('10.0.0.1', 80))",
-        "imports roofline_grading.reference (not available when grading)",
+        "imports roofline_grading.exercises.ex1_int8_matmul.answers (not available when grading)",
     ]
     machinery = Monitor(events.append, readable=(), writable=(), own_pid=1, library=("/",))
     machinery.active = True
