@@ -74,6 +74,10 @@ ROUND_SECONDS = 2e-3
 stalls of a shared machine (a few milliseconds now and then while a virtual CPU waits for
 its host), where one long sample would absorb every stall."""
 MAX_SAMPLES_PER_ROUND = 200
+RETIME_BELOW_SECONDS = 0.05
+"""A first call shorter than this is timed twice more and the best kept: a stall of a few
+milliseconds on a loaded machine must not make a call of nanoseconds look slow (and be sampled
+once a round), while a call that truly takes long is not run again for nothing."""
 
 
 def time_interleaved(
@@ -101,7 +105,7 @@ def time_interleaved(
     for fn in fns:
         warm = _sample(fn, 1)
         for _ in range(2):  # a short call's first run may have met a stall: take the best of three
-            if warm < ROUND_SECONDS:
+            if warm < RETIME_BELOW_SECONDS:
                 warm = min(warm, _sample(fn, 1))
         count = max(1, min(1_000_000, math.ceil(MIN_SAMPLE_SECONDS / warm)))
         calls.append(count)
