@@ -67,10 +67,9 @@ def main(argv: list[str] | None = None) -> None:
     roofline_recorder.SEAL = monitor.seal  # for the grader's seal after the last cell
     roofline_recorder.start_session(session_path, keep=(channel,) if channel >= 0 else ())
 
-    from ipykernel.kernelapp import IPKernelApp
-
-    app = IPKernelApp.instance()
+    app = _kernel_app().instance()
     app.initialize(kernel_arguments)
+    app.until_connected()
     monitor.attach(app.shell)
     roofline_recorder.follow_cells(app.shell)
     cwd = Path.cwd().resolve()
@@ -81,6 +80,43 @@ def main(argv: list[str] | None = None) -> None:
         control.send(b"start")
         control.close()
     app.start()
+
+
+CONNECT_SECONDS = 10.0
+"""How long the kernel waits for its own connection to its shell socket before it starts anyway."""
+
+
+def _kernel_app() -> Any:
+    """IPython's kernel application, which connects its own socket to its shell socket before it
+    tells the keeper it starts.
+
+    ipykernel connects a socket of its own (``debug_shell_socket``) to its shell socket while it
+    initializes; zmq makes that ``connect`` later, from its own thread. On a busy machine it came
+    after the kernel had told its keeper it starts, and the keeper, rightly, reported a connection
+    the audit hook (which sees only Python) could not: a flag on a notebook that did nothing. So
+    the kernel watches that socket from before it connects and waits for the connection."""
+    import zmq
+    from ipykernel.kernelapp import IPKernelApp
+
+    class GradingKernelApp(IPKernelApp):
+        connecting: Any = None
+
+        def _apply_curve_client_options(self, socket: Any) -> None:
+            super()._apply_curve_client_options(socket)  # called just before that connect
+            if self.connecting is None:
+                self.connecting = socket.get_monitor_socket(zmq.EVENT_CONNECTED)
+
+        def until_connected(self) -> None:
+            """Return once the connection is made (or after :data:`CONNECT_SECONDS`)."""
+            if self.connecting is None:
+                return
+            with contextlib.suppress(zmq.ZMQError):
+                if self.connecting.poll(int(CONNECT_SECONDS * 1000)):
+                    self.connecting.recv_multipart()
+                self.debug_shell_socket.disable_monitor()
+            self.connecting.close(linger=0)
+
+    return GradingKernelApp
 
 
 INTERNALS = ("audit", "watch", "seccomp", "places", "kernel")
