@@ -83,7 +83,8 @@ def current(settings: dict[str, Any]) -> Template | None:
 
 
 def stop() -> None:
-    """Stop this worker's template (if any)."""
+    """Stop this worker's template (if any), and forget why it had none."""
+    _STATE.pop("failed", None)
     template = _STATE.pop("template", None)
     if template is not None:
         template.stop()
@@ -95,8 +96,8 @@ def failure() -> str | None:
 
 
 def _fail(why: str) -> None:
-    _STATE["failed"] = why
     stop()
+    _STATE["failed"] = why
     print(f"{why}; its kernels start cold from now on", file=sys.stderr, flush=True)
 
 
