@@ -174,7 +174,8 @@ def _own_ids(uid: int, gid: int) -> None:
 
 
 def _isolate(settings: dict[str, Any]) -> None:
-    """New namespaces and fresh in-memory places; the runtime folder mounted back at its path."""
+    """New namespaces and fresh in-memory places, as bubblewrap makes them (mode 0755); the runtime
+    folder and matplotlib's font cache (what a cold kernel's sandbox mounts there) put back."""
     uid, gid = os.geteuid(), os.getegid()
     flags = 0
     for name in FLAGS.values():
@@ -182,17 +183,29 @@ def _isolate(settings: dict[str, Any]) -> None:
     _check(_libc.unshare(flags), "unshare")
     _own_ids(uid, gid)
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    runtime = str(settings["runtime"])
-    _mount("tmpfs", HOME, "tmpfs", MS_NOSUID | MS_NODEV, f"size={int(settings['home_bytes'])},mode=755")
-    staged = f"{HOME}/.runtime"
-    os.mkdir(staged)
-    _mount(runtime, staged, None, MS_BIND)
-    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={int(settings['tmp_bytes'])},mode=1777")
-    _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
-    os.makedirs(runtime, exist_ok=True)
-    _mount(staged, runtime, None, MS_MOVE)
-    os.rmdir(staged)
-    session = f"{runtime}/session.json"
+    fresh = MS_NOSUID | MS_NODEV
+    _mount("tmpfs", "/tmp", "tmpfs", fresh, f"size={int(settings['tmp_bytes'])},mode=755")
+    kept = {str(settings["runtime"]): "/tmp/.runtime"}
+    fonts = Path(HOME, ".matplotlib")
+    for found in sorted(fonts.iterdir()) if fonts.is_dir() else []:
+        kept[str(found)] = f"/tmp/.{found.name}"
+    for source, staged in kept.items():  # mounted where the fresh places below will not hide them
+        os.mkdir(staged) if os.path.isdir(source) else Path(staged).touch()
+        _mount(source, staged, None, MS_BIND)
+    _mount("tmpfs", HOME, "tmpfs", fresh, f"size={int(settings['home_bytes'])},mode=755")
+    _mount("tmpfs", "/dev/shm", "tmpfs", fresh, "mode=755")
+    for source, staged in kept.items():
+        if os.path.isdir(staged):
+            os.makedirs(source, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(source), exist_ok=True)
+            Path(source).touch()
+        _mount(staged, source, None, MS_MOVE)
+        os.rmdir(staged) if os.path.isdir(staged) else os.unlink(staged)
+    for path in kept:
+        if path.startswith(f"{HOME}/"):
+            _read_only(path)
+    session = f"{settings['runtime']}/session.json"
     _mount(session, str(settings["session"]), None, MS_BIND)
     _read_only(str(settings["session"]))
     os.chdir(HOME)
