@@ -36,6 +36,8 @@ KERNELS = ("cold", "warm", "auto")
 """How kernels start: each in a new sandboxed process (``cold``), forked from a template
 (``warm``), or warm where this machine allows it and cold otherwise (``auto``)."""
 READY_SECONDS = 120.0
+MOUNTED = ("recorder", "prefixes", "masks", "fontlist", "stub")
+"""The settings a template's sandbox is made from: a run whose settings differ gets a template of its own."""
 
 
 @dataclass
@@ -65,7 +67,13 @@ def current(settings: dict[str, Any]) -> Template | None:
     """This worker's template, started now if need be; None if its kernels start cold (``kernels``
     is not ``warm`` in ``settings``, or the template could not start or has ended: said once on
     standard error)."""
-    if settings.get("kernels") != "warm" or settings.get("mode", "bwrap") != "bwrap" or "failed" in _STATE:
+    if settings.get("kernels") != "warm" or settings.get("mode", "bwrap") != "bwrap":
+        return None
+    key = json.dumps({name: settings.get(name) for name in MOUNTED}, sort_keys=True)
+    if _STATE.get("key") != key:  # another run's (a Dask worker grades many): its mounts are not this one's
+        stop()
+        _STATE["key"] = key
+    if "failed" in _STATE:
         return None
     template: Template | None = _STATE.get("template")
     if template is not None and template.alive():
