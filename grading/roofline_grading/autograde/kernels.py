@@ -211,7 +211,7 @@ def prepare(name: str, settings: dict[str, Any], run_root: Path) -> Kernel:
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir(parents=True)
     template = templates.current(settings)
-    runtime = runtime_folder((str(template.root),) if template is not None else None)
+    runtime = runtime_folder((str(template.root),)) if template is not None else runtime_folder()
     try:
         return _start(name, settings, run, runtime, template)
     except BaseException:
