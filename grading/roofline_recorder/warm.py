@@ -108,6 +108,8 @@ def _child(launcher_path: str) -> None:
 
         kernel.run(settings["session"], settings["arguments"], tether=settings["tether"])
         code = 0
+    except SystemExit as leaving:  # as a cold kernel's interpreter ends
+        code = leaving.code if isinstance(leaving.code, int) else int(leaving.code is not None)
     except BaseException as error:  # the launcher's log says why this kernel did not start
         with contextlib.suppress(OSError):
             os.write(2, f"warm kernel: {type(error).__name__}: {error}\n".encode())

@@ -30,7 +30,7 @@ from typing import Any
 from roofline_grading.autograde import scratch
 from roofline_grading.sandbox import bwrap, launch
 
-__all__ = ["KERNELS", "Template", "current", "stop"]
+__all__ = ["KERNELS", "Template", "current", "failure", "lost", "stop"]
 
 KERNELS = ("cold", "warm", "auto")
 """How kernels start: each in a new sandboxed process (``cold``), forked from a template
@@ -96,6 +96,17 @@ def stop() -> None:
     template = _STATE.pop("template", None)
     if template is not None:
         template.stop()
+
+
+def lost() -> bool:
+    """Whether this worker's template has ended since it last started a kernel (said once, as
+    :func:`current` says it): the kernels forked from it ended with it (they live in its process
+    namespace), so whatever they were grading must be graded again, cold."""
+    template: Template | None = _STATE.get("template")
+    if template is None or template.alive():
+        return False
+    _fail(f"the warm kernels' template ended ({_said(template)})")
+    return True
 
 
 def failure() -> str | None:
