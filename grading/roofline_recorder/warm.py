@@ -106,6 +106,7 @@ def _child(launcher_path: str) -> None:
         _first_process(settings)
         from roofline_recorder import kernel
 
+        sys.argv = [kernel.__file__, settings["session"], *settings["arguments"]]  # a cold kernel's
         kernel.run(settings["session"], settings["arguments"], tether=settings["tether"])
         code = 0
     except SystemExit as leaving:  # as a cold kernel's interpreter ends

@@ -47,6 +47,8 @@ print("numpy sum:", np.sum([1, 2]), "| sqrt:", math.sqrt(4), "| global:", hasatt
 print("tmp:", sorted(os.listdir("/tmp")), "| home:", sorted(os.listdir(os.path.expanduser("~"))))
 print("shm:", sorted(n for n in os.listdir("/dev/shm") if not n.startswith("rk-")))
 print("cwd:", os.getcwd(), "| processes:", len(processes), "sleep" in " ".join(commands))
+import sys
+print("argv:", sys.argv[0], len(sys.argv), "| environment:", sorted(os.environ))
 """
 
 
