@@ -897,9 +897,17 @@ def test_warm_kernels_give_every_hostile_submission_the_grades_and_report_cold_o
     warm kernel grades it as a cold one does, part by part and clause by clause; and leaves nothing."""
     assert "kernels: warm (forked from a template" in warm.output.splitlines()[0]
     assert warm.grades == parallel.grades
-    details = {student: row["details"] for student, row in parallel.report.items()}
-    assert {student: row["details"] for student, row in warm.report.items()} == details
+    assert details(warm) == details(parallel)
     assert stray_kernels() == []
+
+
+def details(run: Run) -> dict[str, str]:
+    """Each student's report details, the course's folder named alike, and the process numbers
+    left out (which of the memory hog's two processes the system stops is the system's choice)."""
+    return {
+        student: re.sub(r"process \d+", "process N", row["details"].replace(str(run.course), "COURSE"))
+        for student, row in run.report.items()
+    }
 
 
 def test_grades_depend_neither_on_the_others_nor_on_the_workers_nor_on_the_course_folder(
