@@ -150,6 +150,7 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
         print(plan.header, file=out, flush=True)
         portable = _portable(plan, settings)
         executor.preflight(portable)
+        templates.stop()  # the one the first line's check started, in this process: workers have their own
         saver = _Saver(plan, outcome, out)
         with gradebook.opened(plan.course) as book, saver.progress:  # once: opening costs as much as a merge
             saver.book = book
@@ -473,9 +474,9 @@ def _choose_kernels(options: Options, settings: Settings) -> str:
     first = sorted(settings.structures)[0]
     why = kernels.check_start(settings.sandbox, first, settings.scratch / "warm-check")
     why = templates.failure() or why  # a template that did not start: that kernel started cold
-    templates.stop()
-    if why is None:
+    if why is None:  # the template stays for the preflight's kernel
         return "warm (forked from a template in each worker, each with a sandbox of its own)"
+    templates.stop()
     if options.kernels == "warm":
         raise gradebook.CourseError(f"warm kernels cannot start here: {why}. Nothing was graded.")
     settings.sandbox["kernels"] = "cold"
