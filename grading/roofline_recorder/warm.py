@@ -91,6 +91,7 @@ def serve(path: str) -> None:
 def _child(launcher_path: str) -> None:
     """The forked child (see the module's docstring); never returns."""
     code = 1
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the template's own choice; a kernel's programs inherit it
     try:
         launcher = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         launcher.connect(launcher_path)

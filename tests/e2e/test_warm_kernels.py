@@ -47,8 +47,9 @@ print("numpy sum:", np.sum([1, 2]), "| sqrt:", math.sqrt(4), "| global:", hasatt
 print("tmp:", sorted(os.listdir("/tmp")), "| home:", sorted(os.listdir(os.path.expanduser("~"))))
 print("shm:", sorted(n for n in os.listdir("/dev/shm") if not n.startswith("rk-")))
 print("cwd:", os.getcwd(), "| processes:", len(processes), "sleep" in " ".join(commands))
-import sys
+import subprocess, sys
 print("argv:", sys.argv[0], len(sys.argv), "| environment:", sorted(os.environ))
+print("a program's exit status:", subprocess.run(["sh", "-c", "exit 3"]).returncode)
 """
 
 
@@ -103,6 +104,7 @@ def test_nothing_a_notebook_does_reaches_the_next_students_kernel(warm: Path) ->
     assert "tmp: [] | home: ['.ipython', '.matplotlib']" in seen  # IPython's, and the font cache
     assert "shm: []" in seen
     assert "cwd: /home/student" in seen and "False" in seen.split("processes:")[1]
+    assert "a program's exit status: 3" in seen  # its children are its own to wait for
 
 
 def test_the_next_students_graded_notebook_is_the_one_a_cold_kernel_gives(warm: Path, cold: Path) -> None:
