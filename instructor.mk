@@ -154,7 +154,7 @@ collect: $(STAMP)  ## Collect submissions from LMS zips into submitted/: make co
 # AUTOGRADE_OPTIONS: more options of python -m roofline_grading.autograde (--timeout S,
 # --notebook-budget S, --memory-gb G, --processes N, --student ID, --sandbox off).
 autograde: $(STAMP)  ## Autograde every collected submission, sandboxed and in parallel (JOBS=n); report in autograded/
-	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(if $(SCHEDULER),--scheduler '$(SCHEDULER)' --certs '$(CERTS)') $(AUTOGRADE_OPTIONS)
+	$(GRADING) autograde $(ASSIGNMENT) --course '$(COURSE)' $(if $(JOBS),--jobs $(JOBS)) $(if $(KERNELS),--kernels $(KERNELS)) $(if $(SCHEDULER),--scheduler '$(SCHEDULER)' --certs '$(CERTS)') $(AUTOGRADE_OPTIONS)
 
 # The grading cluster (the guide's "Grading a large class"; roofline_grading/autograde/cluster.py):
 # a Dask scheduler and workers that let in only the course's certificates (CERTS, made once by

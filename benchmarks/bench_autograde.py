@@ -21,7 +21,9 @@ alike), it times in fresh copies of each course:
 - driver, Dask, N workers: the same through the course's grading cluster, a Dask scheduler and N
   one-thread workers on this machine, TLS with the course's certificates (``--scheduler``;
   started once before the rounds, as they would be on grading machines): on the same cores, the
-  engine's overhead per student.
+  engine's overhead per student;
+- the three driver runs again with warm kernels (``--kernels warm``, named ``..., warm``): each
+  worker forks its notebooks' kernels from a template that has imported what they import.
 
 It prints both classes side by side: each contender's median time, a notebook's share of it, the
 cores it kept busy and the CPU seconds a notebook cost (counted in a cpuacct cgroup of the
@@ -30,11 +32,12 @@ on an idle one), the ratios (2 workers over 1, and the most that can be: a worke
 notebook's kernel while it grades this one, so on a class of several notebooks one worker keeps
 more than one core busy), and whether every run gave every student the same total score. Then a
 notebook graded alone, its cost split into its kernel's start, its execution and its judging, for
-a model and a blank submission; the driver's own ceiling: the students it commits per second
-when its workers are infinitely fast (an executor that hands back at once a result made from each
-submission: the driver reads the submissions, merges into the gradebook, writes the graded
-notebooks and the report, as in a real run); and from these a projection of a class of 10,000
-students x 9 notebooks on N machines of M cores, from the CPU a notebook cost with Dask.
+a model and a blank submission, with cold kernels and with warm ones; the driver's own ceiling:
+the students it commits per second when its workers are infinitely fast (an executor that hands
+back at once a result made from each submission: the driver reads the submissions, merges into
+the gradebook, writes the graded notebooks and the report, as in a real run); and from these a
+projection of a class of 10,000 students x 9 notebooks on N machines of M cores, from the CPU a
+notebook cost with Dask (cold kernels, then warm).
 
     python benchmarks/bench_autograde.py [--students 40] [--mixed-students 18] [--repeat 3] [--jobs 2]
         [--notebooks NAME ...] [--ceiling-students 300]
@@ -245,7 +248,7 @@ def time_nbgrader(course: Path) -> float:
     return time.perf_counter() - start
 
 
-def time_driver(jobs: int) -> Callable[[Path], float]:
+def time_driver(jobs: int, kernels: str) -> Callable[[Path], float]:
     def timed(course: Path) -> float:
         start = time.perf_counter()
         command = [
@@ -257,6 +260,8 @@ def time_driver(jobs: int) -> Callable[[Path], float]:
             str(course),
             "--jobs",
             str(jobs),
+            "--kernels",
+            kernels,
         ]
         run(command, cwd=ROOT)
         return time.perf_counter() - start
@@ -307,10 +312,11 @@ class Cluster:
             process.wait(timeout=60)
 
 
-def time_dask(cluster: Cluster) -> Callable[[Path], float]:
+def time_dask(cluster: Cluster, kernels: str) -> Callable[[Path], float]:
     def timed(course: Path) -> float:
         start = time.perf_counter()
         command = [sys.executable, "-m", "roofline_grading.autograde", ASSIGNMENT, "--course", str(course)]
+        command += ["--kernels", kernels]
         run([*command, "--scheduler", cluster.address, "--certs", str(cluster.certs)], cwd=ROOT)
         return time.perf_counter() - start
 
@@ -373,17 +379,19 @@ def totals(course: Path) -> dict[str, float]:
         return {s.student.id: float(s.score) for s in gb.assignment_submissions(ASSIGNMENT)}
 
 
-def split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]]:
-    """Each notebook of ``students``, graded one at a time as a worker grades it, its cost in
-    three parts: ``start`` (its sandboxed kernel started until it answers), ``execution`` (nbgrader's
-    execute step: the cells, the hidden inputs' copies, the report) and ``judging`` (every other
-    step, the answers judged, the scores read). Run in a fresh interpreter by :func:`time_split`."""
+def split(course: Path, students: list[str], kernels: str) -> dict[str, dict[str, list[float]]]:
+    """Each notebook of ``students``, graded one at a time as a worker grades it with ``kernels``
+    (cold or warm; a warm kernel's template started before the first), its cost in three parts:
+    ``start`` (its sandboxed kernel started until it answers), ``execution`` (nbgrader's execute
+    step: the cells, the hidden inputs' copies, the report) and ``judging`` (every other step, the
+    answers judged, the scores read). Run in a fresh interpreter by :func:`time_split`."""
     import io
 
     from jupyter_core.utils import run_sync
 
     import roofline_grading.autograde.driver as driver
-    from roofline_grading.autograde import kernels, worker
+    from roofline_grading.autograde import kernels as sandboxed
+    from roofline_grading.autograde import templates, worker
     from roofline_grading.autograde.pipeline import Run, autograde, scores
     from roofline_grading.autograde.precheck import read_submission
     from roofline_grading.autograde.steps.sandboxed_execute import SandboxedExecute
@@ -404,6 +412,9 @@ def split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]
     plan = driver._plan(driver.Options(course, ASSIGNMENT, students=tuple(students)), io.StringIO())
     assert plan is not None
     settings = driver._settings(plan, Path(tempfile.mkdtemp(prefix="split-", dir="/dev/shm")))
+    settings.sandbox["kernels"] = kernels
+    if kernels == "warm":
+        assert templates.current(settings.sandbox) is not None, templates.failure()
     found: dict[str, dict[str, list[float]]] = {}
     for student in students:
         phases = found.setdefault(student.rstrip("0123456789"), {"start": [], "execution": [], "judging": []})
@@ -411,12 +422,12 @@ def split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]
             run_ = Run(settings, student, upcoming=[name], scratch=settings.scratch / student)
             nb = read_submission(settings.submitted / student / ASSIGNMENT / f"{name}.ipynb").notebook
             began = time.perf_counter()
-            kernel = kernels.prepare(name, settings.sandbox, run_.run_root)
+            kernel = sandboxed.prepare(name, settings.sandbox, run_.run_root)
             client = kernel.km.client()
             client.start_channels()
-            run_sync(kernels.until_ready)(client, kernel.km, 60)
+            run_sync(sandboxed.until_ready)(client, kernel.km, 60)
             client.stop_channels()
-            kernels._WAITING[name] = kernel  # the execute step takes it as it takes one started early
+            sandboxed._WAITING[name] = kernel  # the execute step takes it as it takes one started early
             started = time.perf_counter()
             scores(
                 autograde(nb, NotebookStructure.from_json(data), run_, run_.config()),
@@ -425,15 +436,21 @@ def split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]
             phases["start"].append(started - began)
             phases["execution"].append(executed[-1])
             phases["judging"].append(time.perf_counter() - started - executed[-1])
+    templates.stop()
     shutil.rmtree(settings.scratch, ignore_errors=True)
     return found
 
 
 def time_split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]]:
+    """:func:`split` with cold kernels, then warm ones (each kind of submission as ``kind, warm``)."""
     import json
 
-    done = run([sys.executable, __file__, "--split-only", str(course), *students], cwd=course)
-    found: dict[str, dict[str, list[float]]] = json.loads(done.stdout.strip().splitlines()[-1])
+    found: dict[str, dict[str, list[float]]] = {}
+    for kernels in ("cold", "warm"):
+        options = ["--split-kernels", kernels, "--split-only", str(course), *students]
+        done = run([sys.executable, __file__, *options], cwd=course)
+        parts = json.loads(done.stdout.strip().splitlines()[-1])
+        found.update({kind if kernels == "cold" else f"{kind}, warm": p for kind, p in parts.items()})
     return found
 
 
@@ -448,6 +465,7 @@ def main() -> None:
     parser.add_argument("--floor-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--ceiling-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--split-only", nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("--split-kernels", default="cold", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_only:
         floor(args.floor_only)
@@ -458,7 +476,7 @@ def main() -> None:
     if args.split_only:
         import json
 
-        print(json.dumps(split(Path(args.split_only[0]), args.split_only[1:])))
+        print(json.dumps(split(Path(args.split_only[0]), args.split_only[1:], args.split_kernels)))
         return
     every = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
     notebooks = args.notebooks or every
@@ -502,10 +520,16 @@ def contenders(jobs: int, cluster: Cluster, nbgrader: bool) -> dict[str, Callabl
     chosen: dict[str, Callable[[Path], float]] = {"floor (nbclient alone)": time_floor}
     if nbgrader:
         chosen["nbgrader autograde (sequential)"] = time_nbgrader
-    chosen["driver, 1 worker"] = time_driver(1)
-    chosen[f"driver, {jobs} workers"] = time_driver(jobs)
-    chosen[f"driver, Dask, {jobs} workers"] = time_dask(cluster)
+    for kernels, named in (("cold", ""), ("warm", WARM)):
+        chosen[f"driver, 1 worker{named}"] = time_driver(1, kernels)
+        chosen[f"driver, {jobs} workers{named}"] = time_driver(jobs, kernels)
+        chosen[f"driver, Dask, {jobs} workers{named}"] = time_dask(cluster, kernels)
     return chosen
+
+
+FLOOR = "floor (nbclient alone)"
+WARM = ", warm"
+"""What the warm kernels' contenders, ratios and split add to the cold ones' names."""
 
 
 @dataclass
@@ -584,19 +608,9 @@ def print_results(results: dict[str, Measured], meter: CpuMeter, args: argparse.
             vs = t / m.median("floor (nbclient alone)")
             row += f"{t:8.1f}s {t / m.notebooks:9.2f} s {m.cores(name):6.2f} {cpu:6.2f}s {vs:7.2f}   "
         print(f"  {name:<34}{row}".rstrip())
-    one, many, dask = "driver, 1 worker", f"driver, {args.jobs} workers", f"driver, Dask, {args.jobs} workers"
-    lines = {
-        f"speed-up {args.jobs} workers over 1 worker:": lambda m: m.median(one) / m.median(many),
-        f"  most it can be ({args.jobs} cores / cores 1 worker keeps busy):": lambda m: (
-            min(args.jobs, os.cpu_count() or 1) / m.cores(one)
-        ),
-        "ratio driver 1 worker / floor:": lambda m: m.median(one) / m.median("floor (nbclient alone)"),
-        f"ratio Dask {args.jobs} workers / local {args.jobs} workers:": lambda m: (
-            m.median(dask) / m.median(many)
-        ),
-    }
-    for label, ratio in lines.items():
-        print((f"  {label:<66}" + "".join(f"{ratio(m):8.2f}{'':36}" for m in results.values())).rstrip())
+    for named in ("", WARM):
+        for label, ratio in _ratios(args.jobs, named).items():
+            print((f"  {label:<66}" + "".join(f"{ratio(m):8.2f}{'':36}" for m in results.values())).rstrip())
     # The driver draws each notebook's hidden inputs from its code and the course's secret, so its
     # runs agree exactly; plain nbgrader judges in the kernel with fresh inputs at every run.
     for kind, m in results.items():
@@ -605,6 +619,22 @@ def print_results(results: dict[str, Measured], meter: CpuMeter, args: argparse.
         print(f"  {kind}: every driver run gave every student the same total: {'yes' if same else 'NO'}")
         if not same:
             raise SystemExit("scores differ between runs")
+
+
+def _ratios(jobs: int, named: str) -> dict[str, Callable[[Measured], float]]:
+    """The ratios printed for the cold kernels' contenders (``named`` empty) or the warm ones'."""
+    one, many = f"driver, 1 worker{named}", f"driver, {jobs} workers{named}"
+    dask = f"driver, Dask, {jobs} workers{named}"
+    return {
+        f"speed-up {jobs} workers over 1 worker{named}:": lambda m: m.median(one) / m.median(many),
+        f"  most it can be ({jobs} cores / cores 1 worker keeps busy){named}:": lambda m: (
+            min(jobs, os.cpu_count() or 1) / m.cores(one)
+        ),
+        f"ratio driver 1 worker{named} / floor:": lambda m: m.median(one) / m.median(FLOOR),
+        f"ratio Dask {jobs} workers / local {jobs} workers{named}:": lambda m: (
+            m.median(dask) / m.median(many)
+        ),
+    }
 
 
 def print_split(parts: dict[str, dict[str, list[float]]]) -> None:
@@ -622,24 +652,27 @@ def print_scaling(
     """The driver's ceiling, and a class of 10,000 x 9 notebooks projected from the CPU a notebook
     costs with {jobs} workers (the mixed class's, if measured)."""
     m = results.get("mixed") or results["uniform"]
-    many = f"driver, Dask, {args.jobs} workers"
-    per_notebook = statistics.median(m.cpu[many]) / m.notebooks  # one core's seconds
     size = f"{args.ceiling_students} students x {notebooks} notebooks"
     print(
         f"\n  driver's ceiling (infinitely fast workers, {size}): {ceiling:.1f} students committed per second"
     )
     per_ceiling = ceiling * notebooks / 9  # its cost is per notebook: merges, files
-    costs = (
-        f"{per_notebook:.2f} s of one core a notebook (Dask, {m.students} students); "
-        f"driver at most {per_ceiling:.1f} students/s"
-    )
-    print(f"\n  Projected: 10,000 students x 9 notebooks, one Dask worker per core, one driver ({costs}):")
-    print(f"    {'machines x cores':<18}" + "".join(f"{c:>10} cores" for c in (2, 8, 32, 64)))
-    for machines in (1, 4, 16, 64):
-        row = [
-            max(90_000 * per_notebook / (machines * cores), 10_000 / per_ceiling) for cores in (2, 8, 32, 64)
-        ]
-        print(f"    {machines:>3} machines      " + "".join(f"{_hours(s):>16}" for s in row))
+    for named, kernels in (("", "cold"), (WARM, "warm")):
+        per_notebook = statistics.median(m.cpu[f"driver, Dask, {args.jobs} workers{named}"]) / m.notebooks
+        costs = (
+            f"{per_notebook:.2f} s of one core a notebook (Dask, {kernels} kernels, {m.students} "
+            "students); "
+            f"driver at most {per_ceiling:.1f} students/s"
+        )
+        projected = "Projected: 10,000 students x 9 notebooks, one Dask worker per core, one driver"
+        print(f"\n  {projected} ({costs}):")
+        print(f"    {'machines x cores':<18}" + "".join(f"{c:>10} cores" for c in (2, 8, 32, 64)))
+        for machines in (1, 4, 16, 64):
+            row = [
+                max(90_000 * per_notebook / (machines * cores), 10_000 / per_ceiling)
+                for cores in (2, 8, 32, 64)
+            ]
+            print(f"    {machines:>3} machines      " + "".join(f"{_hours(s):>16}" for s in row))
 
 
 def _hours(seconds: float) -> str:

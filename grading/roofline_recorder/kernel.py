@@ -48,10 +48,16 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    session_path, kernel_arguments = argv[0], argv[1:]
+    preload()
+    run(argv[0], argv[1:])
+
+
+def run(session_path: str, kernel_arguments: list[str], tether: int | None = None) -> None:
+    """Everything after the imports (see the module's docstring): split, watch, start the kernel.
+    ``tether``: a descriptor whose other end closing ends the keeper, and with it the kernel (a
+    warm kernel's launcher: :mod:`roofline_recorder.warm`)."""
     session = json.loads(Path(session_path).read_text())
-    _preload()
-    control = _split(session) if session.get("exited") else None
+    control = _split(session, tether) if session.get("exited") else None
     channel = os.open(session["events"], os.O_WRONLY | os.O_CLOEXEC) if session.get("events") else -1
     monitor = audit.install(
         channel,
@@ -67,10 +73,9 @@ def main(argv: list[str] | None = None) -> None:
     roofline_recorder.SEAL = monitor.seal  # for the grader's seal after the last cell
     roofline_recorder.start_session(session_path, keep=(channel,) if channel >= 0 else ())
 
-    from ipykernel.kernelapp import IPKernelApp
-
-    app = IPKernelApp.instance()
+    app = _kernel_app().instance()
     app.initialize(kernel_arguments)
+    app.until_connected()
     monitor.attach(app.shell)
     roofline_recorder.follow_cells(app.shell)
     cwd = Path.cwd().resolve()
@@ -83,7 +88,44 @@ def main(argv: list[str] | None = None) -> None:
     app.start()
 
 
-INTERNALS = ("audit", "watch", "seccomp", "places", "kernel")
+CONNECT_SECONDS = 10.0
+"""How long the kernel waits for its own connection to its shell socket before it starts anyway."""
+
+
+def _kernel_app() -> Any:
+    """IPython's kernel application, which connects its own socket to its shell socket before it
+    tells the keeper it starts.
+
+    ipykernel connects a socket of its own (``debug_shell_socket``) to its shell socket while it
+    initializes; zmq makes that ``connect`` later, from its own thread. On a busy machine it came
+    after the kernel had told its keeper it starts, and the keeper, rightly, reported a connection
+    the audit hook (which sees only Python) could not: a flag on a notebook that did nothing. So
+    the kernel watches that socket from before it connects and waits for the connection."""
+    import zmq
+    from ipykernel.kernelapp import IPKernelApp
+
+    class GradingKernelApp(IPKernelApp):
+        connecting: Any = None
+
+        def _apply_curve_client_options(self, socket: Any) -> None:
+            super()._apply_curve_client_options(socket)  # called just before that connect
+            if self.connecting is None:
+                self.connecting = socket.get_monitor_socket(zmq.EVENT_CONNECTED)
+
+        def until_connected(self) -> None:
+            """Return once the connection is made (or after :data:`CONNECT_SECONDS`)."""
+            if self.connecting is None:
+                return
+            with contextlib.suppress(zmq.ZMQError):
+                if self.connecting.poll(int(CONNECT_SECONDS * 1000)):
+                    self.connecting.recv_multipart()
+                self.debug_shell_socket.disable_monitor()
+            self.connecting.close(linger=0)
+
+    return GradingKernelApp
+
+
+INTERNALS = ("audit", "watch", "seccomp", "places", "kernel", "warm")
 """The recorder's own modules that no hidden test needs."""
 
 
@@ -96,21 +138,27 @@ def _forget_internals() -> None:
         vars(roofline_recorder).pop(name, None)
 
 
-def _preload() -> None:
+def preload(*, figures: bool = False) -> None:
     """Import what every kernel imports before the process splits (so the kernel starts without
     the keeper looking at each file of it), and keep the recorder's source in memory: a traceback
-    through the recorder then opens none of its files, which only a notebook's code would."""
+    through the recorder then opens none of its files, which only a notebook's code would. With
+    ``figures`` (a warm kernels' template, :mod:`roofline_recorder.warm`), what a notebook with
+    figures imports too: a forked kernel then finds them imported, as if it had, and starts at once."""
     import linecache
 
     import numpy  # noqa: F401  (students load it first anyway)
-    from ipykernel import kernelapp  # noqa: F401
+    from ipykernel import ipkernel, kernelapp, zmqshell  # noqa: F401
     from IPython import display  # noqa: F401  (what recording an answer shows it with)
+
+    if figures:
+        import matplotlib.figure
+        import matplotlib.pyplot  # noqa: F401  (no backend chosen yet: the kernel's shell chooses it)
 
     for source in Path(roofline_recorder.__file__).parent.glob("*.py"):
         linecache.getlines(str(source))
 
 
-def _split(session: dict[str, Any]) -> socket.socket:
+def _split(session: dict[str, Any], tether: int | None = None) -> socket.socket:
     """Fork: the child returns, the kernel, watched from outside (:mod:`roofline_recorder.watch`),
     with the socket on which it tells its keeper that it starts; this process becomes the keeper
     (see the module's docstring) and never returns."""
@@ -121,9 +169,10 @@ def _split(session: dict[str, Any]) -> socket.socket:
     kernel = os.fork()
     if kernel == 0:  # the kernel ends with its keeper, sandboxed or not (a fork does not inherit this)
         keeper_end.close()
-        if isinstance(report, int):
-            with contextlib.suppress(OSError):
-                os.close(report)
+        for mine in (report, tether):  # the keeper's alone
+            if isinstance(mine, int):
+                with contextlib.suppress(OSError):
+                    os.close(mine)
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         _watch_me(kernel_end)
@@ -142,7 +191,7 @@ def _split(session: dict[str, Any]) -> socket.socket:
     if not isinstance(report, int):
         report = os.open(os.devnull, os.O_WRONLY)
     own = {directory(str(path)): str(words) for path, words in dict(session.get("own", {})).items()}
-    watch.keep(kernel, str(session["exited"]), keeper_end, watch.Watched(places, own, report))
+    watch.keep(kernel, str(session["exited"]), keeper_end, watch.Watched(places, own, report), tether)
 
 
 def _watch_me(keeper: socket.socket) -> None:

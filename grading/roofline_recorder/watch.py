@@ -138,8 +138,11 @@ def install() -> int:
 class Keeper:
     """The keeper's loop: the kernel's exit, the orphans it collects, and the watched calls."""
 
-    def __init__(self, kernel: int, exited: str, control: socket.socket, watched: Watched) -> None:
+    def __init__(
+        self, kernel: int, exited: str, control: socket.socket, watched: Watched, tether: int | None = None
+    ) -> None:
         self.kernel, self.exited, self.control, self.watched = kernel, exited, control, watched
+        self.tether = tether
         self.listener: int | None = None
         self.poll = select.poll()
         self.wake_read, wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -148,6 +151,8 @@ class Keeper:
         signal.signal(signal.SIGCHLD, lambda number, frame: None)
         self.poll.register(self.wake_read, select.POLLIN)
         self.poll.register(control.fileno(), select.POLLIN)
+        if tether is not None:
+            self.poll.register(tether, select.POLLIN)
 
     def run(self) -> NoReturn:
         while True:
@@ -162,6 +167,8 @@ class Keeper:
                 os.read(fd, 512)
         elif fd == self.control.fileno():
             self._control()
+        elif fd == self.tether:
+            os._exit(0)  # the launcher is gone: the first process ends, and the namespace with it
         elif fd == self.listener:
             if flags & select.POLLIN:
                 self._one_call()
@@ -231,13 +238,16 @@ class Keeper:
                     handle.write(str(os.waitstatus_to_exitcode(status)))
 
 
-def keep(kernel: int, exited: str, control: socket.socket, watched: Watched) -> NoReturn:
-    """Be the keeper of ``kernel`` (see the module's docstring): never returns."""
+def keep(
+    kernel: int, exited: str, control: socket.socket, watched: Watched, tether: int | None = None
+) -> NoReturn:
+    """Be the keeper of ``kernel`` (see the module's docstring): never returns; ends, with every
+    process it keeps, when the other end of ``tether`` closes (if given)."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # unreadable from inside
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, signal.SIG_IGN)
-    Keeper(kernel, exited, control, watched).run()
+    Keeper(kernel, exited, control, watched, tether).run()
 
 
 # --- What a call means ------------------------------------------------------------------------

@@ -431,6 +431,12 @@ def parallel(course_template: Path) -> Run:
 
 
 @pytest.fixture(scope="module")
+def warm(course_template: Path) -> Run:
+    """The whole class again, one worker, warm kernels (each forked from the worker's template)."""
+    return grade_class(course_template, "warm", CRAFTS, jobs=1, options="--kernels warm")
+
+
+@pytest.fixture(scope="module")
 def controls_alone(course_template: Path) -> Run:
     """The controls without the others, with one worker, in a course folder whose path is longer
     than a Unix socket's may be (108 bytes; the kernels' sockets must live elsewhere)."""
@@ -884,6 +890,26 @@ def test_every_process_of_the_class_is_gone(parallel: Run) -> None:
 
 
 # --- Nobody else's grades change, nothing is lost or spoiled ----------------------------------
+
+
+def test_warm_kernels_give_every_hostile_submission_the_grades_and_report_cold_ones_give(
+    parallel: Run, warm: Run
+) -> None:
+    """Whatever a submission does to its kernel (and to the copies answering its hidden inputs), a
+    warm kernel grades it as a cold one does, part by part and clause by clause; and leaves nothing."""
+    assert "kernels: warm (forked from a template" in warm.output.splitlines()[0]
+    assert warm.grades == parallel.grades
+    assert details(warm) == details(parallel)
+    assert stray_kernels() == []
+
+
+def details(run: Run) -> dict[str, str]:
+    """Each student's report details, the course's folder named alike, and the process numbers
+    left out (which of the memory hog's two processes the system stops is the system's choice)."""
+    return {
+        student: re.sub(r"process \d+", "process N", row["details"].replace(str(run.course), "COURSE"))
+        for student, row in run.report.items()
+    }
 
 
 def test_grades_depend_neither_on_the_others_nor_on_the_workers_nor_on_the_course_folder(

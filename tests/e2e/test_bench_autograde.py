@@ -42,6 +42,9 @@ def test_the_grading_benchmark_times_every_contender_and_compares_their_scores()
         "driver, 1 worker",
         "driver, 2 workers",
         "driver, Dask, 2 workers",
+        "driver, 1 worker, warm",
+        "driver, 2 workers, warm",
+        "driver, Dask, 2 workers, warm",
     ):  # the uniform class's time, then the mixed class's (nbgrader's own run: the uniform class only)
         second = r"-" if contender.startswith("nbgrader") else r"\d+\.\ds"
         assert re.search(
@@ -51,15 +54,18 @@ def test_the_grading_benchmark_times_every_contender_and_compares_their_scores()
         "ratio driver 1 worker / floor:",
         "speed-up 2 workers over 1 worker:",
         "ratio Dask 2 workers / local 2 workers:",
+        "ratio driver 1 worker, warm / floor:",
+        "speed-up 2 workers over 1 worker, warm:",
+        "ratio Dask 2 workers / local 2 workers, warm:",
     ):
         assert re.search(rf"{re.escape(ratio)} +\d+\.\d\d +\d+\.\d\d$", done.stdout, re.MULTILINE), ratio
-    # a notebook's start, execution and judging, for each kind of submission
+    # a notebook's start, execution and judging, for each kind of submission, cold kernels and warm
     every = len(list((ROOT / "exercises" / "roofline").glob("*.ipynb")))  # the mixed class hands in each
-    split = rf"^    (model|blank) \({every} notebooks\) +\d+\.\d\d s +\d+\.\d\d s +\d+\.\d\d s$"
-    assert len(re.findall(split, done.stdout, flags=re.MULTILINE)) == 2, done.stdout
+    split = rf"^    (model|blank)(, warm)? \({every} notebooks\) +\d+\.\d\d s +\d+\.\d\d s +\d+\.\d\d s$"
+    assert len(re.findall(split, done.stdout, flags=re.MULTILINE)) == 4, done.stdout
     assert re.search(r"driver's ceiling \(.*\): \d+\.\d students committed per second", done.stdout)
     projected = r"^ +64 machines( +(\d+ h \d\d|\d+) min){4}$"  # the projection's last row: four times
-    assert re.search(projected, done.stdout, flags=re.MULTILINE), done.stdout
-    assert "10,000 students x 9 notebooks" in done.stdout
+    assert len(re.findall(projected, done.stdout, flags=re.MULTILINE)) == 2, done.stdout  # cold, warm
+    assert "a notebook (Dask, warm kernels" in done.stdout
     for kind in ("uniform", "mixed"):
         assert f"{kind}: every driver run gave every student the same total: yes" in done.stdout

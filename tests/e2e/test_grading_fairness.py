@@ -1,7 +1,8 @@
 """Fair grading, through `make autograde` with real nbgrader and the real sandbox.
 
 - The same submission gets the same points, graded notebook and feedback page wherever it
-  appears in a class graded in parallel (JOBS=2), the same points in either language's release,
+  appears in a class graded in parallel (JOBS=2), and the same again, with the same report line,
+  in one worker with warm kernels (JOBS=1 KERNELS=warm); the same points in either language's release,
   and, for right answers and known mistakes, the same in another course with another secret.
 - No layout of the course and its Python environment (the environment inside the course, under
   /tmp or the home directory, reached through a symbolic link) makes an honest class look flagged.
@@ -91,9 +92,11 @@ def template(released_course: Path, tmp_path_factory: pytest.TempPathFactory) ->
     return root
 
 
-def graded_class(template: Path, name: str, secret: str, copies: int = COPIES) -> Path:
+def graded_class(
+    template: Path, name: str, secret: str, copies: int = COPIES, jobs: str = "2", kernels: str = "cold"
+) -> Path:
     """The class (``copies`` of every kind, each under its own student id) graded in a copy of the
-    course with ``secret``, two students at a time."""
+    course with ``secret``, ``jobs`` students at a time, ``kernels`` started cold or warm."""
     course = template.parent / name
     shutil.copytree(template, course)
     (course / ".grading-secret").write_text(secret * 4 + "\n")
@@ -102,7 +105,7 @@ def graded_class(template: Path, name: str, secret: str, copies: int = COPIES) -
             folder = course / "submitted" / f"{kind}.{copy}" / ASSIGNMENT
             folder.mkdir(parents=True)
             nbformat.write(nb, folder / f"{notebook}.ipynb")
-    make("autograde", course=course, JOBS="2")
+    make("autograde", course=course, JOBS=jobs, KERNELS=kernels)
     make("feedback", course=course)
     return course
 
@@ -116,6 +119,18 @@ def first(template: Path) -> Path:
 def second(template: Path) -> Path:
     """The class again under another secret, one copy of each kind: the first class compares copies."""
     return graded_class(template, "second", "fedcba9876543210", copies=1)
+
+
+@pytest.fixture(scope="module")
+def warm(template: Path) -> Path:
+    """The class again under the first secret, one copy of each kind, one worker, warm kernels."""
+    return graded_class(template, "warm", "0123456789abcdef", copies=1, jobs="1", kernels="warm")
+
+
+def report_line(course: Path, student: str) -> dict[str, str]:
+    with (course / "autograded" / f"{ASSIGNMENT}-report.csv").open(newline="") as handle:
+        (row,) = [row for row in csv.DictReader(handle) if row["student"] == student]
+    return row
 
 
 def part_scores(course: Path, student: str) -> dict[str, float]:
@@ -144,6 +159,18 @@ def test_identical_submissions_get_identical_points_and_graded_notebooks(first: 
         for copy in range(COPIES)
     ]
     assert all(p == pages[0] for p in pages), f"{kind}: the feedback pages differ"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_warm_kernels_give_what_cold_ones_give(first: Path, warm: Path, kind: str) -> None:
+    """Byte for byte: points, graded notebook, feedback page and report line, one worker with warm
+    kernels against two with cold ones."""
+    student, notebook = f"{kind}.0", KINDS[kind][0]
+    assert part_scores(warm, student) == part_scores(first, student)
+    assert graded_notebook(warm, student) == graded_notebook(first, student), f"{kind}: notebooks differ"
+    page = Path("feedback") / student / ASSIGNMENT / f"{notebook}.html"
+    assert (warm / page).read_bytes() == (first / page).read_bytes(), f"{kind}: the feedback pages differ"
+    assert report_line(warm, student) == report_line(first, student)
 
 
 @pytest.mark.parametrize("slip", [s for s in KINDS if s in SLIPS])

@@ -27,6 +27,7 @@ from roofline_grading.autograde import credentials
 from roofline_grading.autograde.dask_pool import ADDRESS
 from roofline_grading.autograde.driver import Options, run
 from roofline_grading.autograde.gradebook import CourseError
+from roofline_grading.autograde.templates import KERNELS
 
 __all__ = ["main", "parser"]
 
@@ -54,6 +55,12 @@ def parser() -> argparse.ArgumentParser:
         default="on",
         help="confine each kernel with bubblewrap (on, the default: refuse to grade without it) or not "
         "(off: student code runs with your permissions)",
+    )
+    p.add_argument(
+        "--kernels", choices=KERNELS, default="cold",
+        help="how kernels start: each in a new sandbox (cold, the default), forked from a template each "
+        "worker keeps, with a sandbox of its own (warm: refuse if it cannot fork here), or warm where it "
+        "can and cold otherwise (auto); the run's first line says which",
     )
     p.add_argument(
         "--memory-gb",
@@ -132,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         timeout=args.timeout,
         notebook_budget=args.notebook_budget,
         sandbox=args.sandbox,
+        kernels=args.kernels,
         memory_gb=args.memory_gb,
         processes=args.processes,
         scheduler=args.scheduler,

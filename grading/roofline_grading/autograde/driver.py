@@ -40,11 +40,13 @@ from roofline_grading.autograde import (
     credentials,
     gradebook,
     grading_code,
+    kernels,
     machine,
     misconceptions,
     order,
     pipeline,
     scratch,
+    templates,
     worker,
 )
 from roofline_grading.autograde.executor import Executor
@@ -85,6 +87,9 @@ class Options:
     """Seconds a whole notebook may run (default: ``BUDGET_FACTOR`` times the cell limit)."""
     sandbox: str = "on"
     """``on`` (bubblewrap; refuse to grade without it) or ``off`` (student code runs as you)."""
+    kernels: str = "cold"
+    """How kernels start (:data:`~roofline_grading.autograde.templates.KERNELS`): ``cold``, ``warm``
+    or ``auto`` (warm where the workers can fork them, else cold)."""
     memory_gb: float = 4.0
     """Memory one kernel and everything it starts may use together."""
     processes: int = 128
@@ -138,10 +143,14 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
     scratch.sweep()  # what a killed run left on this machine
     run_dir = scratch.folder("roofline-autograde-", machine.scratch_root(), machine.stop_kernels)
     try:
-        plan = replace(plan, header=plan.header.replace("{workers}", executor.describe()))
+        settings = _settings(plan, run_dir)
+        kernels_text = _remote_kernels(options) if options.scheduler else _choose_kernels(options, settings)
+        header = plan.header.replace("{workers}", executor.describe()).replace("{kernels}", kernels_text)
+        plan = replace(plan, header=header)
         print(plan.header, file=out, flush=True)
-        portable = _portable(plan, _settings(plan, run_dir))
+        portable = _portable(plan, settings)
         executor.preflight(portable)
+        templates.stop()  # the one the first line's check started, in this process: workers have their own
         saver = _Saver(plan, outcome, out)
         with gradebook.opened(plan.course) as book, saver.progress:  # once: opening costs as much as a merge
             saver.book = book
@@ -198,7 +207,7 @@ def _plan(options: Options, out: TextIO) -> _Plan | None:
     jobs = min(options.jobs or _cores(), len(students))
     header = (
         f"Grading {len(students)} submissions of {options.assignment} with {{workers}}; "
-        f"sandbox: {sandbox_text}; a cell may run {timeout} s, a notebook {budget} s."
+        f"sandbox: {sandbox_text}; kernels: {{kernels}}; a cell may run {timeout} s, a notebook {budget} s."
     )
     return _Plan(options, course, structures, students, timeout, budget, jobs, header)
 
@@ -213,6 +222,7 @@ def _settings(plan: _Plan, run_dir: Path) -> Settings:
         [str(options.course.resolve())],
         run_dir,
         secrets.token_hex(16),
+        options.kernels,
     )
     return Settings(
         config_file=plan.course.config_file,
@@ -239,6 +249,7 @@ def _portable(plan: _Plan, settings: Settings) -> Portable:
         protected=(str(plan.options.course.resolve()),),
         salt=str(settings.sandbox["salt"]),
         run_id=settings.scratch.name,
+        kernels=plan.options.kernels,
         code=grading_code.identity(),
     )
 
@@ -451,6 +462,32 @@ def _check_sandbox(wanted: str) -> str:
         else f"the report sees only what the kernel's own monitor tells ({unwatched})"
     )
     return f"bubblewrap, process-tree limits by {group.kind}, {watch}"
+
+
+def _choose_kernels(options: Options, settings: Settings) -> str:
+    """How this machine's workers start kernels, for the run's first line: warm kernels are tried
+    once here (a template started and one kernel forked from it) unless cold ones are asked for;
+    ``auto`` falls back to cold where they cannot start, ``warm`` refuses to grade."""
+    if options.kernels == "cold" or settings.sandbox["mode"] != "bwrap":
+        settings.sandbox["kernels"] = "cold"
+        return "cold (each started in a sandbox of its own)"
+    first = sorted(settings.structures)[0]
+    why = kernels.check_start(settings.sandbox, first, settings.scratch / "warm-check")
+    why = templates.failure() or why  # a template that did not start: that kernel started cold
+    if why is None:  # the template stays for the preflight's kernel
+        return "warm (forked from a template in each worker, each with a sandbox of its own)"
+    templates.stop()
+    if options.kernels == "warm":
+        raise gradebook.CourseError(f"warm kernels cannot start here: {why}. Nothing was graded.")
+    settings.sandbox["kernels"] = "cold"
+    return f"cold (warm kernels cannot start here: {why})"
+
+
+def _remote_kernels(options: Options) -> str:
+    """What the run's first line says about the kernels when other machines grade."""
+    if options.kernels == "cold" or options.sandbox == "off":
+        return "cold (each started in a sandbox of its own)"
+    return "warm on every worker whose template starts (cold on the others)"
 
 
 def _remote_sandbox(wanted: str) -> str:

@@ -106,6 +106,8 @@ class Portable:
     protected: tuple[str, ...]
     salt: str
     run_id: str
+    kernels: str = "cold"
+    """How each worker starts its kernels (``warm``, ``auto``: warm where it can; ``cold``)."""
     code: tuple[tuple[str, str], ...] = ()
     """The driver's grading code (:func:`roofline_grading.autograde.grading_code.identity`)."""
 

@@ -37,11 +37,11 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 from traitlets import Unicode
 
-from roofline_grading.autograde import scratch
+from roofline_grading.autograde import scratch, templates
 from roofline_grading.autograde.events import EventChannel
 from roofline_grading.autograde.hidden import Copies
 from roofline_grading.questions import FunctionQuestion
-from roofline_grading.sandbox import bwrap, launch, limits
+from roofline_grading.sandbox import bwrap, fork, launch, limits
 from roofline_grading.session import issue, spec
 from roofline_recorder import audit
 
@@ -210,16 +210,20 @@ def prepare(name: str, settings: dict[str, Any], run_root: Path) -> Kernel:
     run = run_root / name
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir(parents=True)
-    runtime = runtime_folder()
+    template = templates.current(settings)
+    runtime = runtime_folder((str(template.root),)) if template is not None else runtime_folder()
     try:
-        return _start(name, settings, run, runtime)
+        return _start(name, settings, run, runtime, template)
     except BaseException:
         shutil.rmtree(runtime, ignore_errors=True)  # outside the run's scratch: nobody else removes it
         raise
 
 
-def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Kernel:
-    """Start the kernel of notebook ``name``, its files in ``run`` and its sockets in ``runtime``."""
+def _start(
+    name: str, settings: dict[str, Any], run: Path, runtime: Path, template: templates.Template | None
+) -> Kernel:
+    """Start the kernel of notebook ``name``, its files in ``run`` and its sockets in ``runtime``:
+    forked from ``template`` (a warm kernel), else in a sandbox of its own."""
     functions = [
         qid for qid, item in issue(name, None).items() if isinstance(item.question, FunctionQuestion)
     ]
@@ -242,18 +246,14 @@ def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Ker
         "log": str(run / "kernel.log"),
         "environment": environment,
     }
+    handed = (watch_end, *copies.descriptors().values())
+    cold = [sys.executable, "-I", "-S", launch.__file__, str(run / "launch.json"), "--", *command]
+    warm = template is not None and group.kind.startswith("cgroup")  # the launcher moves it there
+    argv, arguments = (
+        (_warm(launcher, run, runtime, template, handed), []) if warm and template else (cold, [HISTORY])
+    )
     (run / "launch.json").write_text(json.dumps(launcher))
-    kernel_dir = run / "kernels" / KERNEL_NAME
-    kernel_dir.mkdir(parents=True)
-    argv = [sys.executable, "-I", "-S", launch.__file__, str(run / "launch.json"), "--", *command]
-    kernelspec = {
-        "argv": argv,
-        "display_name": "roofline grading",
-        "language": "python",
-        "interrupt_mode": "message",
-        "metadata": {"debugger": False},
-    }
-    (kernel_dir / "kernel.json").write_text(json.dumps(kernelspec))
+    _kernelspec(run, argv)
     km = GradingKernelManager(
         kernel_name=KERNEL_NAME,
         kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(run / "kernels")]),
@@ -261,10 +261,9 @@ def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Ker
         connection_file=str(runtime / "kernel.json"),
         exited_file=str(runtime / EXITED),
     )
-    handed = (watch_end, *copies.descriptors().values())
     try:
         run_sync(km.start_kernel)(
-            cwd=str(runtime if mode == "bwrap" else run), extra_arguments=[HISTORY], pass_fds=handed
+            cwd=str(runtime if mode == "bwrap" else run), extra_arguments=arguments, pass_fds=handed
         )
     finally:
         os.close(watch_end)  # the keeper holds the only other end
@@ -273,6 +272,45 @@ def _start(name: str, settings: dict[str, Any], run: Path, runtime: Path) -> Ker
     if process is not None:
         group.watch(process.pid)
     return Kernel(name, run, channel, watch, group, km, copies, runtime)
+
+
+def _kernelspec(run: Path, argv: list[str]) -> None:
+    """The kernelspec Jupyter starts the kernel from (``argv``), in ``run``."""
+    kernel_dir = run / "kernels" / KERNEL_NAME
+    kernel_dir.mkdir(parents=True)
+    kernelspec = {
+        "argv": argv,
+        "display_name": "roofline grading",
+        "language": "python",
+        "interrupt_mode": "message",
+        "metadata": {"debugger": False},
+    }
+    (kernel_dir / "kernel.json").write_text(json.dumps(kernelspec))
+
+
+def _warm(
+    launcher: dict[str, Any], run: Path, runtime: Path, template: templates.Template, handed: tuple[int, ...]
+) -> list[str]:
+    """The command that forks the kernel from ``template`` (:mod:`roofline_grading.sandbox.fork`),
+    with what it needs added to ``launcher``: the child reads its session from the runtime folder
+    and mounts it where a cold kernel's is."""
+    shutil.copyfile(run / "session.json", runtime / "session.json")
+    launcher.update(
+        {
+            "handed": list(handed),
+            "runtime": str(runtime),
+            "template": str(template.socket),
+            "kernel": {
+                "rlimits": launcher.pop("rlimits"),
+                "runtime": str(runtime),
+                "session": f"{bwrap.GRADING}/session.json",
+                "arguments": ["-f", str(runtime / "kernel.json"), HISTORY],
+                "home_bytes": bwrap.Layout.home_bytes,
+                "tmp_bytes": bwrap.Layout.tmp_bytes,
+            },
+        }
+    )
+    return [sys.executable, "-I", "-S", fork.__file__, str(run / "launch.json")]
 
 
 def runtime_folder(candidates: tuple[str, ...] | None = None) -> Path:

@@ -72,11 +72,18 @@ def scratch_root() -> str | None:
 
 
 def sandbox_settings(
-    mode: str, memory_bytes: int, processes: int, protected: list[str], run_dir: Path, salt: str
+    mode: str,
+    memory_bytes: int,
+    processes: int,
+    protected: list[str],
+    run_dir: Path,
+    salt: str,
+    kernels: str = "cold",
 ) -> dict[str, object]:
     """How every kernel of the run is confined on this machine (see :class:`Settings`);
     ``protected``: the grader's places the kernel's audit hook watches for (it gets salted
-    hashes, not paths)."""
+    hashes, not paths); ``kernels``: how they start (``auto`` is warm here: a worker whose
+    template cannot start grades cold, :mod:`roofline_grading.autograde.templates`)."""
     import roofline_recorder
 
     prefixes = bwrap.python_prefixes()
@@ -93,6 +100,7 @@ def sandbox_settings(
         "tag": run_dir.name,
         "protected": [*protected, str(run_dir), str(Path.home())],
         "salt": salt,
+        "kernels": "cold" if kernels == "cold" else "warm",
     }
 
 
@@ -186,6 +194,7 @@ def _settings_in(portable: Portable, run_dir: Path) -> Settings:
         list(portable.protected),
         run_dir,
         portable.salt,
+        portable.kernels,
     )
     settings = replace(portable.settings, config_file=config_file, scratch=run_dir, sandbox=sandbox)
     refused = kernels.check_start(sandbox, sorted(settings.structures)[0], run_dir / "preflight")

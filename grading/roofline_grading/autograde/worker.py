@@ -21,6 +21,7 @@ For one student, :func:`grade_student`
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import shutil
@@ -29,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from roofline_grading.autograde import kernels
+from roofline_grading.autograde import kernels, templates
 from roofline_grading.autograde.notes import language_of_file, notes
 from roofline_grading.autograde.pipeline import Run, autograde, scores, steps
 from roofline_grading.autograde.precheck import TIMESTAMP, read_submission
@@ -104,9 +105,10 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
     run = Run(settings, student, upcoming=list(readable), scratch=scratch)
     try:
         config = run.config()
-        for notebook in notebooks:
+        for index, notebook in enumerate(notebooks):
             if notebook.notebook in readable:
-                _autograde(run, config, notebook, readable[notebook.notebook], structures[notebook.notebook])
+                nb, structure = readable[notebook.notebook], structures[notebook.notebook]
+                notebooks[index] = _autograde_once(run, config, notebook, nb, structure)
     finally:
         kernels.discard_waiting()
     for notebook in notebooks:
@@ -134,6 +136,20 @@ def _prepare(structure: NotebookStructure, source: Path) -> tuple[NotebookResult
     language = result.language = language_of(submission.notebook.metadata)
     result.problems += list(plan(submission.notebook.cells, structure.in_language(language)).problems)
     return result, submission.notebook
+
+
+def _autograde_once(
+    run: Run, config: Any, notebook: NotebookResult, nb: Any, structure: NotebookStructure
+) -> NotebookResult:
+    """:func:`_autograde`, and again, cold, if the warm kernels' template ended meanwhile (its
+    kernel ended with it): what the notebook's grading gives never depends on the template."""
+    before, submitted = copy.deepcopy(notebook), copy.deepcopy(nb)  # grading changes the notebook
+    _autograde(run, config, notebook, nb, structure)
+    if not templates.lost():
+        return notebook
+    kernels.discard_waiting()  # the next notebook's kernel, forked from it too
+    _autograde(run, config, before, submitted, structure)
+    return before
 
 
 def _autograde(

@@ -1,0 +1,82 @@
+"""Start a warm kernel: ``python -I -S fork.py SETTINGS`` (what Jupyter starts for it).
+
+The cold kernel's launcher (:mod:`roofline_grading.sandbox.launch`) replaces itself with
+bubblewrap; this one asks the worker's template (:mod:`roofline_recorder.warm`) to fork a kernel,
+and stands for that kernel towards Jupyter for as long as it runs. It
+
+- points standard input at ``/dev/null`` and output and error at the kernel's log, and asks to
+  be killed when the grader's worker dies (as the cold launcher);
+- listens in the kernel's runtime folder, asks the template to fork, and takes the child's
+  connection: the kernel learns its process id from it (``SO_PEERCRED``), puts that process in
+  the notebook's process-tree limits (each cgroup's ``cgroup.procs``), then hands it its settings
+  and descriptors (the log, the keeper's channel, the copies' channels, at the numbers the
+  session names);
+- then waits: when the kernel's sandbox ends, it ends; when it is stopped (the grader stops the
+  kernel), its end of the connection closes and the kernel's first process ends, taking every
+  process of the notebook with it.
+
+It uses only the standard library and imports nothing from the course.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+
+_PR_SET_PDEATHSIG = 1
+ACCEPT_SECONDS = 60
+
+
+def main(argv: list[str]) -> None:
+    (settings_path,) = argv
+    with open(settings_path) as handle:
+        settings = json.load(handle)
+    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != settings.get("parent", os.getppid()):
+        raise SystemExit("the grader is gone")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    log = os.open(settings["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    handed = sorted(int(fd) for fd in settings["handed"])
+    kernel = _fork(settings)
+    pid = struct.unpack("3i", kernel.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[0]
+    for procs in settings.get("cgroup_procs", []):
+        with open(procs, "w") as handle:
+            handle.write(str(pid))
+    numbers = [1, *handed]
+    message = {**settings["kernel"], "numbers": numbers}
+    socket.send_fds(kernel, [json.dumps(message).encode()], numbers)
+    for fd in handed:
+        os.close(fd)  # the kernel holds them now
+    while kernel.recv(4096):
+        pass
+    sys.exit(0)
+
+
+def _fork(settings: dict[str, object]) -> socket.socket:
+    """Ask the template to fork a kernel, and take that kernel's connection."""
+    path = f"{settings['runtime']}/fork.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(path)
+    listener.listen(1)
+    listener.settimeout(ACCEPT_SECONDS)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as template:
+        template.connect(str(settings["template"]))
+        template.send(json.dumps({"fork": path}).encode())
+    kernel, _ = listener.accept()
+    listener.close()
+    os.unlink(path)
+    kernel.settimeout(None)
+    return kernel
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,115 @@
+"""Warm kernels (``make autograde KERNELS=warm``), with real nbgrader and the real sandbox: what a
+notebook does to its kernel never reaches the next student's, and a template that ends leaves
+grading to cold kernels.
+
+A meddling student patches numpy and a builtin, leaves a global, writes under /tmp, /dev/shm and
+the home folder, starts a background process, changes directory and ignores a signal; the
+student graded after them on the same worker (one worker: the order is the driver's, largest
+submission first) looks for all of it, and gets a graded notebook byte-identical to the one a
+cold run gives them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tests.support.make_targets import make
+from tests.support.slips import ASSIGNMENT, answered
+
+pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("warm")]
+
+EX1 = "ex1_int8_matmul"
+MEDDLE = """
+import builtins, math, os, signal, subprocess
+import numpy as np
+np.sum = lambda *a, **k: 42
+math.sqrt = lambda x: 7
+builtins.LEFT_BEHIND = "meddler"
+for place in ("/tmp", "/dev/shm", os.path.expanduser("~")):
+    with open(os.path.join(place, "left-behind.txt"), "w") as handle:
+        handle.write("meddler")
+subprocess.Popen(["sleep", "300"], start_new_session=True)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+os.chdir("/tmp")
+# padding, so that this submission is the larger one and graded first:
+""" + "\n".join(f"# {'x' * 70}" for _ in range(40))
+LOOK = """
+import builtins, os, random
+import numpy as np
+processes = [p for p in os.listdir("/proc") if p.isdigit()]
+commands = sorted(open(f"/proc/{p}/cmdline", "rb").read().split(b"\\0")[0].decode() for p in processes)
+import math
+print("numpy sum:", np.sum([1, 2]), "| sqrt:", math.sqrt(4), "| global:", hasattr(builtins, "LEFT_BEHIND"))
+print("tmp:", sorted(os.listdir("/tmp")), "| home:", sorted(os.listdir(os.path.expanduser("~"))))
+print("shm:", sorted(n for n in os.listdir("/dev/shm") if not n.startswith("rk-")))
+print("cwd:", os.getcwd(), "| processes:", len(processes), "sleep" in " ".join(commands))
+import subprocess, sys
+print("argv:", sys.argv[0], len(sys.argv), "| environment:", sorted(os.environ))
+print("a program's exit status:", subprocess.run(["sh", "-c", "exit 3"]).returncode)
+"""
+
+
+def with_cell(source: str) -> nbformat.NotebookNode:
+    nb = answered(EX1, None, "en")
+    nb.cells.append(nbformat.v4.new_code_cell(source, id=f"appended-{len(source)}"))
+    return nb
+
+
+def graded(template: Path, name: str, kernels: str) -> Path:
+    course = template.parent / name
+    shutil.copytree(template, course)
+    for student, source in (("meddler", MEDDLE), ("next", LOOK)):
+        folder = course / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(with_cell(source), folder / f"{EX1}.ipynb")
+    done = make("autograde", course=course, JOBS="1", KERNELS=kernels)
+    (course / "first-line.txt").write_text(done.stdout.splitlines()[0])
+    return course
+
+
+@pytest.fixture(scope="module")
+def template(released_course: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("warm") / "template"
+    shutil.copytree(released_course, root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def warm(template: Path) -> Path:
+    return graded(template, "warm", "warm")
+
+
+@pytest.fixture(scope="module")
+def cold(template: Path) -> Path:
+    return graded(template, "cold", "cold")
+
+
+def output_of_last_cell(course: Path, student: str) -> str:
+    nb = nbformat.read(course / "autograded" / student / ASSIGNMENT / f"{EX1}.ipynb", as_version=4)
+    return "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+
+
+def test_the_run_says_its_kernels_are_warm(warm: Path, cold: Path) -> None:
+    assert "kernels: warm (forked from a template" in (warm / "first-line.txt").read_text()
+    assert "kernels: cold (each started in a sandbox of its own)" in (cold / "first-line.txt").read_text()
+
+
+def test_nothing_a_notebook_does_reaches_the_next_students_kernel(warm: Path) -> None:
+    seen = output_of_last_cell(warm, "next")
+    assert "numpy sum: 3 | sqrt: 2.0 | global: False" in seen
+    assert "tmp: [] | home: ['.ipython', '.matplotlib']" in seen  # IPython's, and the font cache
+    assert "shm: []" in seen
+    assert "cwd: /home/student" in seen and "False" in seen.split("processes:")[1]
+    assert "a program's exit status: 3" in seen  # its children are its own to wait for
+
+
+def test_the_next_students_graded_notebook_is_the_one_a_cold_kernel_gives(warm: Path, cold: Path) -> None:
+    for student in ("meddler", "next"):
+        path = Path("autograded") / student / ASSIGNMENT / f"{EX1}.ipynb"
+        assert (warm / path).read_bytes() == (cold / path).read_bytes(), student
+    report = Path("autograded") / f"{ASSIGNMENT}-report.txt"  # after its first line and the time taken
+    assert (warm / report).read_text().splitlines()[2:] == (cold / report).read_text().splitlines()[2:]
