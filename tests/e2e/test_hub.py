@@ -1,0 +1,242 @@
+"""The class on a JupyterHub on one machine (``make hub``; the guide's "A class on a JupyterHub").
+
+The real hub (``make hub``: JupyterHub, configurable-http-proxy, PAM) on loopback, with an
+instructor and three students who are system users the test creates and removes. The instructor
+releases with ``make hub-release``; students log in with their password, start their Lab (one
+in Korean) and fetch and submit through nbgrader's Assignment List API, as its panel does. Then
+what a student must not reach: another's submission, the course folder, the grading secret,
+formgrader; and where a student's code runs (as the student, not in the hub).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import re
+import secrets
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.support.hub import Hub, Login, instructor_environment, running_hub, system_users
+from tests.support.make_targets import command
+
+pytestmark = [pytest.mark.lab, pytest.mark.slow, pytest.mark.xdist_group("hub")]
+
+INSTRUCTOR, STUDENTS = "rkhub-prof", ("rkhub-ann", "rkhub-bo", "rkhub-chul")
+SECRET = ".grading-secret"
+
+
+@dataclass
+class Class:
+    hub: Hub
+    passwords: dict[str, str]
+    instructor_bin: Path
+
+    def login(self, name: str) -> Login:
+        return Login(self.hub, name, self.passwords[name])
+
+
+def as_user(
+    name: str, *arguments: str, cwd: Path | None = None, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """Run a command as the system user ``name`` (what that user's kernel or terminal could run)."""
+    entry = pwd.getpwnam(name)
+    environment = {
+        "HOME": entry.pw_dir,
+        "USER": name,
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        **variables,
+    }
+    return subprocess.run(
+        list(arguments),
+        user=entry.pw_uid,
+        group=entry.pw_gid,
+        extra_groups=os.getgrouplist(name, entry.pw_gid),
+        env=environment,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def hub_class(released_course: Path) -> Iterator[Class]:
+    """The hub running for the class, the assignment released to the exchange."""
+    passwords = {name: secrets.token_urlsafe(12) for name in (INSTRUCTOR, *STUDENTS)}
+    base = Path(tempfile.mkdtemp(prefix="rkhub-", dir="/tmp"))
+    base.chmod(0o755)  # every user passes through to the exchange and the environments
+    try:
+        with system_users(passwords, {name: "nbgrader-roofline" for name in STUDENTS}):
+            course = base / "course"
+            shutil.copytree(released_course, course)
+            (course / SECRET).write_text(secrets.token_hex(16))
+            subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(course)], check=True)
+            course.chmod(0o700)
+            instructor_bin = instructor_environment(base / "instructor-env")
+            with running_hub(base, course, instructor_bin) as hub:
+                release = as_user(
+                    INSTRUCTOR,
+                    *_with_bin(
+                        command("hub-release", course=course, EXCHANGE=str(hub.exchange)), instructor_bin
+                    ),
+                )
+                assert release.returncode == 0, release.stdout + release.stderr
+                yield Class(hub, passwords, instructor_bin)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _with_bin(make: list[str], bin_dir: Path) -> list[str]:
+    return [f"BIN={bin_dir}" if part.startswith("BIN=") else part for part in make]
+
+
+def assignment(login: Login, action: str) -> dict[str, object]:
+    """What the Assignment List panel's button ``action`` (fetch, submit, fetch_feedback) answers."""
+    answer = login.post(f"assignments/{action}", {"course_id": "roofline", "assignment_id": "roofline"})
+    assert answer.status_code == 200, answer.text
+    reply: dict[str, object] = answer.json()
+    return reply
+
+
+def test_a_wrong_password_does_not_log_in(hub_class: Class) -> None:
+    assert not Login(hub_class.hub, STUDENTS[0], "not-the-password").logged_in
+
+
+def test_a_student_fetches_and_submits_in_the_assignment_list(hub_class: Class) -> None:
+    ann = hub_class.login(STUDENTS[0])
+    assert ann.logged_in
+    ann.spawn()
+    listed = ann.get("assignments?course_id=roofline").json()
+    assert [(a["assignment_id"], a["status"]) for a in listed["value"]] == [("roofline", "released")]
+    assert assignment(ann, "fetch")["success"] is True
+    home = Path(pwd.getpwnam(STUDENTS[0]).pw_dir)
+    released = sorted(p.name for p in (hub_class.hub.course / "exercises/roofline").glob("*.ipynb"))
+    assert sorted(p.name for p in (home / "roofline").glob("*.ipynb")) == released
+    assert assignment(ann, "submit")["success"] is True
+    statuses = {a["status"] for a in ann.get("assignments?course_id=roofline").json()["value"]}
+    assert "submitted" in statuses
+
+
+def test_the_students_lab_has_the_assignment_list_and_no_instructor_tool(hub_class: Class) -> None:
+    bo = hub_class.login(STUDENTS[1])
+    bo.spawn()
+    page = bo.get("lab").text
+    disabled = re.search(r'"disabledExtensions": \[([^\]]*)\]', page)
+    assert disabled is not None
+    assert "@jupyter/nbgrader:formgrader" in disabled.group(1)
+    assert "@jupyter/nbgrader:assignment-list" not in disabled.group(1)
+    assert bo.get("formgrader").status_code == 404
+
+
+def test_a_student_who_chooses_korean_gets_the_lab_in_korean(hub_class: Class) -> None:
+    chul, bo = hub_class.login(STUDENTS[2]), hub_class.login(STUDENTS[1])
+    chul.spawn(language="ko")
+    bo.spawn()
+    assert lab_language(chul) == "ko_KR"
+    assert lab_language(bo) != "ko_KR"
+
+
+def lab_language(login: Login) -> str:
+    """The language the user's Lab opens in: the default of Settings > Language."""
+    setting = login.get("lab/api/settings/@jupyterlab/translation-extension:plugin").json()
+    return str(setting["schema"]["properties"]["locale"]["default"])
+
+
+def test_the_instructor_has_formgrader_and_a_student_cannot_open_it(hub_class: Class) -> None:
+    professor = hub_class.login(INSTRUCTOR)
+    professor.spawn()
+    assert professor.get("formgrader").status_code == 200
+    ann = hub_class.login(STUDENTS[0])
+    for path in ("formgrader", "api/contents", f"files/{SECRET}"):
+        answer = ann.get(path, user=INSTRUCTOR)
+        assert answer.status_code in (403, 404), (path, answer.status_code)
+        assert "solutions" not in answer.text and SECRET not in answer.text
+
+
+def test_one_student_cannot_reach_another_students_submission(hub_class: Class) -> None:
+    ann, bo = hub_class.login(STUDENTS[0]), hub_class.login(STUDENTS[1])
+    ann.spawn()
+    assignment(ann, "fetch")
+    assignment(ann, "submit")
+    inbound = hub_class.hub.exchange / "roofline" / "inbound"
+    submission = next(p for p in inbound.iterdir() if p.name.startswith(f"{STUDENTS[0]}+"))
+    listing = as_user(STUDENTS[1], "ls", str(inbound))
+    assert listing.returncode != 0 and "Permission denied" in listing.stderr
+    removal = as_user(STUDENTS[1], "rm", "-rf", str(submission))
+    assert removal.returncode != 0 and submission.exists()
+    home = as_user(STUDENTS[1], "ls", pwd.getpwnam(STUDENTS[0]).pw_dir)
+    assert home.returncode != 0 and "Permission denied" in home.stderr
+    bo.spawn()
+    assert all(a["status"] != "submitted" for a in bo.get("assignments?course_id=roofline").json()["value"])
+
+
+def test_a_student_cannot_read_the_course_folder_or_the_grading_secret(hub_class: Class) -> None:
+    course = hub_class.hub.course
+    for arguments in (
+        ("ls", str(course)),
+        ("cat", str(course / SECRET)),
+        ("cat", str(course / "gradebook.db")),
+    ):
+        denied = as_user(STUDENTS[1], *arguments)
+        assert denied.returncode != 0 and "Permission denied" in denied.stderr, arguments
+    assert as_user(INSTRUCTOR, "cat", str(course / SECRET)).returncode == 0
+
+
+def test_a_students_code_runs_as_the_student_on_the_hubs_address(hub_class: Class) -> None:
+    bo = hub_class.login(STUDENTS[1])
+    bo.spawn()
+    xsrf = bo.session.cookies.get("_xsrf", path=f"/user/{STUDENTS[1]}/") or ""
+    kernel = bo.session.post(
+        f"{hub_class.hub.url}/user/{STUDENTS[1]}/api/kernels",
+        json={},
+        headers={"X-XSRFToken": xsrf},
+        timeout=60,
+    ).json()
+    owners = {_owner(pid) for pid in _processes_naming(kernel["id"])}
+    assert owners == {STUDENTS[1]}
+    (server,) = [pid for pid in _processes_naming("jupyterhub-singleuser") if _owner(pid) == STUDENTS[1]]
+    environment = Path(f"/proc/{server}/environ").read_bytes().split(b"\0")
+    (url,) = [v for v in environment if v.startswith(b"JUPYTERHUB_SERVICE_URL=")]
+    assert url.startswith(b"JUPYTERHUB_SERVICE_URL=http://127.0.0.1:")
+
+
+def test_make_hub_refuses_a_course_folder_other_users_can_read(tmp_path: Path) -> None:
+    course = tmp_path / "open-course"
+    course.mkdir(mode=0o755)
+    course.chmod(0o755)
+    make = command("hub", course=course, HUB_DIR=str(tmp_path / "hub"), EXCHANGE=str(tmp_path / "x"))
+    refused = subprocess.run(
+        [*make[:make.index("hub")], "-o", f"{tmp_path}/hub/.installed", "hub"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode != 0
+    assert f"make hub: {course} is open to other users (mode 0755)" in refused.stderr
+    assert f"chmod 700 {course}" in refused.stderr
+
+
+def _processes_naming(text: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def _owner(pid: int) -> str:
+    return pwd.getpwuid(Path(f"/proc/{pid}").stat().st_uid).pw_name
