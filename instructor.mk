@@ -201,5 +201,10 @@ hub-release: $(STAMP)  ## Release exercises/roofline to the hub's students (nbgr
 hub-collect: $(STAMP)  ## Collect the hub's submissions from EXCHANGE into submitted/ (nbgrader collect; then make autograde)
 	$(EXCHANGE_NBGRADER) collect $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)' --update
 
+# nbgrader files each student's feedback in the exchange under a key made from the secret their
+# submission carried (submitted/<student>/<assignment>/submission_secret.txt), which it reads beside
+# the feedback pages.
 hub-return: $(STAMP)  ## Return feedback/ to the hub's students (nbgrader release_feedback; after make feedback)
+	cd '$(COURSE)' && for pages in feedback/*/$(ASSIGNMENT); do student=$${pages#feedback/}; \
+		cp "submitted/$${student%/$(ASSIGNMENT)}/$(ASSIGNMENT)/submission_secret.txt" "$$pages/" || exit 1; done
 	$(EXCHANGE_NBGRADER) release_feedback $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)'

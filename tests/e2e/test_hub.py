@@ -10,6 +10,7 @@ formgrader; and where a student's code runs (as the student, not in the hub).
 
 from __future__ import annotations
 
+import csv
 import os
 import pwd
 import re
@@ -17,14 +18,19 @@ import secrets
 import shutil
 import subprocess
 import tempfile
+import time
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.support.hub import Hub, Login, instructor_environment, running_hub, system_users
-from tests.support.make_targets import command
+from tests.support.make_targets import command, make
+from tests.support.slips import answered
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow, pytest.mark.xdist_group("hub")]
 
@@ -215,7 +221,7 @@ def test_make_hub_refuses_a_course_folder_other_users_can_read(tmp_path: Path) -
     course.chmod(0o755)
     make = command("hub", course=course, HUB_DIR=str(tmp_path / "hub"), EXCHANGE=str(tmp_path / "x"))
     refused = subprocess.run(
-        [*make[:make.index("hub")], "-o", f"{tmp_path}/hub/.installed", "hub"],
+        [*make[: make.index("hub")], "-o", f"{tmp_path}/hub/.installed", "hub"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -240,3 +246,81 @@ def _processes_naming(text: str) -> list[int]:
 
 def _owner(pid: int) -> str:
     return pwd.getpwuid(Path(f"/proc/{pid}").stat().st_uid).pw_name
+
+
+# --- A whole round on the hub --------------------------------------------------------------
+
+ANSWERED = ("ex1_int8_matmul", "ex2_int8_weights")
+"""The notebooks the two students answer (with the model answers) before they submit."""
+
+
+def work_and_submit(login: Login, course: Path) -> None:
+    """Fetch, answer (saved as the Lab saves), validate, submit: the Assignment List's steps."""
+    login.spawn(language="ko" if login.name == STUDENTS[2] else "en")
+    assert assignment(login, "fetch")["success"] is True
+    for notebook in ANSWERED:
+        login.save(f"roofline/{notebook}.ipynb", answered(notebook))
+    validated = login.post("assignments/validate", {"path": f"roofline/{ANSWERED[0]}.ipynb"}).json()
+    assert validated["success"] is True, validated
+    assert assignment(login, "submit")["success"] is True
+
+
+def grades(course: Path) -> dict[str, dict[str, str]]:
+    make("grades", course=course, GRADES="grades.csv")
+    with (course / "grades.csv").open(newline="") as handle:
+        return {row["student_id"]: row for row in csv.DictReader(handle)}
+
+
+def test_a_round_on_the_hub_grades_as_the_lms_round_does(
+    hub_class: Class, released_course: Path, tmp_path: Path
+) -> None:
+    course, ann, chul = hub_class.hub.course, hub_class.login(STUDENTS[0]), hub_class.login(STUDENTS[2])
+    instructor = partial(as_user, INSTRUCTOR, cwd=course)
+    nbgrader = str(hub_class.instructor_bin / "nbgrader")
+    with (course / "nbgrader_config.py").open("a") as config:
+        config.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
+    work_and_submit(ann, course)
+    due = datetime.now(UTC) + timedelta(seconds=1)
+    assert (
+        instructor(
+            nbgrader, "db", "assignment", "add", "roofline", f"--duedate={due:%Y-%m-%d %H:%M:%S} UTC"
+        ).returncode
+        == 0
+    )
+    time.sleep(2)
+    work_and_submit(chul, course)  # after the due date, by the exchange's clock
+
+    in_course = dict(course=course, EXCHANGE=str(hub_class.hub.exchange))
+    collected = instructor(*_with_bin(command("hub-collect", **in_course), hub_class.instructor_bin))
+    assert collected.returncode == 0, collected.stderr
+    make("autograde", "feedback", course=course)  # the checkout's environment: see tests/support/hub.py
+    subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(course)], check=True)
+    returned = instructor(*_with_bin(command("hub-return", **in_course), hub_class.instructor_bin))
+    assert returned.returncode == 0, returned.stderr
+
+    assert assignment(ann, "fetch_feedback")["success"] is True
+    (submitted,) = [
+        a for a in ann.get("assignments?course_id=roofline").json()["value"] if a["status"] == "submitted"
+    ]
+    latest = max(submitted["submissions"], key=lambda s: s["timestamp"])
+    assert latest["has_local_feedback"] is True
+    home = Path(pwd.getpwnam(STUDENTS[0]).pw_dir)
+    assert (home / latest["local_feedback_path"] / f"{ANSWERED[0]}.html").is_file()
+
+    on_hub = grades(course)
+    assert float(on_hub[STUDENTS[0]]["late_submission_penalty"]) == 0
+    assert (
+        float(on_hub[STUDENTS[2]]["late_submission_penalty"]) == float(on_hub[STUDENTS[2]]["raw_score"]) > 0
+    )
+
+    from_lms = tmp_path / "lms-course"
+    shutil.copytree(released_course, from_lms)
+    archive = tmp_path / "submissions.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for student in (STUDENTS[0], STUDENTS[2]):
+            for notebook in (course / "submitted" / student / "roofline").glob("*.ipynb"):
+                zipped.write(notebook, f"{student}_{notebook.name}")
+    make("collect", "autograde", course=from_lms, ZIP=str(archive))
+    in_lms = grades(from_lms)
+    for student in (STUDENTS[0], STUDENTS[2]):
+        assert float(in_lms[student]["raw_score"]) == float(on_hub[student]["raw_score"]) > 0

@@ -112,7 +112,6 @@ def running_hub(base: Path, course: Path, instructor_bin: Path, **variables: str
     port = free_port()
     exchange, log = base / "exchange", base / "hub.log"
     settings = {
-        "COURSE": str(course),
         "EXCHANGE": str(exchange),
         "HUB_DIR": str(HUB_DIR),
         "HUB_PORT": str(port),
@@ -120,7 +119,7 @@ def running_hub(base: Path, course: Path, instructor_bin: Path, **variables: str
         "HUB_PIP_OPTIONS": pip_options(),
         **variables,
     }
-    make = command("hub", **settings)
+    make = command("hub", course=course, **settings)
     make[make.index(f"BIN={Path(sys.executable).parent}")] = f"BIN={instructor_bin}"
     environment = {**os.environ, "ROOFLINE_HUB_OPEN_REPOSITORY": "1"}
     with log.open("w") as out:
@@ -214,6 +213,18 @@ class Login:
     def get(self, path: str, user: str | None = None) -> requests.Response:
         """GET ``path`` on ``user``'s server (default: the user's own), as this user."""
         return self.session.get(f"{self.hub.url}/user/{user or self.name}/{path}", timeout=60)
+
+    def save(self, path: str, notebook: dict[str, Any]) -> None:
+        """Save ``notebook`` at ``path`` in the user's folder, as the Lab saves it (its contents API)."""
+        url = f"{self.hub.url}/user/{self.name}/api/contents/{path}"
+        xsrf = self.session.cookies.get("_xsrf", path=f"/user/{self.name}/") or ""
+        answer = self.session.put(
+            url,
+            json={"type": "notebook", "format": "json", "content": notebook},
+            headers={"X-XSRFToken": xsrf},
+            timeout=60,
+        )
+        assert answer.status_code in (200, 201), answer.text
 
     def post(self, path: str, data: dict[str, str]) -> requests.Response:
         """POST form ``data`` to ``path`` on the user's own server (with its XSRF token)."""
