@@ -198,8 +198,11 @@ hub: hub-install  ## Start the class's JupyterHub (as root): sudo make hub HUB_I
 hub-release: $(STAMP)  ## Release exercises/roofline to the hub's students (nbgrader release_assignment into EXCHANGE)
 	$(EXCHANGE_NBGRADER) release_assignment $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)' --force
 
+# A submission's time is the one nbgrader's submit wrote, unless the exchange received it later
+# (roofline_grading/collect/exchange_times.py: a student could write that file themselves).
 hub-collect: $(STAMP)  ## Collect the hub's submissions from EXCHANGE into submitted/ (nbgrader collect; then make autograde)
 	$(EXCHANGE_NBGRADER) collect $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)' --update
+	cd '$(COURSE)' && $(abspath $(BIN))/python -m roofline_grading.collect.exchange_times $(ASSIGNMENT) --exchange '$(EXCHANGE)'
 
 # nbgrader files each student's feedback in the exchange under a key made from the secret their
 # submission carried (submitted/<student>/<assignment>/submission_secret.txt), which it reads beside
