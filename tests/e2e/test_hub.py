@@ -5,7 +5,14 @@ instructor and three students who are system users the test creates and removes.
 releases with ``make hub-release``; students log in with their password, start their Lab (one
 in Korean) and fetch and submit through nbgrader's Assignment List API, as its panel does. Then
 what a student must not reach: another's submission, the course folder, the grading secret,
-formgrader; and where a student's code runs (as the student, not in the hub).
+formgrader; and where a student's code runs (as the student, not in the hub). A whole round
+(fetch, answer, validate, submit, one late; collect, autograde, feedback, return) gives the points
+the same notebooks get from an LMS zip; last, in Debian's chromium, a student fetches from the
+Lab's Assignment List and another (in the Korean Lab) fetches and opens the round's feedback.
+The tests share one hub and run in this order (the last needs the round's feedback).
+
+The grading steps (autograde, feedback) run as root with this checkout's environment: the
+instructor's thin environment (tests/support/hub.py) cannot lend its packages to the sandbox.
 """
 
 from __future__ import annotations
@@ -21,10 +28,12 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -324,3 +333,62 @@ def test_a_round_on_the_hub_grades_as_the_lms_round_does(
     in_lms = grades(from_lms)
     for student in (STUDENTS[0], STUDENTS[2]):
         assert float(in_lms[student]["raw_score"]) == float(on_hub[student]["raw_score"]) > 0
+
+
+# --- In the browser ------------------------------------------------------------------------
+
+
+@contextmanager
+def lab_in_chromium(chromium: Any, hub_class: Class, name: str, language: str = "en") -> Iterator[Any]:
+    """The student's Lab in Debian's chromium: the hub's login page, its spawn page if the server
+    is not running (the language chosen there), then the Lab; every request to another host fails."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(hub_class.hub.url) else r.abort())
+    try:
+        page.goto(f"{hub_class.hub.url}/hub/login")
+        page.fill("#username_input", name)
+        page.fill("#password_input", hub_class.passwords[name])
+        page.click("#login_submit")
+        page.wait_for_url(re.compile(r".*/(hub/spawn|user/).*"), timeout=60_000)
+        if "/hub/spawn" in page.url and page.locator("#spawn_form").count():
+            page.select_option("#language", language)
+            page.click("#spawn_form button[type=submit]")
+        page.locator(".jp-DirListing-content").wait_for(timeout=180_000)
+        yield page
+    finally:
+        context.close()
+
+
+def assignment_list(page: Any) -> Any:
+    """Open nbgrader's Assignment List from the Lab's Nbgrader menu, as a student does."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Assignment List").click()
+    panel = page.locator("#nbgrader-assignment-list")
+    panel.wait_for(timeout=60_000)
+    return panel
+
+
+@pytest.mark.browser
+def test_in_the_lab_a_student_fetches_from_the_assignment_list(hub_class: Class, chromium: Any) -> None:
+    with lab_in_chromium(chromium, hub_class, STUDENTS[1]) as page:
+        panel = assignment_list(page)
+        released = panel.locator("#released_assignments_list")
+        released.get_by_role("button", name="Fetch").click()
+        fetched = panel.locator("#fetched_assignments_list .assignment-notebooks-link")
+        fetched.filter(has_text="roofline").wait_for(timeout=60_000)
+    home = Path(pwd.getpwnam(STUDENTS[1]).pw_dir)
+    assert (home / "roofline" / f"{ANSWERED[0]}.ipynb").is_file()
+
+
+@pytest.mark.browser
+def test_in_the_lab_a_student_fetches_the_feedback_and_opens_it(hub_class: Class, chromium: Any) -> None:
+    """After the round (test_a_round_on_the_hub_...), the late student's feedback, in the Korean Lab."""
+    with lab_in_chromium(chromium, hub_class, STUDENTS[2], language="ko") as page:
+        panel = assignment_list(page)
+        submitted = panel.locator("#submitted_assignments_list")
+        submitted.get_by_text("(feedback available to fetch)").first.wait_for(timeout=60_000)
+        submitted.get_by_role("button", name="Fetch Feedback").first.click()
+        submitted.get_by_text("(view feedback)").first.click()
+        listing = page.locator(".jp-DirListing-content")
+        listing.get_by_text(f"{ANSWERED[0]}.html").wait_for(timeout=60_000)
