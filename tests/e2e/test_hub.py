@@ -8,7 +8,8 @@ what a student must not reach: another's submission, the course folder, the grad
 formgrader; and where a student's code runs (as the student, not in the hub). A whole round
 (fetch, answer, validate, submit, one late; collect, autograde, feedback, return) gives the points
 the same notebooks get from an LMS zip; last, in Debian's chromium, a student fetches from the
-Lab's Assignment List and another (in the Korean Lab) fetches and opens the round's feedback.
+Lab's Assignment List, types the answers of an exercise, validates and submits, and another (in
+the Korean Lab) fetches and opens the round's feedback.
 The tests share one hub and run in this order (the last needs the round's feedback).
 
 The grading steps (autograde, feedback) run as root with this checkout's environment: the
@@ -35,9 +36,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.hub import Hub, Login, instructor_environment, running_hub, system_users
+from tests.support.jupyterlab import close_dialog, type_answers, validate, wait_idle
 from tests.support.make_targets import command, make
 from tests.support.slips import answered
 
@@ -261,6 +265,8 @@ def _owner(pid: int) -> str:
 
 ANSWERED = ("ex1_int8_matmul", "ex2_int8_weights")
 """The notebooks the two students answer (with the model answers) before they submit."""
+TYPED = "ex5_h100_threshold"
+"""The exercise a student answers by typing in chromium (a short one: typing takes the same path in any)."""
 
 
 def work_and_submit(login: Login, course: Path) -> None:
@@ -370,15 +376,37 @@ def assignment_list(page: Any) -> Any:
 
 
 @pytest.mark.browser
-def test_in_the_lab_a_student_fetches_from_the_assignment_list(hub_class: Class, chromium: Any) -> None:
+def test_in_the_lab_a_student_fetches_answers_validates_and_submits(hub_class: Class, chromium: Any) -> None:
+    """The Assignment List's Fetch, an exercise answered by typing, Validate, then Submit."""
+    notebook = answered(TYPED)
     with lab_in_chromium(chromium, hub_class, STUDENTS[1]) as page:
         panel = assignment_list(page)
-        released = panel.locator("#released_assignments_list")
-        released.get_by_role("button", name="Fetch").click()
+        panel.locator("#released_assignments_list").get_by_role("button", name="Fetch").click()
         fetched = panel.locator("#fetched_assignments_list .assignment-notebooks-link")
         fetched.filter(has_text="roofline").wait_for(timeout=60_000)
-    home = Path(pwd.getpwnam(STUDENTS[1]).pw_dir)
-    assert (home / "roofline" / f"{ANSWERED[0]}.ipynb").is_file()
+        page.goto(f"{hub_class.hub.url}/user/{STUDENTS[1]}/lab/tree/roofline/{TYPED}.ipynb")
+        page.locator(".jp-NotebookPanel:visible").wait_for(timeout=120_000)
+        wait_idle(page)
+        type_answers(page, notebook)
+        page.keyboard.press("Control+s")
+        overwrite = page.locator(".jp-Dialog").get_by_role("button", name="Overwrite")
+        try:  # the Lab may find the fetched file changed on disk (seen here): the student overwrites
+            overwrite.wait_for(timeout=10_000)
+            overwrite.click()
+        except PlaywrightTimeout:
+            pass
+        page.locator(".jp-Dialog").wait_for(state="detached")
+        result = validate(page)
+        assert "Success! Your notebook passes all the tests." in result, result[:2000]
+        close_dialog(page)
+        panel = assignment_list(page)
+        panel.locator("#fetched_assignments_list").get_by_role("button", name="Submit").click()
+        panel.locator("#submitted_assignments_list .item_status").first.wait_for(timeout=120_000)
+    inbound = hub_class.hub.exchange / "roofline" / "inbound"
+    (submission,) = [p for p in inbound.iterdir() if p.name.startswith(f"{STUDENTS[1]}+")]
+    sent = nbformat.read(submission / f"{TYPED}.ipynb", as_version=4)
+    typed = [c.source for c in sent.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    assert typed == [c.source for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution")]
 
 
 @pytest.mark.browser
