@@ -38,7 +38,7 @@ translations: $(STAMP)  ## Update locale/<lang>/LC_MESSAGES/*.po (each language)
 	$(BIN)/python tools/translations.py update
 
 lint: $(STAMP)  ## ruff, mypy, the import contracts (the packages' layers, pyproject.toml) and the 60-line rule
-	$(BIN)/ruff check rooflinekit grading tests benchmarks tools book/_ext
+	$(BIN)/ruff check rooflinekit grading tests benchmarks tools book/_ext hub/*.py
 	$(BIN)/mypy
 	PYTHONPATH=book/_ext $(BIN)/lint-imports
 	$(BIN)/python tools/function_length.py
@@ -192,3 +192,56 @@ grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (n
 	$(MAKE) -o $(STAMP) autograde
 	$(MAKE) -o $(STAMP) feedback
 	$(MAKE) -o $(STAMP) grades
+
+# --- The class on a JupyterHub on one machine (book/instructor-guide.md, "A class on a JupyterHub";
+# hub/). Run as root: `sudo make hub` prepares the machine (hub/prepare.py: nbgrader's course groups,
+# its exchange in EXCHANGE, the students' Jupyter configuration) and starts JupyterHub
+# (hub/jupyterhub_config.py) on HUB_IP:HUB_PORT, every user's server on HUB_IP too. HUB_DIR holds
+# the student environment (requirements.txt's one recipe, with JupyterHub's single-user server),
+# configurable-http-proxy (hub/package-lock.json) and the hub's state. The course folder (COURSE)
+# and this repository belong to the instructor and are private (mode 700): make hub refuses otherwise.
+HUB_IP ?= 127.0.0.1
+HUB_PORT ?= 8000
+HUB_DIR ?= /opt/roofline-hub
+# The student environment's Python: 3.11.5 or later (the lock's), one every user may run (the
+# system's, not one in root's home). HUB_PIP_OPTIONS: more options for its pip install.
+HUB_PYTHON ?= /usr/bin/python3
+EXCHANGE ?= /srv/nbgrader/exchange
+HUB_STAMP := $(HUB_DIR)/.installed
+HUB_SETTINGS = ROOFLINE_HUB_DIR='$(HUB_DIR)' ROOFLINE_COURSE='$(abspath $(COURSE))' ROOFLINE_REPOSITORY='$(CURDIR)' \
+	ROOFLINE_EXCHANGE='$(EXCHANGE)' ROOFLINE_INSTRUCTOR_BIN='$(abspath $(BIN))' ROOFLINE_HUB_IP='$(HUB_IP)' ROOFLINE_HUB_PORT='$(HUB_PORT)'
+# nbgrader's exchange commands, run by the instructor in the course folder.
+EXCHANGE_NBGRADER = cd '$(COURSE)' && $(abspath $(BIN))/nbgrader
+.PHONY: hub hub-install hub-release hub-collect hub-return
+
+$(HUB_STAMP): requirements.txt requirements.lock pyproject.toml $(LAB_CONFIG) hub/package.json hub/package-lock.json
+	test -x '$(HUB_DIR)/venv/bin/python' || $(HUB_PYTHON) -m venv '$(HUB_DIR)/venv'
+	'$(HUB_DIR)/venv/bin/python' -m pip install -qq --upgrade pip
+	'$(HUB_DIR)/venv/bin/python' -m pip install -qq $(HUB_PIP_OPTIONS) -r requirements.txt jupyterhub
+	mkdir -p '$(HUB_DIR)/proxy' && cp hub/package.json hub/package-lock.json '$(HUB_DIR)/proxy/'
+	npm ci --prefix '$(HUB_DIR)/proxy' --no-audit --no-fund --loglevel=error
+	chmod -R go+rX,go-w '$(HUB_DIR)/venv' '$(HUB_DIR)/proxy'
+	touch $@
+
+hub-install: $(STAMP) $(HUB_STAMP)  ## Install the class's JupyterHub into HUB_DIR (student environment, proxy), without starting it
+
+hub: hub-install  ## Start the class's JupyterHub (as root): sudo make hub HUB_IP=address [HUB_PORT=8000 COURSE=folder EXCHANGE=folder]
+	$(HUB_SETTINGS) $(PYTHON) hub/prepare.py
+	cd '$(HUB_DIR)' && $(HUB_SETTINGS) exec '$(HUB_DIR)/venv/bin/jupyterhub' -f '$(CURDIR)/hub/jupyterhub_config.py'
+
+hub-release: $(STAMP)  ## Release exercises/roofline to the hub's students (nbgrader release_assignment into EXCHANGE)
+	$(EXCHANGE_NBGRADER) release_assignment $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)' --force
+
+# A submission's time is the one nbgrader's submit wrote, unless the exchange received it later
+# (roofline_grading/collect/exchange_times.py: a student could write that file themselves).
+hub-collect: $(STAMP)  ## Collect the hub's submissions from EXCHANGE into submitted/ (nbgrader collect; then make autograde)
+	$(EXCHANGE_NBGRADER) collect $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)' --update
+	cd '$(COURSE)' && $(abspath $(BIN))/python -m roofline_grading.collect.exchange_times $(ASSIGNMENT) --exchange '$(EXCHANGE)'
+
+# nbgrader files each student's feedback in the exchange under a key made from the secret their
+# submission carried (submitted/<student>/<assignment>/submission_secret.txt), which it reads beside
+# the feedback pages.
+hub-return: $(STAMP)  ## Return feedback/ to the hub's students (nbgrader release_feedback; after make feedback)
+	cd '$(COURSE)' && for pages in feedback/*/$(ASSIGNMENT); do student=$${pages#feedback/}; \
+		cp "submitted/$${student%/$(ASSIGNMENT)}/$(ASSIGNMENT)/submission_secret.txt" "$$pages/" || exit 1; done
+	$(EXCHANGE_NBGRADER) release_feedback $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)'

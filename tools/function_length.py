@@ -26,7 +26,7 @@ from pathlib import Path
 LONGEST = 60
 """Lines a function may take, its signature and docstring included."""
 ROOT = Path(__file__).resolve().parents[1]
-CODE = ("rooflinekit", "grading", "book/_ext", "tools", "benchmarks")
+CODE = ("rooflinekit", "grading", "book/_ext", "tools", "benchmarks", "hub")
 """Where the repository's code is (its tests aside)."""
 
 

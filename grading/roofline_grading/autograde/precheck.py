@@ -25,13 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_BYTES", "TIMESTAMP", "Submission", "read_submission"]
+__all__ = ["MAX_BYTES", "SUBMISSION_SECRET", "TIMESTAMP", "Submission", "read_submission"]
 
 MAX_BYTES = 50 * 2**20
 """A submitted notebook larger than this is not read (outputs are cleared before grading anyway)."""
 TIMESTAMP = "timestamp.txt"
 """The file beside a student's notebooks in ``submitted/<student>/<assignment>/`` that says when
 they submitted (nbgrader's name: ``make collect`` writes it, the grading worker reads it)."""
+SUBMISSION_SECRET = "submission_secret.txt"
+"""The file nbgrader's exchange puts beside a submission (``make hub-collect``): the key of the
+student's feedback in the exchange (``make hub-return``). Not graded, and not a problem."""
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from typing import Any
 from roofline_grading.autograde import kernels, templates
 from roofline_grading.autograde.notes import language_of_file, notes
 from roofline_grading.autograde.pipeline import Run, autograde, scores, steps
-from roofline_grading.autograde.precheck import TIMESTAMP, read_submission
+from roofline_grading.autograde.precheck import SUBMISSION_SECRET, TIMESTAMP, read_submission
 from roofline_grading.autograde.results import GradeResult, NotebookResult, StudentResult
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.autograde.steps.sandboxed_execute import REPORT
@@ -73,7 +73,7 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
 
     source = settings.submitted / student / settings.assignment
     problems: list[str] = []
-    expected = {f"{name}.ipynb" for name in settings.structures} | {TIMESTAMP}
+    expected = {f"{name}.ipynb" for name in settings.structures} | {TIMESTAMP, SUBMISSION_SECRET}
     for path in sorted(source.rglob("*")):
         relative = path.relative_to(source).as_posix()
         if path.is_file() and relative not in expected:
