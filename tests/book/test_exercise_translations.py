@@ -43,8 +43,9 @@ def _shape(source: str) -> str:
 
 @pytest.mark.grading
 def test_the_committed_korean_release_is_what_the_catalogs_make() -> None:
-    stale = tool.build("ko", check=True)
+    stale, gaps = tool.build("ko", check=True)
     assert stale == [], f"run `make exercises` and commit: {stale}"
+    assert gaps == [], f"every Korean exercise is released, none left out for a missing translation: {gaps}"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS)
