@@ -47,3 +47,24 @@ def test_a_cell_printing_more_than_a_page_may_hold_keeps_its_first_error_and_a_n
     assert [o.output_type for o in outputs] == ["error", "stream"]
     assert outputs[0].ename == "AssertionError"  # nbgrader still scores the cell 0
     assert outputs[1].text == f"[output cut: more than {MAX_CELL_OUTPUT:,} characters in this cell]\n"
+
+
+def test_a_cells_printing_is_one_output_a_stream_however_the_kernel_flushed_it() -> None:
+    """Two runs of the same code, one whose printing the kernel flushed in two pieces (a loaded
+    machine), give the same graded cell."""
+    pieces = cell(ANSWER, "print(1); print(2)")
+    pieces.outputs = [
+        new_output("stream", name="stdout", text="1\n"),
+        new_output("stream", name="stderr", text="warning\n"),
+        new_output("display_data", data={"text/plain": "x"}),
+        new_output("stream", name="stdout", text="2\n"),
+        new_output("stream", name="stderr", text="again\n"),
+    ]
+    whole = cell(ANSWER, "print(1); print(2)")
+    whole.outputs = [
+        new_output("stream", name="stdout", text="1\n2\n"),
+        new_output("stream", name="stderr", text="warning\nagain\n"),
+        new_output("display_data", data={"text/plain": "x"}),
+    ]
+    split, joined = (plain(submitted(cell(TEXT), c, cell(TEST))) for c in (pieces, whole))
+    assert split.cells[1].outputs == joined.cells[1].outputs

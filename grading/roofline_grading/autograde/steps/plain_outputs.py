@@ -16,6 +16,7 @@ False
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from nbformat.v4 import new_output
@@ -24,7 +25,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from roofline_grading.inert import as_text
 from roofline_grading.pages import SAFE_MIMETYPES, inert_notebook
 
-__all__ = ["MAX_CELL_OUTPUT", "PlainOutputs"]
+__all__ = ["MAX_CELL_OUTPUT", "PlainOutputs", "one_stream_each"]
 
 MAX_CELL_OUTPUT = 300_000
 """Characters of output a graded cell may keep, whatever way it was produced."""
@@ -43,7 +44,7 @@ class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
         if cell.cell_type != "code":
             return cell, resources
         kept = []
-        for output in cell.get("outputs", []):
+        for output in one_stream_each(cell.get("outputs", [])):
             if output.get("output_type") in ("display_data", "execute_result"):
                 data = {k: v for k, v in output.get("data", {}).items() if k in SAFE_MIMETYPES}
                 if not data:
@@ -61,3 +62,38 @@ class PlainOutputs(NbGraderPreprocessor):  # type: ignore[misc]
                 error["traceback"] = [str(line)[:2000] for line in list(error.get("traceback") or [])[-20:]]
         cell.outputs = kept
         return cell, resources
+
+
+_CARRIAGE_RETURN = re.compile(r".*\r(?=[^\n])")
+
+
+def one_stream_each(outputs: list[Any]) -> list[Any]:
+    """A cell's printing as one output a stream, however the kernel flushed it: the text of each
+    later ``stdout`` (``stderr``) output joins the first, as nbclient's ``coalesce_streams`` joins
+    them while the cell runs. nbclient does that only with what it has when the cell ends; done
+    again here, on the whole cell, the same code gives the same graded notebook however loaded the
+    machine was (a flush that came late on one run and not on another).
+
+    >>> from nbformat.v4 import new_output
+    >>> merged = one_stream_each([new_output("stream", name="stdout", text="a\\n"),
+    ...                           new_output("stream", name="stdout", text="b\\n")])
+    >>> [o.text for o in merged]
+    ['a\\nb\\n']
+    """
+    merged: list[Any] = []
+    first: dict[str, Any] = {}
+    for output in outputs:
+        if output.get("output_type") != "stream":
+            merged.append(output)
+        elif output.get("name") in first:
+            earlier = first[output.get("name")]
+            text = _text(earlier.get("text")) + _text(output.get("text"))
+            earlier["text"] = _CARRIAGE_RETURN.sub("", text)  # a line \r rewrote, as nbclient shows it
+        else:
+            first[output.get("name")] = output
+            merged.append(output)
+    return merged
+
+
+def _text(text: Any) -> str:
+    return text if isinstance(text, str) else "".join(text or [])
