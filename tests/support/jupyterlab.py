@@ -250,19 +250,29 @@ def page_errors(browser: Any) -> list[str]:
     return [e for e in browser.errors if not RESTART_NOISE.search(e)]
 
 
-def run_all(page: Any, words: Words) -> None:
+def run_all(page: Any, words: Words, *, restart: bool = True) -> None:
     """*Restart the kernel and run all cells* (the notebook toolbar's button), as the exercises
     ask; wait until the kernel is done (it goes on past a test cell that fails: they are tagged
     raises-exception; it stops at any other failing cell). The outputs of an earlier
     run are cleared first, so that what is read afterwards is this run's. It starts once the
     notebook's first kernel is up and idle, as a student sees it before pressing the button: a
     restart requested while that kernel is still starting can leave JupyterLab's restart-and-run-all
-    waiting for good on a loaded machine (the status reads Unknown; jupyterlab issue 9008)."""
+    waiting for good on a loaded machine (the status reads Unknown; jupyterlab issue 9008).
+
+    Without ``restart``, *Run All Cells* from the Run menu, for a notebook just opened on a kernel
+    of its own that nothing has run in: a restart a moment after that kernel's first idle, while
+    JupyterLab's own first requests to it (the debugger's) are unanswered, left the Korean Lab
+    starting for good (the same JupyterLab race, seen every time there)."""
     wait_idle(page)
     page.locator(".lm-MenuBar-item", has_text=words("Edit", "menu")).click()
     page.locator(".lm-Menu-item:visible", has_text=words("Clear Outputs of All Cells")).first.click()
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='notebook:restart-run-all']").click()
-    page.locator(".jp-Dialog .jp-mod-accept").click()
+    if restart:
+        notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+        notebook.locator("[data-command='notebook:restart-run-all']").click()
+        page.locator(".jp-Dialog .jp-mod-accept").click()
+    else:
+        page.locator(".lm-MenuBar-item", has_text=words("Run", "menu")).click()
+        page.locator(".lm-Menu-item:visible[data-command='runmenu:run-all']").click()
     try:
         page.wait_for_function(  # the first code cell has run, and none is running or waiting
             """() => { const prompts = [...document.querySelectorAll(
@@ -479,7 +489,7 @@ def fresh_run_all_reaches_the_last_cell(browser: Browser, lab: Lab, path: str, l
     meta = [c.metadata.get("nbgrader", {}) for c in notebook.cells]
     tests = [m["grade_id"] for m in meta if m.get("grade")]
     open_path(page, lab, path)
-    run_all(page, lab.words)
+    run_all(page, lab.words, restart=False)  # a fresh notebook on a kernel of its own
     figures = cell_at(page, grade_index(notebook, f"{exercise}_figures"))
     assert flat(figures.locator(".jp-OutputArea").inner_text()) == flat(says(SAYS["todo"]))
     figures.scroll_into_view_if_needed()
