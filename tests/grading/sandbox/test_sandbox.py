@@ -158,12 +158,15 @@ def test_memory_is_limited_for_the_whole_process_tree(tmp_path: Path, prefer: st
 @pytest.mark.parametrize("prefer", ["auto", "watchdog"])
 def test_processes_are_limited_for_the_whole_tree_and_none_outlives_it(tmp_path: Path, prefer: str) -> None:
     group = limits.open_group("test", limits.Limits(processes=8), prefer=prefer)
-    program = """
+    # A duration no other test sleeps for: the hostile class graded beside this test (another
+    # worker) starts `sleep 600` in its own sandbox, and pgrep looks at the whole machine.
+    duration = f"600.{os.getpid()}"
+    program = f"""
         import subprocess, time
         started = 0
         for _ in range(30):
             try:
-                subprocess.Popen(["sleep", "600"], start_new_session=True)
+                subprocess.Popen(["sleep", "{duration}"], start_new_session=True)
                 started += 1
             except OSError:
                 pass
@@ -173,5 +176,5 @@ def test_processes_are_limited_for_the_whole_tree_and_none_outlives_it(tmp_path:
     sandboxed(tmp_path, program, group=group)
     events = group.close()
     assert any(e.startswith("process limit hit") for e in events), events
-    sleeping = subprocess.run(["pgrep", "-f", "sleep 600"], capture_output=True, text=True)
+    sleeping = subprocess.run(["pgrep", "-f", f"sleep {duration}"], capture_output=True, text=True)
     assert sleeping.stdout == "", "a process outlived its notebook"
