@@ -349,15 +349,11 @@ def _command(
     channel to its copy."""
     session_file = run / "session.json"
     sandboxed = settings.get("mode", "bwrap") == "bwrap"
-    layout = bwrap.Layout(
+    layout = bwrap.layout_from(
+        settings,
         python=bwrap.python_executable() if sandboxed else sys.executable,
-        prefixes=tuple(settings.get("prefixes", bwrap.python_prefixes())),
         runtime=str(runtime),
-        recorder=str(settings["recorder"]),
         session=str(session_file),
-        masks=tuple((str(stub), str(path)) for stub, path in settings.get("masks", ())),
-        fontlist=settings.get("fontlist"),
-        stub=settings.get("stub"),
     )
     session = {
         "questions": {qid: spec(item) for qid, item in issue(name, None).items()},  # public cases only

@@ -136,15 +136,8 @@ def _start(settings: dict[str, Any]) -> Template:
     placeholder.write_text("{}")
     socket_path = root / "template.sock"
     log = root / "template.log"
-    layout = bwrap.Layout(
-        python=bwrap.python_executable(),
-        prefixes=tuple(settings.get("prefixes", bwrap.python_prefixes())),
-        runtime=str(root),
-        recorder=str(settings["recorder"]),
-        session=str(placeholder),
-        masks=tuple((str(stub), str(path)) for stub, path in settings.get("masks", ())),
-        fontlist=settings.get("fontlist"),
-        stub=settings.get("stub"),
+    layout = bwrap.layout_from(
+        settings, python=bwrap.python_executable(), runtime=str(root), session=str(placeholder)
     )
     command = template_command(layout, str(socket_path))
     (root / "launch.json").write_text(

@@ -31,9 +31,10 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from roofline_recorder.audit import HIDDEN_PACKAGES
 
@@ -91,6 +92,28 @@ class Layout:
     home_bytes: int = 256 * 2**20
     tmp_bytes: int = 256 * 2**20
     environment: dict[str, str] = field(default_factory=dict)
+
+
+def layout_from(settings: Mapping[str, Any], *, python: str, runtime: str, session: str) -> Layout:
+    """The layout a run's ``settings`` give a sandbox (its Python's prefixes, the recorder, the
+    masked course packages, the font cache, the stub), with this sandbox's own ``python``,
+    ``runtime`` folder and ``session`` file: a cold kernel's and a warm kernels' template alike.
+
+    >>> layout = layout_from({"prefixes": ["/usr"], "recorder": "/r"}, python="/usr/bin/python3",
+    ...                      runtime="/run/k", session="/run/k/session.json")
+    >>> layout.prefixes, layout.masks, layout.stub
+    (('/usr',), (), None)
+    """
+    return Layout(
+        python=python,
+        prefixes=tuple(settings.get("prefixes", python_prefixes())),
+        runtime=runtime,
+        recorder=str(settings["recorder"]),
+        session=session,
+        masks=tuple((str(stub), str(path)) for stub, path in settings.get("masks", ())),
+        fontlist=settings.get("fontlist"),
+        stub=settings.get("stub"),
+    )
 
 
 def python_executable() -> str:
