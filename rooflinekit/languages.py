@@ -7,14 +7,14 @@ edition's language, the grading feedback and ``make lab`` all take their languag
 package's ``grading/roofline_grading/locale/<code>/``); adding a language is a line here and its
 catalogs (README, "Adding a language").
 
->>> CODES, TRANSLATED
+>>> CODES[:2], TRANSLATED[:1]
 (('en', 'ko'), ('ko',))
 >>> language("ko").name
 '한국어'
->>> language("xx")
+>>> language("xx")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-rooflinekit.errors.RooflineInputError: language must be one of en, ko (got 'xx')
+rooflinekit.errors.RooflineInputError: language must be one of en, ko... (got 'xx')
 """
 
 from __future__ import annotations

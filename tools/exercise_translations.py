@@ -247,6 +247,8 @@ def build(
         source_dir = course / "solutions" / language / ASSIGNMENT
         source_dir.mkdir(parents=True)
         gaps = _translated(language, root, course_dir, source_dir)
+        if not any(source_dir.glob("*.ipynb")):
+            return [], gaps  # a new language that completes no notebook yet: nothing to release
         _run([sys.executable, "-m", "roofline_grading.fingerprints", str(source_dir), "--language", language])
         shutil.copy(course_dir / "nbgrader_config.py", course)
         _run(

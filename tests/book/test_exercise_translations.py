@@ -177,3 +177,28 @@ def test_a_language_translated_in_part_releases_what_is_complete_and_names_each_
 
     assert tool.main(["build", "--check", "--course", str(course)], root=root) == 1
     assert capsys.readouterr().out.splitlines() == [gap, f"  {untranslated[:100]}"]
+
+
+def test_a_new_language_completing_no_notebook_names_every_gap_and_releases_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README's "Adding a language", step 4, before any exercise is translated: catalogs written
+    by ``make translations`` with every entry empty (here Korean's, emptied). ``make exercises``
+    goes on (status 0) with one line per notebook and no release in that language."""
+    root, course = tmp_path / "root", tmp_path / "course"
+    shutil.copytree(ROOT / "locale" / "ko", root / "locale" / "ko", ignore=shutil.ignore_patterns("*.mo"))
+    for path in (root / "locale" / "ko").rglob("*.po"):
+        with path.open("rb") as handle:
+            catalog = read_po(handle)
+        for message in catalog:
+            if message.id:
+                message.string = ""
+        with path.open("wb") as handle:
+            write_po(handle, catalog, width=0)
+    shutil.copytree(ROOT / "solutions" / ASSIGNMENT, course / "solutions" / ASSIGNMENT)
+
+    assert tool.main(["build", "--language", "ko", "--course", str(course)], root=root) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == NOTEBOOKS
+    assert all(": not released in ko: " in line for line in lines)
+    assert not (course / "exercises" / "ko").exists()
