@@ -343,8 +343,10 @@ def saved(page: Any) -> None:
     JupyterLab asks "File Changed ... Overwrite?" only when the file on disk is not the one it
     opened (jupyter_server's sha256 of it, or its time 0.5 s later). nbgrader's fetch copies the
     release before the Lab opens it, keeping its times, and nothing of the course's writes a
-    student's notebook afterwards: the dialog would be a fault a student meets, so it fails here
-    with the reason the Lab logs."""
+    student's notebook afterwards, so the dialog fails the test, with the reason the Lab logs.
+    What can raise it is JupyterLab's own: it does not queue one notebook's saves, and a save
+    begun while another is under way (Ctrl+S as the autosave runs, or Validate's save) finds the
+    file the first one wrote (the guide, "A class on a JupyterHub"); hence the wait here."""
     reasons: list[str] = []
     page.on("console", lambda m: reasons.append(m.text))
     page.keyboard.press("Control+s")
