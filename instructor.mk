@@ -207,6 +207,8 @@ HUB_DIR ?= /opt/roofline-hub
 # system's, not one in root's home). HUB_PIP_OPTIONS: more options for its pip install.
 HUB_PYTHON ?= /usr/bin/python3
 EXCHANGE ?= /srv/nbgrader/exchange
+# nbgrader_config.py's course_id: the course's folder in the exchange.
+COURSE_ID := roofline
 HUB_STAMP := $(HUB_DIR)/.installed
 HUB_SETTINGS = ROOFLINE_HUB_DIR='$(HUB_DIR)' ROOFLINE_COURSE='$(abspath $(COURSE))' ROOFLINE_REPOSITORY='$(CURDIR)' \
 	ROOFLINE_EXCHANGE='$(EXCHANGE)' ROOFLINE_INSTRUCTOR_BIN='$(abspath $(BIN))' ROOFLINE_HUB_IP='$(HUB_IP)' ROOFLINE_HUB_PORT='$(HUB_PORT)'
@@ -229,8 +231,14 @@ hub: hub-install  ## Start the class's JupyterHub (as root): sudo make hub HUB_I
 	$(HUB_SETTINGS) $(PYTHON) hub/prepare.py
 	cd '$(HUB_DIR)' && $(HUB_SETTINGS) exec '$(HUB_DIR)/venv/bin/jupyterhub' -f '$(CURDIR)/hub/jupyterhub_config.py'
 
-hub-release: $(STAMP)  ## Release exercises/roofline to the hub's students (nbgrader release_assignment into EXCHANGE)
+# Each translated release (exercises/<lang>/, the Korean one) goes beside nbgrader's outbound/, into
+# outbound-<lang>/: a student whose Lab is in that language fetches it (hub/language_fetch.py).
+hub-release: $(STAMP)  ## Release exercises/roofline (and each language's, exercises/<lang>/) to the hub's students (nbgrader release_assignment into EXCHANGE)
 	$(EXCHANGE_NBGRADER) release_assignment $(ASSIGNMENT) --Exchange.root='$(EXCHANGE)' --force
+	cd '$(COURSE)' && for release in exercises/??/$(ASSIGNMENT); do [ -d "$$release" ] || continue; \
+		outbound='$(EXCHANGE)/$(COURSE_ID)/outbound-'$$(basename $$(dirname $$release)); \
+		mkdir -p "$$outbound" && rm -rf "$$outbound/$(ASSIGNMENT)" && cp -r "$$release" "$$outbound/" \
+		&& chmod -R u+rwX,go+rX,go-w "$$outbound" || exit 1; done
 
 # A submission's time is the one nbgrader's submit wrote, unless the exchange received it later
 # (roofline_grading/collect/exchange_times.py: a student could write that file themselves).

@@ -11,8 +11,9 @@
   ``inbound`` writable but not listable (mode 3733: a student submits, and cannot see or remove
   another's submission);
 - the students' Jupyter configuration in ``HUB_DIR/etc``: the student's Lab with nbgrader's
-  Assignment List (``hub/jupyter-config/student``), each language's Lab (``jupyter-config/<lang>``)
-  and the exchange's place for nbgrader (``etc/exchange/nbgrader_config.json``).
+  Assignment List (``hub/jupyter-config/student``), each language's Lab (``jupyter-config/<lang>``,
+  with nbgrader's Fetch of that language's release: hub/language_fetch.py) and the exchange's place
+  for nbgrader (``etc/exchange/nbgrader_config.json``, beside ``hub/jupyter-config/exchange``).
 
 It refuses, in one line, when the course folder or the repository (submissions, the gradebook,
 the grading secret, the answer key) is open to other users, or the course folder's owner is root.
@@ -95,7 +96,10 @@ def jupyter_config(settings: Settings) -> None:
     for language in sorted((settings.repository / "jupyter-config").iterdir()):
         if len(language.name) == 2:
             shutil.copytree(language, etc / language.name)
-    (etc / "exchange").mkdir()
+            fetch = {"LanguageFetch": {"language": language.name}}
+            (etc / language.name / "nbgrader_config.json").write_text(json.dumps(fetch) + "\n")
+    shutil.copytree(HERE / "jupyter-config/exchange", etc / "exchange")
+    shutil.copy(HERE / "language_fetch.py", etc / "exchange")
     config = {
         "CourseDirectory": {"course_id": settings.course_id},
         "Exchange": {"root": str(settings.exchange)},

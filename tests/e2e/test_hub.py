@@ -38,9 +38,15 @@ from typing import Any
 
 import nbformat
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.support.hub import Hub, Login, instructor_environment, running_hub, system_users
+from tests.support.hub import (
+    Hub,
+    Login,
+    groups_removed,
+    instructor_environment,
+    running_hub,
+    system_users,
+)
 from tests.support.jupyterlab import close_dialog, type_answers, validate, wait_idle
 from tests.support.make_targets import command, make
 from tests.support.slips import answered
@@ -48,6 +54,8 @@ from tests.support.slips import answered
 pytestmark = [pytest.mark.lab, pytest.mark.slow, pytest.mark.xdist_group("hub")]
 
 INSTRUCTOR, STUDENTS = "rkhub-prof", ("rkhub-ann", "rkhub-bo", "rkhub-chul")
+COURSE_GROUPS = ("formgrade-roofline", "nbgrader-roofline")
+"""nbgrader's course groups (hub/roofline_hub.py): removed at the end if the test made them."""
 SECRET = ".grading-secret"
 
 
@@ -94,7 +102,8 @@ def hub_class(released_course: Path) -> Iterator[Class]:
     base = Path(tempfile.mkdtemp(prefix="rkhub-", dir="/tmp"))
     base.chmod(0o755)  # every user passes through to the exchange and the environments
     try:
-        with system_users(passwords, {name: "nbgrader-roofline" for name in STUDENTS}):
+        students = dict.fromkeys(STUDENTS, COURSE_GROUPS[1])
+        with groups_removed(COURSE_GROUPS), system_users(passwords, students):
             course = base / "course"
             shutil.copytree(released_course, course)
             (course / SECRET).write_text(secrets.token_hex(16))
@@ -261,93 +270,21 @@ def _owner(pid: int) -> str:
     return pwd.getpwuid(Path(f"/proc/{pid}").stat().st_uid).pw_name
 
 
-# --- A whole round on the hub --------------------------------------------------------------
+# --- A whole round on the hub, in the students' Labs ---------------------------------------
 
-ANSWERED = ("ex1_int8_matmul", "ex2_int8_weights")
-"""The notebooks the two students answer (with the model answers) before they submit."""
 TYPED = "ex5_h100_threshold"
-"""The exercise a student answers by typing in chromium (a short one: typing takes the same path in any)."""
-
-
-def work_and_submit(login: Login, course: Path) -> None:
-    """Fetch, answer (saved as the Lab saves), validate, submit: the Assignment List's steps."""
-    login.spawn(language="ko" if login.name == STUDENTS[2] else "en")
-    assert assignment(login, "fetch")["success"] is True
-    for notebook in ANSWERED:
-        login.save(f"roofline/{notebook}.ipynb", answered(notebook))
-    validated = login.post("assignments/validate", {"path": f"roofline/{ANSWERED[0]}.ipynb"}).json()
-    assert validated["success"] is True, validated
-    assert assignment(login, "submit")["success"] is True
-
-
-def grades(course: Path) -> dict[str, dict[str, str]]:
-    make("grades", course=course, GRADES="grades.csv")
-    with (course / "grades.csv").open(newline="") as handle:
-        return {row["student_id"]: row for row in csv.DictReader(handle)}
-
-
-def test_a_round_on_the_hub_grades_as_the_lms_round_does(
-    hub_class: Class, released_course: Path, tmp_path: Path
-) -> None:
-    course, ann, chul = hub_class.hub.course, hub_class.login(STUDENTS[0]), hub_class.login(STUDENTS[2])
-    instructor = partial(as_user, INSTRUCTOR, cwd=course)
-    nbgrader = str(hub_class.instructor_bin / "nbgrader")
-    with (course / "nbgrader_config.py").open("a") as config:
-        config.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
-    work_and_submit(ann, course)
-    due = datetime.now(UTC) + timedelta(seconds=1)
-    assert (
-        instructor(
-            nbgrader, "db", "assignment", "add", "roofline", f"--duedate={due:%Y-%m-%d %H:%M:%S} UTC"
-        ).returncode
-        == 0
-    )
-    time.sleep(2)
-    work_and_submit(chul, course)  # after the due date, by the exchange's clock
-
-    in_course = dict(course=course, EXCHANGE=str(hub_class.hub.exchange))
-    collected = instructor(*_with_bin(command("hub-collect", **in_course), hub_class.instructor_bin))
-    assert collected.returncode == 0, collected.stderr
-    make("autograde", "feedback", course=course)  # the checkout's environment: see tests/support/hub.py
-    subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(course)], check=True)
-    returned = instructor(*_with_bin(command("hub-return", **in_course), hub_class.instructor_bin))
-    assert returned.returncode == 0, returned.stderr
-
-    assert assignment(ann, "fetch_feedback")["success"] is True
-    (submitted,) = [
-        a for a in ann.get("assignments?course_id=roofline").json()["value"] if a["status"] == "submitted"
-    ]
-    latest = max(submitted["submissions"], key=lambda s: s["timestamp"])
-    assert latest["has_local_feedback"] is True
-    home = Path(pwd.getpwnam(STUDENTS[0]).pw_dir)
-    assert (home / latest["local_feedback_path"] / f"{ANSWERED[0]}.html").is_file()
-
-    on_hub = grades(course)
-    assert float(on_hub[STUDENTS[0]]["late_submission_penalty"]) == 0
-    assert (
-        float(on_hub[STUDENTS[2]]["late_submission_penalty"]) == float(on_hub[STUDENTS[2]]["raw_score"]) > 0
-    )
-
-    from_lms = tmp_path / "lms-course"
-    shutil.copytree(released_course, from_lms)
-    archive = tmp_path / "submissions.zip"
-    with zipfile.ZipFile(archive, "w") as zipped:
-        for student in (STUDENTS[0], STUDENTS[2]):
-            for notebook in (course / "submitted" / student / "roofline").glob("*.ipynb"):
-                zipped.write(notebook, f"{student}_{notebook.name}")
-    make("collect", "autograde", course=from_lms, ZIP=str(archive))
-    in_lms = grades(from_lms)
-    for student in (STUDENTS[0], STUDENTS[2]):
-        assert float(in_lms[student]["raw_score"]) == float(on_hub[student]["raw_score"]) > 0
-
-
-# --- In the browser ------------------------------------------------------------------------
+"""The exercise each student answers by typing in chromium (a short one: typing takes the same
+path in any)."""
+ON_TIME, LATE = STUDENTS[1], STUDENTS[2]
+"""The two students of the round: bo in the English Lab, on time; chul in the Korean Lab, late."""
+LANGUAGE = {ON_TIME: "en", LATE: "ko"}
 
 
 @contextmanager
-def lab_in_chromium(chromium: Any, hub_class: Class, name: str, language: str = "en") -> Iterator[Any]:
+def lab_in_chromium(chromium: Any, hub_class: Class, name: str) -> Iterator[Any]:
     """The student's Lab in Debian's chromium: the hub's login page, its spawn page if the server
-    is not running (the language chosen there), then the Lab; every request to another host fails."""
+    is not running (the student's language chosen there), then the Lab; every request to another
+    host fails."""
     context = chromium.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(hub_class.hub.url) else r.abort())
@@ -358,7 +295,7 @@ def lab_in_chromium(chromium: Any, hub_class: Class, name: str, language: str = 
         page.click("#login_submit")
         page.wait_for_url(re.compile(r".*/(hub/spawn|user/).*"), timeout=60_000)
         if "/hub/spawn" in page.url and page.locator("#spawn_form").count():
-            page.select_option("#language", language)
+            page.select_option("#language", LANGUAGE.get(name, "en"))
             page.click("#spawn_form button[type=submit]")
         page.locator(".jp-DirListing-content").wait_for(timeout=180_000)
         yield page
@@ -375,27 +312,20 @@ def assignment_list(page: Any) -> Any:
     return panel
 
 
-@pytest.mark.browser
-def test_in_the_lab_a_student_fetches_answers_validates_and_submits(hub_class: Class, chromium: Any) -> None:
-    """The Assignment List's Fetch, an exercise answered by typing, Validate, then Submit."""
-    notebook = answered(TYPED)
-    with lab_in_chromium(chromium, hub_class, STUDENTS[1]) as page:
+def work_in_the_lab(chromium: Any, hub_class: Class, name: str) -> nbformat.NotebookNode:
+    """In the student's Lab: the Assignment List's Fetch, the exercise TYPED answered by typing,
+    saved (Ctrl+S), Validate, then Submit; the notebook the exchange received."""
+    notebook = answered(TYPED, language=LANGUAGE[name])
+    with lab_in_chromium(chromium, hub_class, name) as page:
         panel = assignment_list(page)
         panel.locator("#released_assignments_list").get_by_role("button", name="Fetch").click()
         fetched = panel.locator("#fetched_assignments_list .assignment-notebooks-link")
         fetched.filter(has_text="roofline").wait_for(timeout=60_000)
-        page.goto(f"{hub_class.hub.url}/user/{STUDENTS[1]}/lab/tree/roofline/{TYPED}.ipynb")
+        page.goto(f"{hub_class.hub.url}/user/{name}/lab/tree/roofline/{TYPED}.ipynb")
         page.locator(".jp-NotebookPanel:visible").wait_for(timeout=120_000)
         wait_idle(page)
         type_answers(page, notebook)
-        page.keyboard.press("Control+s")
-        overwrite = page.locator(".jp-Dialog").get_by_role("button", name="Overwrite")
-        try:  # the Lab may find the fetched file changed on disk (seen here): the student overwrites
-            overwrite.wait_for(timeout=10_000)
-            overwrite.click()
-        except PlaywrightTimeout:
-            pass
-        page.locator(".jp-Dialog").wait_for(state="detached")
+        saved(page)
         result = validate(page)
         assert "Success! Your notebook passes all the tests." in result, result[:2000]
         close_dialog(page)
@@ -403,20 +333,125 @@ def test_in_the_lab_a_student_fetches_answers_validates_and_submits(hub_class: C
         panel.locator("#fetched_assignments_list").get_by_role("button", name="Submit").click()
         panel.locator("#submitted_assignments_list .item_status").first.wait_for(timeout=120_000)
     inbound = hub_class.hub.exchange / "roofline" / "inbound"
-    (submission,) = [p for p in inbound.iterdir() if p.name.startswith(f"{STUDENTS[1]}+")]
-    sent = nbformat.read(submission / f"{TYPED}.ipynb", as_version=4)
-    typed = [c.source for c in sent.cells if c.metadata.get("nbgrader", {}).get("solution")]
-    assert typed == [c.source for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    (submission,) = [p for p in inbound.iterdir() if p.name.startswith(f"{name}+")]
+    return nbformat.read(submission / f"{TYPED}.ipynb", as_version=4)
+
+
+def saved(page: Any) -> None:
+    """Ctrl+S, as a student saves the notebook; done when its tab shows no unsaved change.
+
+    JupyterLab asks "File Changed ... Overwrite?" only when the file on disk is not the one it
+    opened (jupyter_server's sha256 of it, or its time 0.5 s later). nbgrader's fetch copies the
+    release before the Lab opens it, keeping its times, and nothing of the course's writes a
+    student's notebook afterwards, so the dialog fails the test, with the reason the Lab logs.
+    What can raise it is JupyterLab's own: it does not queue one notebook's saves, and a save
+    begun while another is under way (Ctrl+S as the autosave runs, or Validate's save) finds the
+    file the first one wrote (the guide, "A class on a JupyterHub"); hence the wait here."""
+    reasons: list[str] = []
+    page.on("console", lambda m: reasons.append(m.text))
+    page.keyboard.press("Control+s")
+    page.wait_for_function(
+        """() => document.querySelector('.jp-Dialog')
+                 || !document.querySelector('.lm-TabBar-tab.jp-mod-dirty')""",
+        timeout=60_000,
+    )
+    changed = [r for r in reasons if "hash found" in r or "Last saving performed" in r]
+    assert not page.locator(".jp-Dialog").count(), f"the Lab asked before saving: {changed}"
+
+
+def answers(notebook: nbformat.NotebookNode) -> list[str]:
+    return [c.source for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution")]
+
+
+@pytest.mark.browser
+def test_in_the_lab_two_students_fetch_answer_validate_and_submit(hub_class: Class, chromium: Any) -> None:
+    """bo in the English Lab, then, after the due date, chul in the Korean Lab, who fetches the
+    Korean notebooks; each submits the answers typed."""
+    course = hub_class.hub.course
+    instructor = partial(as_user, INSTRUCTOR, cwd=course)
+    with (course / "nbgrader_config.py").open("a") as config:
+        config.write('\nc.LateSubmissionPlugin.penalty_method = "zero"\n')
+    sent = work_in_the_lab(chromium, hub_class, ON_TIME)
+    assert answers(sent) == answers(answered(TYPED)) and language_of(sent) == "en"
+    due = datetime.now(UTC) + timedelta(seconds=1)
+    nbgrader = str(hub_class.instructor_bin / "nbgrader")
+    added = instructor(
+        nbgrader, "db", "assignment", "add", "roofline", f"--duedate={due:%Y-%m-%d %H:%M:%S} UTC"
+    )
+    assert added.returncode == 0, added.stderr
+    time.sleep(2)
+    sent = work_in_the_lab(chromium, hub_class, LATE)  # after the due date, by the exchange's clock
+    assert answers(sent) == answers(answered(TYPED, language="ko")) and language_of(sent) == "ko"
+
+
+def language_of(notebook: nbformat.NotebookNode) -> str:
+    """The language of the release a notebook came from (its metadata), English if none."""
+    return str(notebook.metadata.get("roofline", {}).get("language", "en"))
+
+
+def grades(course: Path) -> dict[str, dict[str, str]]:
+    make("grades", course=course, GRADES="grades.csv")
+    with (course / "grades.csv").open(newline="") as handle:
+        return {row["student_id"]: row for row in csv.DictReader(handle)}
+
+
+def test_a_round_on_the_hub_grades_as_the_lms_round_does(
+    hub_class: Class, released_course: Path, tmp_path: Path
+) -> None:
+    """The two submissions of the Labs (test_in_the_lab_two_students_...): collected, graded,
+    the feedback returned; the same points from an LMS zip of the same notebooks, and the same
+    answers the same points in either language."""
+    course, bo = hub_class.hub.course, hub_class.login(ON_TIME)
+    instructor = partial(as_user, INSTRUCTOR, cwd=course)
+    in_course = dict(course=course, EXCHANGE=str(hub_class.hub.exchange))
+    collected = instructor(*_with_bin(command("hub-collect", **in_course), hub_class.instructor_bin))
+    assert collected.returncode == 0, collected.stderr
+    make("autograde", "feedback", course=course)  # the checkout's environment: see tests/support/hub.py
+    subprocess.run(["chown", "-R", f"{INSTRUCTOR}:", str(course)], check=True)
+    returned = instructor(*_with_bin(command("hub-return", **in_course), hub_class.instructor_bin))
+    assert returned.returncode == 0, returned.stderr
+
+    bo.spawn()
+    assert assignment(bo, "fetch_feedback")["success"] is True
+    (submitted,) = [
+        a for a in bo.get("assignments?course_id=roofline").json()["value"] if a["status"] == "submitted"
+    ]
+    latest = max(submitted["submissions"], key=lambda s: s["timestamp"])
+    assert latest["has_local_feedback"] is True
+    home = Path(pwd.getpwnam(ON_TIME).pw_dir)
+    assert (home / latest["local_feedback_path"] / f"{TYPED}.html").is_file()
+
+    on_hub = grades(course)
+    assert float(on_hub[ON_TIME]["late_submission_penalty"]) == 0
+    assert float(on_hub[LATE]["late_submission_penalty"]) == float(on_hub[LATE]["raw_score"]) > 0
+    assert float(on_hub[LATE]["raw_score"]) == float(on_hub[ON_TIME]["raw_score"])
+
+    from_lms = tmp_path / "lms-course"
+    shutil.copytree(released_course, from_lms)
+    archive = tmp_path / "submissions.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for student in (ON_TIME, LATE):
+            for notebook in (course / "submitted" / student / "roofline").glob("*.ipynb"):
+                zipped.write(notebook, f"{student}_{notebook.name}")
+    make("collect", "autograde", course=from_lms, ZIP=str(archive))
+    in_lms = grades(from_lms)
+    for student in (ON_TIME, LATE):
+        assert float(in_lms[student]["raw_score"]) == float(on_hub[student]["raw_score"]) > 0
 
 
 @pytest.mark.browser
 def test_in_the_lab_a_student_fetches_the_feedback_and_opens_it(hub_class: Class, chromium: Any) -> None:
-    """After the round (test_a_round_on_the_hub_...), the late student's feedback, in the Korean Lab."""
-    with lab_in_chromium(chromium, hub_class, STUDENTS[2], language="ko") as page:
+    """After the round, the late student's feedback, in the Korean Lab, on the Korean notebook."""
+    with lab_in_chromium(chromium, hub_class, LATE) as page:
         panel = assignment_list(page)
         submitted = panel.locator("#submitted_assignments_list")
         submitted.get_by_text("(feedback available to fetch)").first.wait_for(timeout=60_000)
         submitted.get_by_role("button", name="Fetch Feedback").first.click()
         submitted.get_by_text("(view feedback)").first.click()
         listing = page.locator(".jp-DirListing-content")
-        listing.get_by_text(f"{ANSWERED[0]}.html").wait_for(timeout=60_000)
+        listing.get_by_text(f"{TYPED}.html").wait_for(timeout=60_000)
+    home = Path(pwd.getpwnam(LATE).pw_dir)
+    (page_file,) = home.glob(f"roofline/feedback/*/{TYPED}.html")
+    korean = answered(TYPED, language="ko")
+    title = korean.cells[0].source.splitlines()[0].lstrip("# ")
+    assert title in page_file.read_text(encoding="utf-8")

@@ -1,8 +1,9 @@
 """The class's JupyterHub (``make hub``) on loopback, with system users the tests create and remove.
 
 :func:`system_users` adds Unix users with passwords (``useradd``, ``chpasswd``) and removes them
-with their homes (``userdel -r``); :func:`running_hub` runs ``make hub`` on a free loopback port
-with a hub folder, course folder and exchange of the test's own, and stops it by its process id;
+with their homes (``userdel -r``), and :func:`groups_removed` the course's Unix groups the test
+made; :func:`running_hub` runs ``make hub`` on a free loopback port with a hub folder, course
+folder and exchange of the test's own, and stops it by its process id;
 :class:`Login` is a user's browserless session there (the hub's login form, its spawn form,
 then the user's server's REST API), as ``requests`` sees it.
 
@@ -16,6 +17,7 @@ it is made from changes).
 
 from __future__ import annotations
 
+import grp
 import os
 import signal
 import socket
@@ -62,17 +64,55 @@ def system_users(passwords: dict[str, str], groups: dict[str, str]) -> Iterator[
     """Unix users ``passwords`` names (each in ``groups[name]``, if any), removed afterwards."""
     try:
         for name, password in passwords.items():
-            subprocess.run(["userdel", "-r", name], capture_output=True, check=False)
-            subprocess.run(["useradd", "-m", "-s", "/bin/bash", name], check=True)
-            subprocess.run(["chpasswd"], input=f"{name}:{password}\n", text=True, check=True)
+            account(["userdel", "-r", name], check=False)
+            account(["useradd", "-m", "-s", "/bin/bash", name])
+            account(["chpasswd"], stdin=f"{name}:{password}\n")
             if name in groups:
-                subprocess.run(["groupadd", "-f", groups[name]], check=True)
-                subprocess.run(["usermod", "-aG", groups[name], name], check=True)
+                account(["groupadd", "-f", groups[name]])
+                account(["usermod", "-aG", groups[name], name])
         yield
     finally:
         for name in passwords:
             subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True, check=False)
-            subprocess.run(["userdel", "-r", name], capture_output=True, check=False)
+            account(["userdel", "-r", name], check=False)
+
+
+def account(
+    arguments: list[str], stdin: str | None = None, check: bool = True, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """Run one of shadow's account commands (useradd, groupdel, ...), again while another holds
+    the account files' lock ("cannot lock /etc/passwd; try again later": another test's userdel
+    of a user with a large home holds it for minutes)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        done = subprocess.run(arguments, input=stdin, capture_output=True, text=True, check=False)
+        if "cannot lock" not in done.stderr or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    if check and done.returncode != 0:
+        raise AssertionError(f"{' '.join(arguments)}: {done.stderr.strip()}")
+    return done
+
+
+@contextmanager
+def groups_removed(names: tuple[str, ...]) -> Iterator[None]:
+    """Remove, at the end, each Unix group of ``names`` that did not exist at the start (nbgrader's
+    course groups, which :func:`system_users` and ``make hub`` create): only what the test made."""
+    existing = {name for name in names if _group_exists(name)}
+    try:
+        yield
+    finally:
+        for name in names:
+            if name not in existing:
+                account(["groupdel", name], check=False)
+
+
+def _group_exists(name: str) -> bool:
+    try:
+        grp.getgrnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 def instructor_environment(folder: Path) -> Path:
