@@ -5,9 +5,10 @@ generate_assignment`) and a class in each:
 
 - uniform: ``--students`` synthetic students handing in ``--notebooks``: model answers, some parts
   left unanswered, some answers slipped (each student differs);
-- mixed: ``--mixed-students`` handing in all nine notebooks, as a real class does: half with the
-  model answers (every third of them with a slip), one broken (its kernel exits in its first
-  answer), the rest blank (the notebooks as released); their ids sort the short ones first.
+- mixed: ``--mixed-students`` handing in every notebook of the course, as a real class does
+  (``--mixed-notebooks``: these only): half with the model answers (every third of them with a
+  slip), one broken (its kernel exits in its first answer), the rest blank (the notebooks as
+  released); their ids sort the short ones first.
 
 Then, interleaved over ``--repeat`` rounds (the order rotates each round, so machine noise hits all
 alike), it times in fresh copies of each course:
@@ -40,7 +41,7 @@ projection of a class of 10,000 students x 9 notebooks on N machines of M cores,
 notebook cost with Dask (cold kernels, then warm).
 
     python benchmarks/bench_autograde.py [--students 40] [--mixed-students 18] [--repeat 3] [--jobs 2]
-        [--notebooks NAME ...] [--ceiling-students 300]
+        [--notebooks NAME ...] [--mixed-notebooks NAME ...] [--ceiling-students 300]
 """
 
 from __future__ import annotations
@@ -461,6 +462,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; medians are over these")
     parser.add_argument("--jobs", type=int, default=2, help="workers of the parallel run")
     parser.add_argument("--notebooks", nargs="+", help="the uniform class's notebooks (default: all)")
+    parser.add_argument("--mixed-notebooks", nargs="+", help="the mixed class's notebooks (default: all)")
     parser.add_argument("--ceiling-students", type=int, default=300, help="class of the driver's ceiling")
     parser.add_argument("--floor-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--ceiling-only", type=Path, help=argparse.SUPPRESS)
@@ -495,7 +497,7 @@ def main() -> None:
                     contenders(args.jobs, cluster, True), uniform, args.repeat, meter
                 )
                 if args.mixed_students:
-                    mixed = build_course(Path(scratch) / "mixed", every)
+                    mixed = build_course(Path(scratch) / "mixed", args.mixed_notebooks or every)
                     build_mixed_class(mixed, args.mixed_students)
                     results["mixed"] = measure(
                         contenders(args.jobs, cluster, False), mixed, args.repeat, meter
