@@ -17,6 +17,7 @@ it is made from changes).
 from __future__ import annotations
 
 import os
+import pwd
 import signal
 import socket
 import subprocess
@@ -60,19 +61,55 @@ def _free(port: int) -> bool:
 @contextmanager
 def system_users(passwords: dict[str, str], groups: dict[str, str]) -> Iterator[None]:
     """Unix users ``passwords`` names (each in ``groups[name]``, if any), removed afterwards."""
-    try:
+    with removed_afterwards(list(passwords)):
         for name, password in passwords.items():
-            subprocess.run(["userdel", "-r", name], capture_output=True, check=False)
             subprocess.run(["useradd", "-m", "-s", "/bin/bash", name], check=True)
             subprocess.run(["chpasswd"], input=f"{name}:{password}\n", text=True, check=True)
             if name in groups:
                 subprocess.run(["groupadd", "-f", groups[name]], check=True)
                 subprocess.run(["usermod", "-aG", groups[name], name], check=True)
         yield
+
+
+@contextmanager
+def removed_afterwards(names: list[str]) -> Iterator[None]:
+    """The Unix users ``names`` (whoever creates them), removed with their homes and processes
+    before (left by a run that was killed) and after."""
+    try:
+        for name in names:
+            subprocess.run(["userdel", "-r", name], capture_output=True, check=False)
+        yield
     finally:
-        for name in passwords:
+        for name in names:
             subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True, check=False)
             subprocess.run(["userdel", "-r", name], capture_output=True, check=False)
+
+
+def as_user(
+    name: str, *arguments: str, cwd: Path | None = None, input: str | None = None, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """Run a command as the system user ``name`` (what that user's kernel or terminal could run)."""
+    entry = pwd.getpwnam(name)
+    environment = {
+        "HOME": entry.pw_dir,
+        "USER": name,
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        **variables,
+    }
+    return subprocess.run(
+        list(arguments),
+        user=entry.pw_uid,
+        group=entry.pw_gid,
+        extra_groups=os.getgrouplist(name, entry.pw_gid),
+        env=environment,
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def instructor_environment(folder: Path) -> Path:
@@ -122,14 +159,24 @@ def running_hub(base: Path, course: Path, instructor_bin: Path, **variables: str
     make = command("hub", course=course, **settings)
     make[make.index(f"BIN={Path(sys.executable).parent}")] = f"BIN={instructor_bin}"
     environment = {**os.environ, "ROOFLINE_HUB_OPEN_REPOSITORY": "1"}
-    with log.open("w") as out:
+    with serving(make, environment, port, log) as url:
+        yield Hub(url, course, exchange, log)
+
+
+@contextmanager
+def serving(
+    make: list[str], environment: dict[str, str], port: int, log: Path, cwd: Path | None = None
+) -> Iterator[str]:
+    """The hub ``make`` starts (``make hub``, its output in ``log``) on ``port`` of loopback, until
+    it answers; its address. It is stopped afterwards."""
+    with log.open("a") as out:
         process = subprocess.Popen(
-            make, stdout=out, stderr=subprocess.STDOUT, env=environment, start_new_session=True
+            make, stdout=out, stderr=subprocess.STDOUT, env=environment, cwd=cwd, start_new_session=True
         )
     try:
         url = f"http://127.0.0.1:{port}"
         _wait(url + "/hub/api", process, log)
-        yield Hub(url, course, exchange, log)
+        yield url
     finally:
         _stop(process)
 
