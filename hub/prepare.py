@@ -105,6 +105,11 @@ def jupyter_config(settings: Settings) -> None:
         "Exchange": {"root": str(settings.exchange)},
     }
     (etc / "exchange/nbgrader_config.json").write_text(json.dumps(config, indent=2) + "\n")
+    # The instructor's server starts in their home (JupyterHub's spawner); nbgrader reads the
+    # course's nbgrader_config.py from its course root, so formgrader needs the root named.
+    (etc / "instructor").mkdir()
+    root = {"CourseDirectory": {"root": str(settings.course)}}
+    (etc / "instructor/nbgrader_config.json").write_text(json.dumps(root, indent=2) + "\n")
     for path in [etc, *etc.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     (settings.hub_dir / "state").mkdir(mode=0o700, exist_ok=True)

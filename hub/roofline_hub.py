@@ -16,7 +16,8 @@ sets, and why:
   page gets the Lab in Korean (``jupyter-config/ko``). It starts in the student's home folder,
   which the hub keeps private (mode 0700) before every start.
 - The instructor's server is the instructor's environment (the repository's ``.venv``, with
-  roofline-grading: make's BIN) in the course folder, with formgrader (``jupyter-config/instructor``).
+  roofline-grading: make's BIN) in the course folder, with formgrader (``jupyter-config/instructor``),
+  which reads the course's nbgrader_config.py (``HUB_DIR/etc/instructor`` names the course root).
 - The hub, its proxy and every user's server listen on the address the instructor names.
 
 The settings come from the environment ``make hub`` sets (:class:`Settings`).
@@ -157,7 +158,8 @@ def prepare_spawn(spawner: Any, settings: Settings) -> None:
         home.chmod(0o700)
     if name in members(instructors):
         env_bin = settings.instructor_bin
-        config = [settings.repository / "jupyter-config/instructor", settings.hub_dir / "etc/exchange"]
+        config = [settings.repository / "jupyter-config/instructor", settings.hub_dir / "etc/instructor"]
+        config.append(settings.hub_dir / "etc/exchange")
         spawner.notebook_dir = str(settings.course)
     else:
         env_bin = settings.hub_dir / "venv/bin"

@@ -30,12 +30,12 @@ import nbformat
 import pytest
 
 from tests.support.formgrader_server import api, first_visit, start_formgrader
+from tests.support.guide import console_commands, section
 from tests.support.postgres import postgres_server
 from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
 pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("guide-round")]
 
-GUIDE = ROOT / "book" / "instructor-guide.md"
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 DUE = "2026-03-01 23:59:00 UTC"
 ROSTER = [  # Canvas's ids: the student's sortable name, lower case, no spaces
@@ -80,22 +80,6 @@ def canvas_zip(path: Path) -> Path:
         link.external_attr = 0o120777 << 16  # a symbolic link
         archive.writestr(link, "/etc/passwd")
     return path
-
-
-def section(title: str) -> str:
-    """The guide's section ``title`` (a heading's text), up to the next heading of its level or above."""
-    text = GUIDE.read_text()
-    heading = re.search(rf"^(#+) {re.escape(title)}$", text, flags=re.MULTILINE)
-    assert heading is not None, f"the guide has no section {title!r}"
-    rest = text[heading.end() :]
-    end = re.search(rf"^#{{1,{len(heading[1])}}} ", rest, flags=re.MULTILINE)
-    return rest[: end.start() if end else len(rest)]
-
-
-def console_commands(title: str) -> list[str]:
-    """The commands the guide's section ``title`` has the instructor type (its ``$`` lines), in order."""
-    blocks = re.findall(r"^```console\n(.*?)^```", section(title), flags=re.MULTILINE | re.DOTALL)
-    return [line[2:] for block in blocks for line in block.splitlines() if line.startswith("$ ")]
 
 
 def written_by_the_round(clone: Path, before: set[str]) -> set[str]:

@@ -19,7 +19,6 @@ instructor's thin environment (tests/support/hub.py) cannot lend its packages to
 from __future__ import annotations
 
 import csv
-import os
 import pwd
 import re
 import secrets
@@ -42,6 +41,7 @@ import pytest
 from tests.support.hub import (
     Hub,
     Login,
+    as_user,
     groups_removed,
     instructor_environment,
     running_hub,
@@ -67,32 +67,6 @@ class Class:
 
     def login(self, name: str) -> Login:
         return Login(self.hub, name, self.passwords[name])
-
-
-def as_user(
-    name: str, *arguments: str, cwd: Path | None = None, **variables: str
-) -> subprocess.CompletedProcess[str]:
-    """Run a command as the system user ``name`` (what that user's kernel or terminal could run)."""
-    entry = pwd.getpwnam(name)
-    environment = {
-        "HOME": entry.pw_dir,
-        "USER": name,
-        "PATH": "/usr/bin:/bin",
-        "LANG": "C.UTF-8",
-        **variables,
-    }
-    return subprocess.run(
-        list(arguments),
-        user=entry.pw_uid,
-        group=entry.pw_gid,
-        extra_groups=os.getgrouplist(name, entry.pw_gid),
-        env=environment,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import grp
 import os
+import pwd
+import shutil
 import signal
 import socket
 import subprocess
@@ -62,17 +64,26 @@ def _free(port: int) -> bool:
 @contextmanager
 def system_users(passwords: dict[str, str], groups: dict[str, str]) -> Iterator[None]:
     """Unix users ``passwords`` names (each in ``groups[name]``, if any), removed afterwards."""
-    try:
+    with removed_afterwards(list(passwords)):
         for name, password in passwords.items():
-            account(["userdel", "-r", name], check=False)
             account(["useradd", "-m", "-s", "/bin/bash", name])
             account(["chpasswd"], stdin=f"{name}:{password}\n")
             if name in groups:
                 account(["groupadd", "-f", groups[name]])
                 account(["usermod", "-aG", groups[name], name])
         yield
+
+
+@contextmanager
+def removed_afterwards(names: list[str]) -> Iterator[None]:
+    """The Unix users ``names`` (whoever creates them), removed with their homes and processes
+    before (left by a run that was killed) and after."""
+    try:
+        for name in names:
+            account(["userdel", "-r", name], check=False)
+        yield
     finally:
-        for name in passwords:
+        for name in names:
             subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True, check=False)
             account(["userdel", "-r", name], check=False)
 
@@ -113,6 +124,33 @@ def _group_exists(name: str) -> bool:
     except KeyError:
         return False
     return True
+
+
+def as_user(
+    name: str, *arguments: str, cwd: Path | None = None, input: str | None = None, **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """Run a command as the system user ``name`` (what that user's kernel or terminal could run)."""
+    entry = pwd.getpwnam(name)
+    environment = {
+        "HOME": entry.pw_dir,
+        "USER": name,
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        **variables,
+    }
+    return subprocess.run(
+        list(arguments),
+        user=entry.pw_uid,
+        group=entry.pw_gid,
+        extra_groups=os.getgrouplist(name, entry.pw_gid),
+        env=environment,
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def instructor_environment(folder: Path) -> Path:
@@ -162,14 +200,24 @@ def running_hub(base: Path, course: Path, instructor_bin: Path, **variables: str
     make = command("hub", course=course, **settings)
     make[make.index(f"BIN={Path(sys.executable).parent}")] = f"BIN={instructor_bin}"
     environment = {**os.environ, "ROOFLINE_HUB_OPEN_REPOSITORY": "1"}
-    with log.open("w") as out:
+    with serving(make, environment, port, log) as url:
+        yield Hub(url, course, exchange, log)
+
+
+@contextmanager
+def serving(
+    make: list[str], environment: dict[str, str], port: int, log: Path, cwd: Path | None = None
+) -> Iterator[str]:
+    """The hub ``make`` starts (``make hub``, its output in ``log``) on ``port`` of loopback, until
+    it answers; its address. It is stopped afterwards."""
+    with log.open("a") as out:
         process = subprocess.Popen(
-            make, stdout=out, stderr=subprocess.STDOUT, env=environment, start_new_session=True
+            make, stdout=out, stderr=subprocess.STDOUT, env=environment, cwd=cwd, start_new_session=True
         )
     try:
         url = f"http://127.0.0.1:{port}"
         _wait(url + "/hub/api", process, log)
-        yield Hub(url, course, exchange, log)
+        yield url
     finally:
         _stop(process)
 
@@ -186,17 +234,54 @@ def _stop(process: subprocess.Popen[Any]) -> None:
         process.wait()
 
 
+def python_every_user_may_run() -> Path:
+    """A Python 3.11.5 or later that every user may run, as the guide asks of the hub's machine
+    (``HUB_PYTHON``, and the instructor's ``python3``): the system's if it is one; otherwise the
+    one the tests run on, copied out of root's home (pyenv, where no other user may enter) into
+    ``_build/python`` once, its ``libpython`` found beside it (``patchelf``: its runpath named
+    root's home). Its standard library only: the environments made from it install the rest."""
+    if _new_enough(SYSTEM_PYTHON):
+        return SYSTEM_PYTHON
+    copy, stamp = ROOT / "_build" / "python", ROOT / "_build" / "python" / ".copied"
+    if not stamp.exists() or stamp.read_text() != sys.version:
+        _copy_python(Path(sys.base_prefix), copy, f"python{sys.version_info[0]}.{sys.version_info[1]}")
+        stamp.write_text(sys.version)
+    return copy / "bin" / "python3"
+
+
+def _copy_python(base: Path, copy: Path, version: str) -> None:
+    """Copy the Python installed in ``base`` (its interpreter ``version``, libpython, headers and
+    standard library) to ``copy``, finding its libpython there, readable by every user."""
+    shutil.rmtree(copy, ignore_errors=True)
+    (copy / "bin").mkdir(parents=True)
+    shutil.copy2(base / "bin" / version, copy / "bin" / version)
+    (copy / "bin" / "python3").symlink_to(version)
+    shutil.copytree(base / "include", copy / "include", symlinks=True)
+    (copy / "lib").mkdir()
+    shutil.copy2(base / "lib" / f"lib{version}.so.1.0", copy / "lib")
+    skipped = shutil.ignore_patterns("site-packages", "test", "idlelib", "tkinter")
+    shutil.copytree(base / "lib" / version, copy / "lib" / version, symlinks=True, ignore=skipped)
+    (copy / "lib" / version / "site-packages").mkdir()
+    subprocess.run(["patchelf", "--set-rpath", "$ORIGIN/../lib", str(copy / "bin" / version)], check=True)
+    subprocess.run(["chmod", "-R", "go+rX,go-w", str(copy)], check=True)
+
+
+def _new_enough(python: Path) -> bool:
+    """Whether ``python`` is 3.11.5 or later (the lock's soupsieve asks for it, and fails without)."""
+    answer = subprocess.run(
+        [str(python), "-c", "import sys; print(sys.version_info[:3] >= (3, 11, 5))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return answer.stdout.strip() == "True"
+
+
 def pip_options() -> str:
     """``--ignore-requires-python`` where the system's Python is older than the lock allows (Debian
     12's 3.11.2, when the lock's soupsieve asks for 3.11.5): the same 3.11 ABI; the tests' machine
     has no other Python every user may run (the checkout's is in root's home)."""
-    version = subprocess.run(
-        [str(SYSTEM_PYTHON), "-c", "import sys; print(sys.version_info[:3] >= (3, 11, 5))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    return "" if version == "True" else "--ignore-requires-python"
+    return "" if _new_enough(SYSTEM_PYTHON) else "--ignore-requires-python"
 
 
 def _wait(url: str, process: subprocess.Popen[Any], log: Path, timeout: float = 600) -> None:

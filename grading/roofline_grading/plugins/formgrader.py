@@ -5,8 +5,10 @@ Five things in nbgrader's formgrader (``make formgrader``) do not fit the course
 
 - it lists every folder of the source directory as an assignment, so the Korean release in
   ``solutions/ko/roofline/`` (written by ``make exercises``) showed as a draft assignment "ko";
-- it looks for nbgrader's exchange directory, which the course does not use (students hand
-  in through an LMS, ``make collect``), and warned on every page that it does not exist;
+- it looks for nbgrader's exchange directory, which the course does not use through an LMS
+  (students hand in there, ``make collect``), and warned on every page that it does not exist; on
+  the class's JupyterHub its release and collect would skip what ``make hub-release`` and ``make
+  hub-collect`` do (the exchange's folder, the exchange's times of late submissions);
 - its buttons *Generate* (the student version), *Autograde*, *Generate Feedback* and *Release
   Feedback* run nbgrader's own steps: autograde would run a student's code as the instructor,
   outside the sandbox and without the hidden inputs, and the others skip what ``make exercises``
@@ -27,9 +29,9 @@ cookie's path to ``/``, as the Lab's own login does.)
 setting for any of the rest, so :func:`install` replaces three names in nbgrader's formgrader
 modules, as each request and the extension's start-up look them up:
 
-- ``NbGraderAPI`` (``base``): :class:`CourseAPI`, which refuses those four steps with the ``make``
-  target that does each (whatever calls the API, a button or a script), and reads a timestamp
-  that is not a time as none;
+- ``NbGraderAPI`` (``base``): :class:`CourseAPI`, which refuses those steps, and release and
+  collect, with the ``make`` target that does each (whatever calls the API, a button or a
+  script), and reads a timestamp that is not a time as none;
 - ``FileSystemLoader`` (``formgrader``): the course's pages first (:data:`PAGES`): the assignments'
   and the submissions' lists without those columns, their instructions naming the ``make`` targets;
   nbgrader's templates behind them, each reachable as ``nbgrader/<name>``;
@@ -56,9 +58,13 @@ __all__ = ["PAGES", "REFUSED", "CourseAPI", "NoExchangeList", "install"]
 
 REFUSED = {
     "generate_assignment": "make exercises",
+    "release_assignment": "make hub-release (on the class's JupyterHub; otherwise upload exercises/ "
+    "to the LMS)",
+    "collect": "make hub-collect (on the class's JupyterHub; otherwise make collect ZIP=the LMS's zip)",
     "autograde": "make autograde",
     "generate_feedback": "make feedback",
-    "release_feedback": "make feedback (then return feedback/ through the LMS)",
+    "release_feedback": "make feedback, then make hub-return (on the class's JupyterHub; otherwise "
+    "return feedback/ through the LMS)",
 }
 """nbgrader's steps the formgrader would run, each with what the course runs instead."""
 
@@ -67,9 +73,11 @@ _STEPS = """\
   <div class="panel-body">
     This course runs its grading steps from the course directory, not from here:
     <code>make exercises</code> writes the student version, <code>make collect</code> files the
-    LMS's zips, <code>make autograde</code> grades every submission in the sandbox (with the hidden
-    inputs), <code>make feedback</code> writes the feedback pages and <code>make grades</code> the
-    grades. Here you grade by hand what <code>make autograde</code> held, and look at what it flagged.
+    LMS's zips (on the class's JupyterHub: <code>make hub-release</code> and
+    <code>make hub-collect</code>), <code>make autograde</code> grades every submission in the sandbox
+    (with the hidden inputs), <code>make feedback</code> writes the feedback pages
+    (<code>make hub-return</code> returns them on the hub) and <code>make grades</code> the grades.
+    Here you grade by hand what <code>make autograde</code> held, and look at what it flagged.
   </div>
 </div>
 """
@@ -187,6 +195,12 @@ class CourseAPI(NbGraderAPI):  # type: ignore[misc]
 
     def autograde(self, assignment_id: str, student_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return _refused("autograde")
+
+    def release_assignment(self, assignment_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        return _refused("release_assignment")
+
+    def collect(self, assignment_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        return _refused("collect")
 
     def generate_feedback(self, assignment_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return _refused("generate_feedback")

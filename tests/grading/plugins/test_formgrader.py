@@ -1,6 +1,7 @@
 """formgrader as the course installs it (roofline_grading.plugins.formgrader), without a server: its two
 list pages draw no button for nbgrader's generate, autograde or feedback steps, its API refuses
-them naming the make target, and a student's ``timestamp.txt`` that is not a time loads as none.
+them, and the exchange's release and collect, naming the make target, and a student's
+``timestamp.txt`` that is not a time loads as none.
 A browser opens every view of the hostile class in tests/e2e/test_autograde_hardening.py."""
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ def api(root: Path) -> formgrader.CourseAPI:
         ("generate_assignment", ("roofline",), "make exercises"),
         ("autograde", ("roofline", "alice"), "make autograde"),
         ("generate_feedback", ("roofline",), "make feedback"),
-        ("release_feedback", ("roofline", "alice"), "make feedback"),
+        ("release_feedback", ("roofline", "alice"), "make hub-return"),
+        ("release_assignment", ("roofline",), "make hub-release"),
+        ("collect", ("roofline",), "make hub-collect"),
     ],
 )
 def test_the_api_refuses_each_step_naming_the_make_target(
@@ -64,7 +67,7 @@ def test_the_api_refuses_each_step_naming_the_make_target(
 ) -> None:
     done = getattr(api(tmp_path), step)(*arguments)
     assert done["success"] is False and target in done["error"]
-    assert not (tmp_path / "autograded").exists() and not (tmp_path / "feedback").exists()
+    assert not {"autograded", "feedback", "submitted"} & {p.name for p in tmp_path.iterdir()}
 
 
 def test_a_timestamp_that_is_not_a_time_reads_as_none(tmp_path: Path) -> None:
