@@ -138,17 +138,39 @@ def _forget_internals() -> None:
         vars(roofline_recorder).pop(name, None)
 
 
+STARTUP = (
+    "pdb",
+    "sqlite3",
+    "faulthandler",
+    "IPython.core.completerlib",
+    "IPython.core.debugger",
+    "IPython.core.logger",
+    "IPython.core.oinspect",
+    "IPython.extensions.storemagic",
+    "IPython.utils.wildcard",
+    "tornado.platform.asyncio",
+)
+"""What IPython's kernel imports as it initializes and runs its first cell (measured: the modules
+new in ``sys.modules`` after ``initialize`` and after the first cell): after the split every file
+an import opens is a system call the keeper looks at."""
+
+
 def preload(*, figures: bool = False) -> None:
     """Import what every kernel imports before the process splits (so the kernel starts without
     the keeper looking at each file of it), and keep the recorder's source in memory: a traceback
     through the recorder then opens none of its files, which only a notebook's code would. With
     ``figures`` (a warm kernels' template, :mod:`roofline_recorder.warm`), what a notebook with
     figures imports too: a forked kernel then finds them imported, as if it had, and starts at once."""
+    import importlib
     import linecache
 
     import numpy  # noqa: F401  (students load it first anyway)
     from ipykernel import ipkernel, kernelapp, zmqshell  # noqa: F401
     from IPython import display  # noqa: F401  (what recording an answer shows it with)
+
+    _without_debugger()
+    for name in STARTUP:
+        importlib.import_module(name)
 
     if figures:
         import matplotlib.figure
@@ -156,6 +178,20 @@ def preload(*, figures: bool = False) -> None:
 
     for source in Path(roofline_recorder.__file__).parent.glob("*.py"):
         linecache.getlines(str(source))
+
+
+def _without_debugger() -> None:
+    """Import ipykernel's debugger module as if debugpy were not installed: a grading kernel has
+    no debugger (its kernelspec says so), yet ipykernel imports debugpy as it makes every kernel,
+    60 % of a kernel's start, and debugpy runs ``uname -p`` as it loads: a process that took a
+    process id in a cold kernel's sandbox and not in a warm one's. A notebook that imports
+    debugpy itself still can."""
+    sys.modules["debugpy"] = None  # type: ignore[assignment]
+    # (None in sys.modules: an import of it fails at once)
+    try:
+        from ipykernel import debugger  # noqa: F401
+    finally:
+        del sys.modules["debugpy"]
 
 
 def _split(session: dict[str, Any], tether: int | None = None) -> socket.socket:

@@ -427,7 +427,8 @@ def grade_class(template: Path, name: str, crafts: list[Craft], jobs: int, optio
 
 @pytest.fixture(scope="module")
 def parallel(course_template: Path) -> Run:
-    return grade_class(course_template, "parallel", CRAFTS, jobs=2)
+    """The whole class, two workers, cold kernels (each in a sandbox of its own)."""
+    return grade_class(course_template, "parallel", CRAFTS, jobs=2, options="--kernels cold")
 
 
 @pytest.fixture(scope="module")
