@@ -203,7 +203,7 @@ grading-round: $(STAMP)  ## collect, autograde, feedback and grades in one go (n
 HUB_IP ?= 127.0.0.1
 HUB_PORT ?= 8000
 HUB_DIR ?= /opt/roofline-hub
-# The student environment's Python: 3.11.5 or later (the lock's), one every user may run (the
+# The student environment's Python: 3.11 or later (the lock's), one every user may run (the
 # system's, not one in root's home). HUB_PIP_OPTIONS: more options for its pip install.
 HUB_PYTHON ?= /usr/bin/python3
 EXCHANGE ?= /srv/nbgrader/exchange

@@ -39,7 +39,6 @@ from tests.support.hub import (  # noqa: E402
     HUB_DIR,
     Login,
     instructor_environment,
-    pip_options,
     running_hub,
     system_users,
 )
@@ -96,7 +95,7 @@ def cold_install() -> float:
     """Seconds ``make hub-install`` takes into an empty hub folder."""
     shutil.rmtree(HUB_DIR, ignore_errors=True)
     started = time.perf_counter()
-    install = command("hub-install", HUB_DIR=str(HUB_DIR), HUB_PIP_OPTIONS=pip_options())
+    install = command("hub-install", HUB_DIR=str(HUB_DIR))
     subprocess.run(install, check=True, capture_output=True)
     return time.perf_counter() - started
 

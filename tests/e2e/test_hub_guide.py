@@ -34,6 +34,7 @@ import pytest
 
 from tests.support.guide import console_commands
 from tests.support.hub import (
+    HUB_DIR,
     Hub,
     Login,
     as_user,
@@ -56,12 +57,12 @@ def this_machine(base: Path, port: int) -> dict[str, str]:
     """The settings this machine adds to the guide's commands, in their environment (make reads
     its variables there), and why each:
 
-    - HUB_PYTHON, and the instructor's ``python3`` (first on their PATH): the guide asks for a
-      Python 3.11.5 or later that every user may run; this machine's only one is in root's home,
-      so tests/support/hub.py copies it out (Debian 12's /usr/bin/python3 is 3.11.2: pip refuses
-      the lock's soupsieve there, and forced, soupsieve fails to parse a selector in make feedback);
-    - HUB_DIR: the test's hub folder (the student environment, the proxy), kept across runs as
-      tests/e2e/test_hub.py keeps its own: installing it takes minutes;
+    - HUB_PYTHON, and the instructor's ``python3`` (first on their PATH): the Python 3.11 or later
+      every user may run that the guide asks for, the system's (the tests' own may be in root's
+      home, where no other user may enter);
+    - HUB_DIR: the tests' hub folder (the student environment, the proxy), shared with
+      tests/e2e/test_hub.py and kept across runs, as a machine's own hub folder is: installing it
+      takes minutes;
     - HUB_PORT: a free port (other tests' hubs may run);
     - EXCHANGE: the test's own, removed with it, not the machine's /srv/nbgrader/exchange.
 
@@ -71,7 +72,7 @@ def this_machine(base: Path, port: int) -> dict[str, str]:
     return {
         "HUB_PYTHON": str(python),
         "PATH": f"{python.parent}:/usr/bin:/bin",
-        "HUB_DIR": str(ROOT / "_build" / "hub-guide"),
+        "HUB_DIR": str(HUB_DIR),
         "HUB_PORT": str(port),
         "EXCHANGE": str(base / "exchange"),
     }

@@ -20,7 +20,6 @@ from __future__ import annotations
 import grp
 import os
 import pwd
-import shutil
 import signal
 import socket
 import subprocess
@@ -194,7 +193,6 @@ def running_hub(base: Path, course: Path, instructor_bin: Path, **variables: str
         "HUB_DIR": str(HUB_DIR),
         "HUB_PORT": str(port),
         "HUB_IP": "127.0.0.1",
-        "HUB_PIP_OPTIONS": pip_options(),
         **variables,
     }
     make = command("hub", course=course, **settings)
@@ -235,53 +233,19 @@ def _stop(process: subprocess.Popen[Any]) -> None:
 
 
 def python_every_user_may_run() -> Path:
-    """A Python 3.11.5 or later that every user may run, as the guide asks of the hub's machine
-    (``HUB_PYTHON``, and the instructor's ``python3``): the system's if it is one; otherwise the
-    one the tests run on, copied out of root's home (pyenv, where no other user may enter) into
-    ``_build/python`` once, its ``libpython`` found beside it (``patchelf``: its runpath named
-    root's home). Its standard library only: the environments made from it install the rest."""
-    if _new_enough(SYSTEM_PYTHON):
-        return SYSTEM_PYTHON
-    copy, stamp = ROOT / "_build" / "python", ROOT / "_build" / "python" / ".copied"
-    if not stamp.exists() or stamp.read_text() != sys.version:
-        _copy_python(Path(sys.base_prefix), copy, f"python{sys.version_info[0]}.{sys.version_info[1]}")
-        stamp.write_text(sys.version)
-    return copy / "bin" / "python3"
-
-
-def _copy_python(base: Path, copy: Path, version: str) -> None:
-    """Copy the Python installed in ``base`` (its interpreter ``version``, libpython, headers and
-    standard library) to ``copy``, finding its libpython there, readable by every user."""
-    shutil.rmtree(copy, ignore_errors=True)
-    (copy / "bin").mkdir(parents=True)
-    shutil.copy2(base / "bin" / version, copy / "bin" / version)
-    (copy / "bin" / "python3").symlink_to(version)
-    shutil.copytree(base / "include", copy / "include", symlinks=True)
-    (copy / "lib").mkdir()
-    shutil.copy2(base / "lib" / f"lib{version}.so.1.0", copy / "lib")
-    skipped = shutil.ignore_patterns("site-packages", "test", "idlelib", "tkinter")
-    shutil.copytree(base / "lib" / version, copy / "lib" / version, symlinks=True, ignore=skipped)
-    (copy / "lib" / version / "site-packages").mkdir()
-    subprocess.run(["patchelf", "--set-rpath", "$ORIGIN/../lib", str(copy / "bin" / version)], check=True)
-    subprocess.run(["chmod", "-R", "go+rX,go-w", str(copy)], check=True)
-
-
-def _new_enough(python: Path) -> bool:
-    """Whether ``python`` is 3.11.5 or later (the lock's soupsieve asks for it, and fails without)."""
-    answer = subprocess.run(
-        [str(python), "-c", "import sys; print(sys.version_info[:3] >= (3, 11, 5))"],
+    """The Python every user may run that the guide asks of the hub's machine (``HUB_PYTHON``, and
+    the instructor's ``python3``): the system's, 3.11 or later (Debian 12's 3.11.2 is one: the
+    lock installs on every 3.11). The tests' own Python may live in root's home (pyenv), where no
+    other user may enter."""
+    version = subprocess.run(
+        [str(SYSTEM_PYTHON), "-c", "import sys; print(*sys.version_info[:3], sep='.')"],
         capture_output=True,
         text=True,
         check=True,
-    )
-    return answer.stdout.strip() == "True"
-
-
-def pip_options() -> str:
-    """``--ignore-requires-python`` where the system's Python is older than the lock allows (Debian
-    12's 3.11.2, when the lock's soupsieve asks for 3.11.5): the same 3.11 ABI; the tests' machine
-    has no other Python every user may run (the checkout's is in root's home)."""
-    return "" if _new_enough(SYSTEM_PYTHON) else "--ignore-requires-python"
+    ).stdout.strip()
+    if tuple(int(part) for part in version.split(".")) < (3, 11):
+        raise AssertionError(f"{SYSTEM_PYTHON} is Python {version}: the hub's machine needs 3.11 or later")
+    return SYSTEM_PYTHON
 
 
 def _wait(url: str, process: subprocess.Popen[Any], log: Path, timeout: float = 600) -> None:
