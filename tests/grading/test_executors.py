@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import os
-import socket
 import stat
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from roofline_grading.autograde.jobs import read_job
 from roofline_grading.autograde.precheck import MAX_BYTES, read_submission
 from roofline_grading.autograde.progress import Progress
 from roofline_grading.autograde.results import NotebookResult, StudentResult
+from tests.support.ports import free_port
 
 
 def test_a_submission_travels_as_bytes_and_reads_the_same_on_the_other_side(tmp_path: Path) -> None:
@@ -57,9 +57,7 @@ def test_a_scheduler_address_that_is_not_one_is_refused_by_the_command_line(
 
 
 def test_no_scheduler_at_the_address_is_said_in_a_sentence(tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]  # nothing listens on it once closed
+    port = free_port()  # nothing listens on it
     with pytest.raises(CourseError, match=r"no certificates of the grading cluster in .*make cluster-certs"):
         DaskExecutor(f"tls://127.0.0.1:{port}", tmp_path / "none")
     certificates.make(tmp_path / "certs")

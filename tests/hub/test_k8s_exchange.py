@@ -15,7 +15,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -27,6 +26,7 @@ import pytest
 import yaml
 
 from tests.e2e.test_guide_round import console_commands
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = ROOT / ".venv-exchange"
@@ -37,14 +37,10 @@ SECTION = "A class on Kubernetes (Zero to JupyterHub)"
 pytestmark = [pytest.mark.lab, pytest.mark.xdist_group("k8s-exchange")]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 HUB_CONFIG = """\
 import sys
+
+from tests.support.ports import free_port
 c = get_config()  # noqa: F821
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = {proxy}
@@ -96,7 +92,8 @@ class Exchange:
 
 
 def start_hub(run: Path) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
-    ports = {name: free_port() for name in ("proxy", "proxy_api", "hub", "ngshare")}
+    first = free_port(following=3)  # four in a row: probed one by one, two could be the same
+    ports = {name: first + i for i, name in enumerate(("proxy", "proxy_api", "hub", "ngshare"))}
     chp = VENV / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
     (run / "jupyterhub_config.py").write_text(HUB_CONFIG.format(**ports, run=run, chp=chp, admin=ADMIN))
     env = {**os.environ, "PATH": f"{VENV / 'bin'}:{os.environ['PATH']}"}

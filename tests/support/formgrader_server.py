@@ -10,7 +10,6 @@ import http.cookiejar
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -20,6 +19,8 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+
+from tests.support.ports import free_port
 
 INSTRUCTOR_PLUGINS = (
     "@jupyter/nbgrader:menu",
@@ -53,9 +54,7 @@ def start_formgrader(make_formgrader: list[str], course: Path, scratch: Path) ->
     nbgrader's formgrader, as an instructor opens it), on a free port with a known token, once it
     answers. Nothing in its configuration
     allows root: as root, only the Makefile's ``--allow-root`` lets it start."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port = free_port()
     token = "formgrader-test"
     config = scratch / "config"
     config.mkdir(parents=True)

@@ -21,7 +21,6 @@ import grp
 import os
 import pwd
 import signal
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -34,6 +33,7 @@ from typing import Any
 
 import requests
 
+from tests.support import ports
 from tests.support.make_targets import ROOT, command
 
 HUB_DIR = ROOT / "_build" / "hub"
@@ -43,21 +43,7 @@ SYSTEM_PYTHON = Path("/usr/bin/python3")
 
 def free_port() -> int:
     """A free TCP port on loopback, with the next two free as well (the proxy's API, the hub's)."""
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        if port < 65000 and all(_free(port + i) for i in (1, 2)):
-            return port
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
+    return ports.free_port(following=2)
 
 
 @contextmanager

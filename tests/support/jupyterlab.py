@@ -17,7 +17,6 @@ import os
 import platform
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -36,6 +35,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
+from tests.support.ports import free_port
 from tests.support.slips import SLIPS, answered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,12 +43,6 @@ BIN = Path(sys.executable).parent
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHAPTER = "03-roofline-plots.md"  # a chapter with plots, glued numbers and the live explorer
 TOKEN = "roofline-course-test"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 Words = Callable[..., str]
@@ -85,7 +79,7 @@ def serve(base: Path, root: Path, language: str = "en", bin_dir: Path = BIN) -> 
     tracker = base / "settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
     tracker.parent.mkdir(parents=True)
     tracker.write_text('{"windowingMode": "none"}')
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -21,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests.support.ports import free_port
 
 BINARIES = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
 
@@ -42,9 +43,7 @@ def postgres_server() -> Iterator[str]:
         owner = pwd.getpwnam("postgres")
         for path in (base, sockets):
             os.chown(path, owner.pw_uid, owner.pw_gid)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
+    port = free_port()
 
     def run(*command: str) -> None:
         done = subprocess.run(
