@@ -15,8 +15,9 @@
   with nbgrader's Fetch of that language's release: hub/language_fetch.py) and the exchange's place
   for nbgrader (``etc/exchange/nbgrader_config.json``, beside ``hub/jupyter-config/exchange``).
 
-It refuses, in one line, when the course folder or the repository (submissions, the gradebook,
-the grading secret, the answer key) is open to other users, or the course folder's owner is root.
+It refuses, in one line, when one of the hub's three ports is taken, when the course folder or
+the repository (submissions, the gradebook, the grading secret, the answer key) is open to other
+users, or the course folder's owner is root.
 (ROOFLINE_HUB_OPEN_REPOSITORY=1 lets a repository readable by all through: the tests' machine,
 whose users are all the test's, and whose checkout is not the instructor's.)
 """
@@ -27,6 +28,7 @@ import json
 import os
 import pwd
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -49,6 +51,34 @@ def private(folder: Path) -> None:
             f"{folder} is open to other users (mode {mode:04o}); students could read what it holds: "
             f"chmod 700 {folder}"
         )
+
+
+PORT_ROLES = ("the hub's address (HUB_PORT)", "the proxy's API (HUB_PORT+1)", "the hub itself (HUB_PORT+2)")
+
+
+def ports_free(ip: str, port: int) -> None:
+    """Refuse when one of the three ports the hub takes from ``port`` on is in use at ``ip``: the
+    proxy would start without it and JupyterHub give up ten seconds later, naming no cause.
+
+    >>> with socket.socket() as taken:
+    ...     taken.bind(("127.0.0.1", 0))
+    ...     taken.listen()
+    ...     in_use = taken.getsockname()[1]
+    ...     ports_free("127.0.0.1", in_use)
+    Traceback (most recent call last):
+    ...
+    prepare.Refused: port ... on 127.0.0.1, for the hub's address (HUB_PORT), is in use: ...
+    """
+    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    for offset, role in enumerate(PORT_ROLES):
+        with socket.socket(family) as probe:
+            try:
+                probe.bind((ip, port + offset))
+            except OSError as error:
+                raise Refused(
+                    f"port {port + offset} on {ip}, for {role}, is in use: {error.strerror}; "
+                    f"choose three free ports in a row (make hub HUB_PORT=...)"
+                ) from None
 
 
 def instructor(course: Path) -> str:
@@ -119,6 +149,7 @@ def prepare(settings: Settings) -> str:
     """Prepare the machine; return the instructor's name."""
     if os.geteuid() != 0:
         raise Refused("make hub runs as root: it starts each user's server as that user (sudo make hub ...)")
+    ports_free(settings.ip, settings.port)
     private(settings.course)
     if os.environ.get("ROOFLINE_HUB_OPEN_REPOSITORY") != "1":
         private(settings.repository)
