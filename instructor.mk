@@ -214,7 +214,7 @@ HUB_SETTINGS = ROOFLINE_HUB_DIR='$(HUB_DIR)' ROOFLINE_COURSE='$(abspath $(COURSE
 	ROOFLINE_EXCHANGE='$(EXCHANGE)' ROOFLINE_INSTRUCTOR_BIN='$(abspath $(BIN))' ROOFLINE_HUB_IP='$(HUB_IP)' ROOFLINE_HUB_PORT='$(HUB_PORT)'
 # nbgrader's exchange commands, run by the instructor in the course folder.
 EXCHANGE_NBGRADER = cd '$(COURSE)' && $(abspath $(BIN))/nbgrader
-.PHONY: hub hub-install hub-release hub-collect hub-return
+.PHONY: hub hub-install hub-release hub-unrelease hub-collect hub-return
 
 $(HUB_STAMP): requirements.txt requirements.lock pyproject.toml $(LAB_CONFIG) hub/package.json hub/package-lock.json
 	test -x '$(HUB_DIR)/venv/bin/python' || $(HUB_PYTHON) -m venv '$(HUB_DIR)/venv'
@@ -239,6 +239,10 @@ hub-release: $(STAMP)  ## Release exercises/roofline (and each language's, exerc
 		outbound='$(EXCHANGE)/$(COURSE_ID)/outbound-'$$(basename $$(dirname $$release)); \
 		mkdir -p "$$outbound" && rm -rf "$$outbound/$(ASSIGNMENT)" && cp -r "$$release" "$$outbound/" \
 		&& chmod -R u+rwX,go+rX,go-w "$$outbound" || exit 1; done
+
+# What nbgrader's list --remove does (formgrader's Unrelease, which the course refuses), for each language's release too.
+hub-unrelease:  ## Withdraw exercises/roofline (and each language's) from the hub's students: they can no longer fetch it
+	rm -rf '$(EXCHANGE)/$(COURSE_ID)'/outbound*/'$(ASSIGNMENT)'
 
 # A submission's time is the one nbgrader's submit wrote, unless the exchange received it later
 # (roofline_grading/collect/exchange_times.py: a student could write that file themselves).
