@@ -2,9 +2,9 @@
 
     python hub/prepare.py     # with the ROOFLINE_* settings make hub sets (roofline_hub.Settings)
 
-- nbgrader's course groups, as Unix groups: ``formgrade-roofline`` (the instructor: the owner of
-  the course folder, added to it) and ``nbgrader-roofline`` (the students: ``usermod -aG
-  nbgrader-roofline NAME``);
+- nbgrader's course groups, as Unix groups: ``formgrade-<course id>`` (the instructor: the owner
+  of the course folder, added to it) and ``nbgrader-<course id>`` (the students: ``usermod -aG
+  nbgrader-roofline NAME`` for the course id nbgrader_config.py sets, ``roofline``);
 - nbgrader's exchange as its documentation sets it up: the root owned by root, writable by every
   user (mode 1777: sticky, so no one removes what another put there), the course's folder and its
   ``outbound`` (released assignments) and ``feedback`` owned by the instructor and readable by all,
