@@ -30,6 +30,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from roofline_hub import Settings, members
@@ -65,9 +66,31 @@ def course_groups(settings: Settings, owner: str) -> None:
     """Create nbgrader's course groups (once) and put the instructor in theirs."""
     instructors, students = settings.groups()
     for group in (instructors, students):
-        subprocess.run(["groupadd", "-f", group], check=True)
+        account(["groupadd", "-f", group])
     if owner not in members(instructors):
-        subprocess.run(["usermod", "-aG", instructors, owner], check=True)
+        account(["usermod", "-aG", instructors, owner])
+
+
+def account(
+    arguments: list[str], stdin: str | None = None, check: bool = True, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """Run one of shadow's account commands (groupadd, usermod, useradd, ...), again while another
+    holds the account files' lock ("cannot lock /etc/group; try again later": another useradd,
+    or a userdel of a user with a large home, which holds it for minutes); :class:`Refused` with
+    its error if it fails (unless not ``check``).
+
+    >>> account(["true"]).returncode
+    0
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        done = subprocess.run(arguments, input=stdin, capture_output=True, text=True, check=False)
+        if "cannot lock" not in done.stderr or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    if check and done.returncode != 0:
+        raise Refused(f"{' '.join(arguments)}: {done.stderr.strip()}")
+    return done
 
 
 def exchange(settings: Settings, owner: str) -> None:
