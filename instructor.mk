@@ -207,14 +207,15 @@ HUB_DIR ?= /opt/roofline-hub
 # system's, not one in root's home). HUB_PIP_OPTIONS: more options for its pip install.
 HUB_PYTHON ?= /usr/bin/python3
 EXCHANGE ?= /srv/nbgrader/exchange
-# nbgrader_config.py's course_id: the course's folder in the exchange.
-COURSE_ID := roofline
+# nbgrader_config.py's course_id, the one place it is named: the course's folder in the exchange and
+# its hub groups. Read once, when a target first needs it (the environment is installed by then).
+COURSE_ID = $(eval COURSE_ID := $(shell $(GRADING) course-id --course '$(COURSE)'))$(or $(COURSE_ID),$(error no course id read from $(COURSE)/nbgrader_config.py))
 HUB_STAMP := $(HUB_DIR)/.installed
 HUB_SETTINGS = ROOFLINE_HUB_DIR='$(HUB_DIR)' ROOFLINE_COURSE='$(abspath $(COURSE))' ROOFLINE_REPOSITORY='$(CURDIR)' \
-	ROOFLINE_EXCHANGE='$(EXCHANGE)' ROOFLINE_INSTRUCTOR_BIN='$(abspath $(BIN))' ROOFLINE_HUB_IP='$(HUB_IP)' ROOFLINE_HUB_PORT='$(HUB_PORT)'
+	ROOFLINE_EXCHANGE='$(EXCHANGE)' ROOFLINE_INSTRUCTOR_BIN='$(abspath $(BIN))' ROOFLINE_COURSE_ID='$(COURSE_ID)' ROOFLINE_HUB_IP='$(HUB_IP)' ROOFLINE_HUB_PORT='$(HUB_PORT)'
 # nbgrader's exchange commands, run by the instructor in the course folder.
 EXCHANGE_NBGRADER = cd '$(COURSE)' && $(abspath $(BIN))/nbgrader
-.PHONY: hub hub-install hub-release hub-collect hub-return
+.PHONY: hub hub-install hub-release hub-unrelease hub-collect hub-return
 
 $(HUB_STAMP): requirements.txt requirements.lock pyproject.toml $(LAB_CONFIG) hub/package.json hub/package-lock.json
 	test -x '$(HUB_DIR)/venv/bin/python' || $(HUB_PYTHON) -m venv '$(HUB_DIR)/venv'
@@ -239,6 +240,10 @@ hub-release: $(STAMP)  ## Release exercises/roofline (and each language's, exerc
 		outbound='$(EXCHANGE)/$(COURSE_ID)/outbound-'$$(basename $$(dirname $$release)); \
 		mkdir -p "$$outbound" && rm -rf "$$outbound/$(ASSIGNMENT)" && cp -r "$$release" "$$outbound/" \
 		&& chmod -R u+rwX,go+rX,go-w "$$outbound" || exit 1; done
+
+# What nbgrader's list --remove does (formgrader's Unrelease, which the course refuses), for each language's release too.
+hub-unrelease: $(STAMP)  ## Withdraw exercises/roofline (and each language's) from the hub's students: they can no longer fetch it
+	rm -rf '$(EXCHANGE)/$(COURSE_ID)'/outbound*/'$(ASSIGNMENT)'
 
 # A submission's time is the one nbgrader's submit wrote, unless the exchange received it later
 # (roofline_grading/collect/exchange_times.py: a student could write that file themselves).

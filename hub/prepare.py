@@ -2,9 +2,9 @@
 
     python hub/prepare.py     # with the ROOFLINE_* settings make hub sets (roofline_hub.Settings)
 
-- nbgrader's course groups, as Unix groups: ``formgrade-roofline`` (the instructor: the owner of
-  the course folder, added to it) and ``nbgrader-roofline`` (the students: ``usermod -aG
-  nbgrader-roofline NAME``);
+- nbgrader's course groups, as Unix groups: ``formgrade-<course id>`` (the instructor: the owner
+  of the course folder, added to it) and ``nbgrader-<course id>`` (the students: ``usermod -aG
+  nbgrader-roofline NAME`` for the course id nbgrader_config.py sets, ``roofline``);
 - nbgrader's exchange as its documentation sets it up: the root owned by root, writable by every
   user (mode 1777: sticky, so no one removes what another put there), the course's folder and its
   ``outbound`` (released assignments) and ``feedback`` owned by the instructor and readable by all,
@@ -32,6 +32,7 @@ import socket
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from roofline_hub import Settings, members
@@ -95,9 +96,31 @@ def course_groups(settings: Settings, owner: str) -> None:
     """Create nbgrader's course groups (once) and put the instructor in theirs."""
     instructors, students = settings.groups()
     for group in (instructors, students):
-        subprocess.run(["groupadd", "-f", group], check=True)
+        account(["groupadd", "-f", group])
     if owner not in members(instructors):
-        subprocess.run(["usermod", "-aG", instructors, owner], check=True)
+        account(["usermod", "-aG", instructors, owner])
+
+
+def account(
+    arguments: list[str], stdin: str | None = None, check: bool = True, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """Run one of shadow's account commands (groupadd, usermod, useradd, ...), again while another
+    holds the account files' lock ("cannot lock /etc/group; try again later": another useradd,
+    or a userdel of a user with a large home, which holds it for minutes); :class:`Refused` with
+    its error if it fails (unless not ``check``).
+
+    >>> account(["true"]).returncode
+    0
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        done = subprocess.run(arguments, input=stdin, capture_output=True, text=True, check=False)
+        if "cannot lock" not in done.stderr or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    if check and done.returncode != 0:
+        raise Refused(f"{' '.join(arguments)}: {done.stderr.strip()}")
+    return done
 
 
 def exchange(settings: Settings, owner: str) -> None:

@@ -23,9 +23,9 @@ sets, and why:
 The settings come from the environment ``make hub`` sets (:class:`Settings`).
 
 >>> settings = Settings.from_environment({"ROOFLINE_HUB_DIR": "/opt/hub", "ROOFLINE_COURSE": "/c",
-...     "ROOFLINE_REPOSITORY": "/r", "ROOFLINE_EXCHANGE": "/x"})
+...     "ROOFLINE_REPOSITORY": "/r", "ROOFLINE_EXCHANGE": "/x", "ROOFLINE_COURSE_ID": "physics101"})
 >>> settings.groups()
-('formgrade-roofline', 'nbgrader-roofline')
+('formgrade-physics101', 'nbgrader-physics101')
 >>> settings.url
 'http://127.0.0.1:8000'
 """
@@ -39,9 +39,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-COURSE_ID = "roofline"
-"""nbgrader's course id, as nbgrader_config.py sets it."""
-
 LANGUAGES = {"en": "English", "ko": "한국어"}
 """The Lab's languages a student may choose on the spawn page (jupyter-config/<code> sets each but
 English)."""
@@ -49,22 +46,23 @@ English)."""
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``make hub`` names: the address, the hub's folder, the course folder and the exchange."""
+    """What ``make hub`` names: the address, the hub's folder, the course folder, the exchange, and
+    nbgrader's course id (which make reads from the course's nbgrader_config.py)."""
 
     hub_dir: Path
     course: Path
     repository: Path
     exchange: Path
     instructor_bin: Path
+    course_id: str
     ip: str = "127.0.0.1"
     port: int = 8000
-    course_id: str = COURSE_ID
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
         """The settings ``make hub`` passes as ROOFLINE_HUB_DIR, ROOFLINE_COURSE, ROOFLINE_REPOSITORY,
-        ROOFLINE_EXCHANGE, ROOFLINE_INSTRUCTOR_BIN (default: the repository's .venv/bin), ROOFLINE_HUB_IP
-        and ROOFLINE_HUB_PORT."""
+        ROOFLINE_EXCHANGE, ROOFLINE_INSTRUCTOR_BIN (default: the repository's .venv/bin),
+        ROOFLINE_COURSE_ID, ROOFLINE_HUB_IP and ROOFLINE_HUB_PORT."""
         return cls(
             hub_dir=Path(environ["ROOFLINE_HUB_DIR"]),
             course=Path(environ["ROOFLINE_COURSE"]),
@@ -73,6 +71,7 @@ class Settings:
             instructor_bin=Path(
                 environ.get("ROOFLINE_INSTRUCTOR_BIN", f"{environ['ROOFLINE_REPOSITORY']}/.venv/bin")
             ),
+            course_id=environ["ROOFLINE_COURSE_ID"],
             ip=environ.get("ROOFLINE_HUB_IP", "127.0.0.1"),
             port=int(environ.get("ROOFLINE_HUB_PORT", "8000")),
         )
@@ -122,15 +121,15 @@ def configure(c: Any, settings: Settings) -> None:
     c.Spawner.ip = settings.ip
     c.Spawner.default_url = "/lab"
     c.Spawner.env_keep = ["LANG", "LC_ALL", "TZ"]
-    c.Spawner.options_form = _language_form
+    c.Spawner.options_form = lambda spawner: _language_form(spawner, instructors)
     c.Spawner.options_from_form = lambda formdata: {"language": language(formdata)}
     c.Spawner.apply_user_options = lambda spawner, options: None  # prepare_spawn applies the language
     c.Spawner.pre_spawn_hook = lambda spawner: prepare_spawn(spawner, settings)
 
 
-def _language_form(spawner: Any) -> str:
+def _language_form(spawner: Any, instructors: str) -> str:
     """The spawn page's choice of the Lab's language (students only; the instructor's Lab is English)."""
-    if spawner.user.name in members(f"formgrade-{COURSE_ID}"):
+    if spawner.user.name in members(instructors):
         return ""
     options = "".join(f'<option value="{code}">{name}</option>' for code, name in LANGUAGES.items())
     label = '<label for="language">Language / 언어</label>'

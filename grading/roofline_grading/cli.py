@@ -9,6 +9,7 @@
     roofline-grading grades [--to FILE]     the gradebook exported to CSV, a row per student
     roofline-grading cluster certs|scheduler|worker   the grading cluster (see autograde.cluster)
     roofline-grading check EXERCISE         one exercise checked as its author works (see check)
+    roofline-grading course-id              nbgrader_config.py's course id (make's hub targets read it)
 
 ``roster`` imports the class list with each student id normalised as ``collect`` files them
 (Unicode NFKC, case-folded: :mod:`roofline_grading.students`), and refuses a list that spells one
@@ -74,6 +75,7 @@ def parser() -> argparse.ArgumentParser:
         "--to", default="grades.csv", help="the file, relative to the course (default grades.csv)"
     )
     _course(grades)
+    _course(steps.add_parser("course-id", help="print nbgrader_config.py's course id"))
     return top
 
 
@@ -95,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": _check,
         "feedback": lambda a: _nbgrader(a.course, "generate_feedback", a.assignment, "--force"),
         "grades": _grades,
+        "course-id": _course_id,
     }
     return steps[args.step](args)
 
@@ -212,6 +215,18 @@ def _check(args: argparse.Namespace) -> int:
     from roofline_grading import check
 
     return check.main(list(args.arguments))
+
+
+def _course_id(args: argparse.Namespace) -> int:
+    """The course id nbgrader_config.py sets, on one line: the one place an instructor names it,
+    which the hub's groups and exchange folder follow."""
+    from roofline_grading.autograde.gradebook import CourseError, open_course
+
+    try:
+        print(open_course(args.course).course_id)
+    except CourseError as error:
+        return _refuse(f"course-id: {error}")
+    return 0
 
 
 def _grades(args: argparse.Namespace) -> int:

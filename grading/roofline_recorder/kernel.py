@@ -180,18 +180,25 @@ def preload(*, figures: bool = False) -> None:
         linecache.getlines(str(source))
 
 
+_ABSENT = object()
+"""What :func:`_without_debugger` finds where ``sys.modules`` holds no debugpy (None is a value there)."""
+
+
 def _without_debugger() -> None:
     """Import ipykernel's debugger module as if debugpy were not installed: a grading kernel has
     no debugger (its kernelspec says so), yet ipykernel imports debugpy as it makes every kernel,
     60 % of a kernel's start, and debugpy runs ``uname -p`` as it loads: a process that took a
     process id in a cold kernel's sandbox and not in a warm one's. A notebook that imports
-    debugpy itself still can."""
+    debugpy itself still can, and a process that held debugpy before keeps it."""
+    held = sys.modules.pop("debugpy", _ABSENT)
     sys.modules["debugpy"] = None  # type: ignore[assignment]
     # (None in sys.modules: an import of it fails at once)
     try:
         from ipykernel import debugger  # noqa: F401
     finally:
         del sys.modules["debugpy"]
+        if held is not _ABSENT:
+            sys.modules["debugpy"] = held  # type: ignore[assignment]
 
 
 def _split(session: dict[str, Any], tether: int | None = None) -> socket.socket:

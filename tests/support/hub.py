@@ -36,6 +36,10 @@ import requests
 from tests.support import ports
 from tests.support.make_targets import ROOT, command
 
+sys.path.insert(0, str(ROOT / "hub"))
+
+from prepare import account  # hub/ is no package: make hub runs its files
+
 HUB_DIR = ROOT / "_build" / "hub"
 """The tests' hub folder (student environment, proxy), reused across runs like .venv."""
 SYSTEM_PYTHON = Path("/usr/bin/python3")
@@ -71,23 +75,6 @@ def removed_afterwards(names: list[str]) -> Iterator[None]:
         for name in names:
             subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True, check=False)
             account(["userdel", "-r", name], check=False)
-
-
-def account(
-    arguments: list[str], stdin: str | None = None, check: bool = True, timeout: float = 600
-) -> subprocess.CompletedProcess[str]:
-    """Run one of shadow's account commands (useradd, groupdel, ...), again while another holds
-    the account files' lock ("cannot lock /etc/passwd; try again later": another test's userdel
-    of a user with a large home holds it for minutes)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        done = subprocess.run(arguments, input=stdin, capture_output=True, text=True, check=False)
-        if "cannot lock" not in done.stderr or time.monotonic() > deadline:
-            break
-        time.sleep(1)
-    if check and done.returncode != 0:
-        raise AssertionError(f"{' '.join(arguments)}: {done.stderr.strip()}")
-    return done
 
 
 @contextmanager

@@ -83,7 +83,8 @@ class Run:
         config.SandboxedExecute.shutdown_kernel = "immediate"  # nothing to save: stop it, do not wait
         config.SandboxedExecute.timeout = settings.timeout
         # No run times in the graded notebook, and a cell's printing as one output however the kernel
-        # flushed it: the same code then gives the same notebook, byte for byte.
+        # flushed it: the same code then gives the same notebook, byte for byte (PlainOutputs joins
+        # again what nbclient cannot: steps/plain_outputs.py's one_stream_each says why both).
         config.SandboxedExecute.record_timing = False
         config.SandboxedExecute.coalesce_streams = True
         config.SandboxedExecute.notebook_budget = settings.notebook_budget

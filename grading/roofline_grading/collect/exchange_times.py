@@ -8,8 +8,9 @@ kernel's clock, at the last write or change of mode): a submission is never earl
 latest of them, less :data:`SLACK` for the time ``submit`` itself takes.
 
 For each student ``nbgrader collect`` filed in ``submitted/``, :func:`check` finds the exchange's
-folder of that submission and, when its ``timestamp.txt`` claims a time more than :data:`SLACK`
-before the exchange received it, writes the exchange's time instead, in one line per student.
+folder of that submission (in the folder of the course id ``nbgrader_config.py`` sets) and, when
+its ``timestamp.txt`` claims a time more than :data:`SLACK` before the exchange received it,
+writes the exchange's time instead, in one line per student.
 
     python -m roofline_grading.collect.exchange_times ASSIGNMENT --course DIR --exchange DIR
 
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from roofline_grading.autograde.gradebook import CourseError, open_course
 from roofline_grading.collect.submission_times import read_stamp, stamp, write_stamp
 
 __all__ = ["SLACK", "check", "received"]
@@ -47,7 +49,7 @@ def _changed(folder: Path) -> datetime:
     return datetime.fromtimestamp(latest, UTC).replace(tzinfo=None)
 
 
-def check(course: Path, exchange: Path, assignment: str, course_id: str = "roofline") -> list[str]:
+def check(course: Path, exchange: Path, assignment: str, course_id: str) -> list[str]:
     """Correct each collected submission's time from the exchange (module docstring); the lines said."""
     said = []
     inbound = exchange / course_id / "inbound"
@@ -76,13 +78,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--course", type=Path, default=Path("."))
     parser.add_argument("--exchange", type=Path, required=True)
     args = parser.parse_args(argv)
-    if not (args.exchange / "roofline" / "inbound").is_dir():
+    try:
+        course_id = open_course(args.course).course_id
+    except CourseError as error:
+        print(f"hub-collect: {error}", file=sys.stderr)
+        return 2
+    if not (args.exchange / course_id / "inbound").is_dir():
         print(
-            f"hub-collect: {args.exchange} holds no course roofline (name the hub's EXCHANGE)",
+            f"hub-collect: {args.exchange} holds no course {course_id} (name the hub's EXCHANGE)",
             file=sys.stderr,
         )
         return 2
-    lines = check(args.course, args.exchange, args.assignment)
+    lines = check(args.course, args.exchange, args.assignment, course_id)
     print("\n".join(lines) or "hub-collect: every submission's time agrees with the exchange's")
     return 0
 

@@ -29,8 +29,8 @@ cookie's path to ``/``, as the Lab's own login does.)
 setting for any of the rest, so :func:`install` replaces three names in nbgrader's formgrader
 modules, as each request and the extension's start-up look them up:
 
-- ``NbGraderAPI`` (``base``): :class:`CourseAPI`, which refuses those steps, and release and
-  collect, with the ``make`` target that does each (whatever calls the API, a button or a
+- ``NbGraderAPI`` (``base``): :class:`CourseAPI`, which refuses those steps, and release, unrelease
+  and collect, with the ``make`` target that does each (whatever calls the API, a button or a
   script), and reads a timestamp that is not a time as none;
 - ``FileSystemLoader`` (``formgrader``): the course's pages first (:data:`PAGES`): the assignments'
   and the submissions' lists without those columns, their instructions naming the ``make`` targets;
@@ -60,6 +60,7 @@ REFUSED = {
     "generate_assignment": "make exercises",
     "release_assignment": "make hub-release (on the class's JupyterHub; otherwise upload exercises/ "
     "to the LMS)",
+    "unrelease": "make hub-unrelease (on the class's JupyterHub; otherwise withdraw it in the LMS)",
     "collect": "make hub-collect (on the class's JupyterHub; otherwise make collect ZIP=the LMS's zip)",
     "autograde": "make autograde",
     "generate_feedback": "make feedback",
@@ -198,6 +199,9 @@ class CourseAPI(NbGraderAPI):  # type: ignore[misc]
 
     def release_assignment(self, assignment_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return _refused("release_assignment")
+
+    def unrelease(self, assignment_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        return _refused("unrelease")
 
     def collect(self, assignment_id: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
         return _refused("collect")

@@ -5,7 +5,7 @@ bubblewrap; this one asks the worker's template (:mod:`roofline_recorder.warm`) 
 and stands for that kernel towards Jupyter for as long as it runs. It
 
 - points standard input at ``/dev/null`` and output and error at the kernel's log, and asks to
-  be killed when the grader's worker dies (as the cold launcher);
+  be killed when the grader's worker dies (the cold launcher's :func:`~launch.detach`);
 - listens in the kernel's runtime folder, asks the template to fork, and takes the child's
   connection: the kernel learns its process id from it (``SO_PEERCRED``), puts that process in
   the notebook's process-tree limits (each cgroup's ``cgroup.procs``), then hands it its settings
@@ -15,20 +15,24 @@ and stands for that kernel towards Jupyter for as long as it runs. It
   kernel), its end of the connection closes and the kernel's first process ends, taking every
   process of the notebook with it.
 
-It uses only the standard library and imports nothing from the course.
+It uses only the standard library and the cold launcher's start (``launch.py``, beside it).
 """
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
-import signal
 import socket
 import struct
 import sys
+from typing import TYPE_CHECKING
 
-_PR_SET_PDEATHSIG = 1
+if TYPE_CHECKING or __spec__ is not None:
+    from roofline_grading.sandbox.launch import detach
+else:  # run as a script with -I -S: no package on the path, the cold launcher is beside this file
+    sys.path.insert(0, os.path.dirname(__file__))
+    from launch import detach
+
 ACCEPT_SECONDS = 60
 
 
@@ -36,15 +40,7 @@ def main(argv: list[str]) -> None:
     (settings_path,) = argv
     with open(settings_path) as handle:
         settings = json.load(handle)
-    ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != settings.get("parent", os.getppid()):
-        raise SystemExit("the grader is gone")
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    log = os.open(settings["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
-    os.close(log)
+    detach(settings)
     handed = sorted(int(fd) for fd in settings["handed"])
     kernel = _fork(settings)
     pid = struct.unpack("3i", kernel.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[0]

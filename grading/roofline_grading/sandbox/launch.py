@@ -24,6 +24,7 @@ import os
 import resource
 import signal
 import sys
+from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 _LIMITS = {
@@ -46,7 +47,15 @@ def main(argv: list[str]) -> None:
     for name, value in settings.get("rlimits", {}).items():
         resource.setrlimit(_LIMITS[name], (value, value))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the file size limit fails, not kills
-    # Die with the grader's worker, even where no sandbox's own first process would see to it.
+    detach(settings)
+    os.execvpe(command[0], command, dict(settings.get("environment", {})))
+
+
+def detach(settings: dict[str, Any]) -> None:
+    """Die with the grader's worker (``PR_SET_PDEATHSIG``; refuse to start if it is already gone),
+    even where no sandbox's own first process would see to it; standard input from ``/dev/null``,
+    output and error into the kernel's log. The warm launcher (``fork.py``) starts the same way.
+    Returns the log's descriptor."""
     ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != settings.get("parent", os.getppid()):
         raise SystemExit("the grader is gone")
@@ -55,7 +64,7 @@ def main(argv: list[str]) -> None:
     log = os.open(settings["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)
-    os.execvpe(command[0], command, dict(settings.get("environment", {})))
+    os.close(log)
 
 
 if __name__ == "__main__":

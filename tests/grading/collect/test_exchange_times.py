@@ -25,7 +25,7 @@ def test_a_time_written_earlier_than_the_exchange_received_it_is_replaced(tmp_pa
     now = datetime.now(UTC).replace(tzinfo=None)
     forged = submission(course, exchange, "bo", now - timedelta(days=2))
     honest = submission(course, exchange, "ann", now)
-    said = check(course, exchange, "roofline")
+    said = check(course, exchange, "roofline", "roofline")
     assert len(said) == 1 and said[0].startswith(
         f"bo: the submission says {stamp(now - timedelta(days=2))}, "
     )
@@ -39,6 +39,6 @@ def test_a_collected_time_no_exchange_submission_holds_is_named_and_left(tmp_pat
     claimed = datetime(2026, 3, 1, 12)
     collected = submission(course, exchange, "chul", claimed)
     (collected / "timestamp.txt").write_text(stamp(claimed + timedelta(hours=1)))
-    (said,) = check(course, exchange, "roofline")
+    (said,) = check(course, exchange, "roofline", "roofline")
     assert said.startswith("chul: no submission in ") and said.endswith("left as it is")
     assert read_stamp(collected) == claimed + timedelta(hours=1)

@@ -1,6 +1,6 @@
 """formgrader as the course installs it (roofline_grading.plugins.formgrader), without a server: its two
 list pages draw no button for nbgrader's generate, autograde or feedback steps, its API refuses
-them, and the exchange's release and collect, naming the make target, and a student's
+them, and the exchange's release, unrelease and collect, naming the make target, and a student's
 ``timestamp.txt`` that is not a time loads as none.
 A browser opens every view of the hostile class in tests/e2e/test_autograde_hardening.py."""
 
@@ -59,6 +59,7 @@ def api(root: Path) -> formgrader.CourseAPI:
         ("generate_feedback", ("roofline",), "make feedback"),
         ("release_feedback", ("roofline", "alice"), "make hub-return"),
         ("release_assignment", ("roofline",), "make hub-release"),
+        ("unrelease", ("roofline",), "make hub-unrelease"),
         ("collect", ("roofline",), "make hub-collect"),
     ],
 )

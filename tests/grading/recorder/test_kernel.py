@@ -23,3 +23,14 @@ def test_the_recorders_internals_are_forgotten_and_the_record_kept() -> None:
         sys.modules.update(modules)
         vars(roofline_recorder).update(package)
 
+
+def test_a_kernels_start_leaves_debugpy_in_sys_modules_as_it_found_it() -> None:
+    # A kernel whose process already held debugpy (a warm template's imports, a notebook's) keeps
+    # it: the kernel's start leaves sys.modules as it found it.
+    import debugpy
+
+    try:
+        kernel._without_debugger()
+        assert sys.modules["debugpy"] is debugpy
+    finally:
+        sys.modules["debugpy"] = debugpy

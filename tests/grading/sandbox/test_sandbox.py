@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import roofline_recorder
-from roofline_grading.sandbox import bwrap, launch, limits
+from roofline_grading.sandbox import bwrap, fork, launch, limits
 from tests.support.graded_notebooks import ROOT
 
 
@@ -178,3 +178,20 @@ def test_processes_are_limited_for_the_whole_tree_and_none_outlives_it(tmp_path:
     assert any(e.startswith("process limit hit") for e in events), events
     sleeping = subprocess.run(["pgrep", "-f", f"sleep {duration}"], capture_output=True, text=True)
     assert sleeping.stdout == "", "a process outlived its notebook"
+
+
+def test_the_warm_launcher_run_as_jupyter_runs_it_writes_only_to_the_kernels_log(tmp_path: Path) -> None:
+    # fork.py run with -I -S (autograde/kernels.py) finds the cold launcher's start beside it: its
+    # failure to reach a template that is not there goes to the kernel's log, not to the grader.
+    settings = {"log": str(tmp_path / "log.txt"), "parent": os.getpid(), "handed": []}
+    settings |= {"runtime": str(tmp_path), "template": str(tmp_path / "no-template.sock")}
+    (tmp_path / "launch.json").write_text(json.dumps(settings))
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", fork.__file__, str(tmp_path / "launch.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+    assert "FileNotFoundError" in (tmp_path / "log.txt").read_text()

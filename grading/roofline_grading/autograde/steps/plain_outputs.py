@@ -74,6 +74,12 @@ def one_stream_each(outputs: list[Any]) -> list[Any]:
     again here, on the whole cell, the same code gives the same graded notebook however loaded the
     machine was (a flush that came late on one run and not on another).
 
+    Both are needed (the pipeline turns nbclient's on): nbclient's runs only on a cell that ends
+    with a reply, not on one whose kernel died or could not be interrupted (its ``DeadKernelError``
+    skips it), whose pieces then reach this step as they came; and it does what this does not,
+    erasing backspaced characters and putting ``stdout`` before ``stderr``, which the graded
+    notebooks have always shown.
+
     >>> from nbformat.v4 import new_output
     >>> merged = one_stream_each([new_output("stream", name="stdout", text="a\\n"),
     ...                           new_output("stream", name="stdout", text="b\\n")])
