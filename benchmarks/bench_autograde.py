@@ -48,11 +48,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -282,20 +282,17 @@ class Cluster:
 
         self.certs = directory / "certs"
         certificates.make(self.certs)
-        with socket.socket() as probe:  # a free port, for the scheduler to take at once
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        self.address = f"tls://127.0.0.1:{port}"
-        commands = [cluster.scheduler_command("127.0.0.1", port, self.certs)]
-        commands += [cluster.worker_command(self.address, "127.0.0.1", self.certs, 1, None)] * workers
-        self.processes = [
-            subprocess.Popen(
-                command, env={**ENV, **environment}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-            for command, environment in commands
-        ]  # fmt: skip
+        # The scheduler takes a port of the system's choosing as it binds (a port probed free here
+        # could be taken, on a loaded machine, before the scheduler started) and writes its address.
+        found = directory / "scheduler.json"
+        command, environment = cluster.scheduler_command("127.0.0.1", 0, self.certs)
+        self.processes = [self._start([*command, "--scheduler-file", str(found)], environment)]
         deadline = time.monotonic() + 120
+        self.address = self._written(found, deadline)
+        for _ in range(workers):
+            self.processes.append(
+                self._start(*cluster.worker_command(self.address, "127.0.0.1", self.certs, 1, None))
+            )
         security = credentials.security(self.certs, "driver")
         while True:
             try:
@@ -305,6 +302,25 @@ class Cluster:
             except OSError:
                 assert time.monotonic() < deadline, "the grading cluster did not start"
                 time.sleep(0.5)
+
+    def _written(self, found: Path, deadline: float) -> str:
+        """The address the scheduler wrote to ``found`` once it listens."""
+        while True:
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                return str(json.loads(found.read_text())["address"])
+            assert self.processes[0].poll() is None, "the scheduler stopped"
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            time.sleep(0.1)
+
+    @staticmethod
+    def _start(command: list[str], environment: dict[str, str]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            command,
+            env={**ENV, **environment},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
     def stop(self) -> None:
         for process in self.processes:
@@ -444,8 +460,6 @@ def split(course: Path, students: list[str], kernels: str) -> dict[str, dict[str
 
 def time_split(course: Path, students: list[str]) -> dict[str, dict[str, list[float]]]:
     """:func:`split` with cold kernels, then warm ones (each kind of submission as ``kind, warm``)."""
-    import json
-
     found: dict[str, dict[str, list[float]]] = {}
     for kernels in ("cold", "warm"):
         options = ["--split-kernels", kernels, "--split-only", str(course), *students]
@@ -476,8 +490,6 @@ def main() -> None:
         print(f"{driver_ceiling(args.ceiling_only):.3f}")
         return
     if args.split_only:
-        import json
-
         print(json.dumps(split(Path(args.split_only[0]), args.split_only[1:], args.split_kernels)))
         return
     every = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))

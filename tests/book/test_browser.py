@@ -177,7 +177,7 @@ def test_one_search_field_and_a_sidebar_that_opens_on_a_phone(visit: Any) -> Non
     assert len(visible) == 1
     visible[0].click()
     chapters = [d for d in toc_docnames() if d.startswith("book/chapters/")]
-    phone.wait_for_function(f"() => ({on_screen_links})() >= {len(chapters)}", timeout=5_000)
+    phone.wait_for_function(f"() => ({on_screen_links})() >= {len(chapters)}", timeout=30_000)
 
 
 # --- the static explorer ---------------------------------------------------------------

@@ -52,13 +52,20 @@ def copies() -> Iterator[Callable[[dict[str, Behaviour]], Copies]]:
     def start(behaviours: dict[str, Behaviour]) -> Copies:
         channels = Copies(ISSUED)
         made.append(channels)
+        spoken = []
         for question, fd in channels.descriptors().items():
             if question in behaviours:
                 connection = socket.socket(fileno=os.dup(fd))
-                thread = threading.Thread(target=_run, args=(behaviours[question], connection, question))
+                spoke = threading.Event()
+                arguments = (behaviours[question], connection, question, spoke)
+                thread = threading.Thread(target=_run, args=arguments)
                 thread.start()
                 threads.append(thread)
+                spoken.append(spoke)
         channels.handed_over()
+        # serve() takes a copy that has not yet said its question for no copy at all: wait until
+        # each has (a pause of a tenth of a second was not always enough on a loaded machine)
+        assert all(spoke.wait(60) for spoke in spoken), "a copy's thread did not start"
         return channels
 
     yield start
@@ -68,15 +75,30 @@ def copies() -> Iterator[Callable[[dict[str, Behaviour]], Copies]]:
         thread.join(timeout=5)
 
 
-def _run(behaviour: Behaviour, connection: socket.socket, question: str) -> None:
+def _run(behaviour: Behaviour, connection: socket.socket, question: str, spoke: threading.Event) -> None:
     with connection, contextlib.suppress(OSError):
-        behaviour(connection, question)
+        behaviour(_Speaking(connection, spoke), question)  # type: ignore[arg-type]
+
+
+class _Speaking:
+    """A copy's end of its channel that says when the copy has sent its first frame."""
+
+    def __init__(self, connection: socket.socket, spoke: threading.Event) -> None:
+        self._connection, self._spoke = connection, spoke
+
+    def sendall(self, data: bytes) -> None:
+        try:
+            self._connection.sendall(data)
+        finally:
+            self._spoke.set()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._connection, name)
 
 
 def test_each_copy_gets_its_questions_hidden_inputs_and_its_answer_is_read(copies: Any) -> None:
     channels = copies({PEAK: honest, BANDWIDTH: honest})
-    time.sleep(0.1)
-    answered = channels.serve(ISSUED, seconds=5)
+    answered = channels.serve(ISSUED, seconds=60)
     assert sorted(answered) == sorted([PEAK, BANDWIDTH])
     (entry,) = answered[PEAK]
     assert entry["cell"] == 7 and entry["results"] == [{"value": 1.0}] * len(ISSUED[PEAK].hidden)
@@ -84,7 +106,6 @@ def test_each_copy_gets_its_questions_hidden_inputs_and_its_answer_is_read(copie
 
 def test_a_question_no_copy_spoke_for_gets_nothing_and_costs_no_wait(copies: Any) -> None:
     channels = copies({PEAK: honest})
-    time.sleep(0.1)
     started = time.monotonic()
     answered = channels.serve(ISSUED, seconds=60)
     assert list(answered) == [PEAK] and time.monotonic() - started < 30  # not the deadline's minute
@@ -124,8 +145,7 @@ def test_a_bad_frame_costs_its_question_alone_and_says_what_it_was(
     copies: Any, behaviour: Behaviour, said: str
 ) -> None:
     channels = copies({PEAK: behaviour, BANDWIDTH: honest})
-    time.sleep(0.1)
-    answered = channels.serve(ISSUED, seconds=10)
+    answered = channels.serve(ISSUED, seconds=60)
     (bad,) = answered[PEAK]
     assert said in bad["bad"] and "results" not in bad
     assert answered[BANDWIDTH][0]["results"] == [{"value": 1.0}] * len(ISSUED[BANDWIDTH].hidden)
@@ -139,7 +159,6 @@ def test_a_first_frame_that_names_another_question_or_is_not_one_answers_nothing
         connection.sendall(b"\xff" * 64)
 
     channels = copies({PEAK: other_question, BANDWIDTH: garbage})
-    time.sleep(0.1)
     answered = channels.serve(ISSUED, seconds=2)
     assert answered[PEAK] == [{"cell": None, "bad": "a first frame that is not its question and cell"}]
     assert answered[BANDWIDTH] == answered[PEAK]
@@ -154,7 +173,6 @@ def test_a_copy_that_does_not_answer_in_time_or_goes_away_answers_nothing(copies
         connection.sendall(frame({"question": question, "cell": 7}))
 
     channels = copies({PEAK: silent, BANDWIDTH: gone})
-    time.sleep(0.1)
     answered = channels.serve(ISSUED, seconds=1)
     assert answered[PEAK] == [{"cell": 7, "timed_out": True}]
     assert answered[BANDWIDTH] == [{"cell": 7, "lost": True}]
@@ -172,8 +190,7 @@ def test_results_that_are_not_one_plain_value_per_hidden_input_answer_nothing(co
         connection.sendall(frame({"results": [{"t": "pickle"}] * len(asked["cases"])}))
 
     channels = copies({PEAK: short, BANDWIDTH: pickled})
-    time.sleep(0.1)
-    answered = channels.serve(ISSUED, seconds=5)
+    answered = channels.serve(ISSUED, seconds=60)
     assert answered[PEAK][0]["bad"] == "a frame that is not one result per hidden input"
     assert answered[BANDWIDTH][0]["bad"].startswith("results that are not plain values")
 

@@ -100,7 +100,8 @@ def start_hub(run: Path) -> tuple[subprocess.Popen[bytes], dict[str, int]]:
     with (run / "hub.log").open("wb") as log:
         hub = subprocess.Popen([str(VENV / "bin" / "jupyterhub"), "-f", "jupyterhub_config.py"], cwd=run,
                                env=env, stdout=log, stderr=subprocess.STDOUT)
-    for _ in range(120):
+    deadline = time.monotonic() + 300  # a minute was tight for JupyterHub's start on a loaded machine
+    while time.monotonic() < deadline:
         if b"JupyterHub is now running" in (run / "hub.log").read_bytes():
             return hub, ports
         assert hub.poll() is None, (run / "hub.log").read_text()

@@ -230,7 +230,7 @@ def _wait(url: str, process: subprocess.Popen[Any], log: Path, timeout: float = 
         try:
             if requests.get(url, timeout=5).ok:
                 return
-        except requests.ConnectionError:
+        except requests.RequestException:  # refused, or accepted and not answered in time (a loaded machine)
             pass
         time.sleep(0.5)
     raise AssertionError(f"the hub did not answer at {url}:\n{tail(log)}")
