@@ -402,7 +402,12 @@ def course_template(released_course: Path, tmp_path_factory: pytest.TempPathFact
     return root
 
 
-def grade_class(template: Path, name: str, crafts: list[Craft], jobs: int, options: str = "") -> Run:
+def grade_class(
+    template: Path, name: str, crafts: list[Craft], jobs: int, options: str = "", *, feedback: bool = False
+) -> Run:
+    """``make autograde`` on ``crafts`` in a copy of ``template``, then ``make feedback`` if asked
+    (only the tests of the parallel run read feedback pages; the others compare grades, reports
+    and files, which feedback does not touch)."""
     course = template.parent / name
     shutil.copytree(template, course)
     for craft in crafts:
@@ -417,7 +422,8 @@ def grade_class(template: Path, name: str, crafts: list[Craft], jobs: int, optio
     options = f"--timeout {TIMEOUT} --notebook-budget {BUDGET} --memory-gb {MEMORY_GB} {options}"
     secret = {"CANVAS_API_TOKEN": TOKEN}
     done = make("autograde", course=course, environment=secret, JOBS=str(jobs), AUTOGRADE_OPTIONS=options)
-    make("feedback", course=course, environment=secret)
+    if feedback:
+        make("feedback", course=course, environment=secret)
     with (course / "autograded" / f"{ASSIGNMENT}-report.csv").open(newline="") as handle:
         report = {row["student"]: row for row in csv.DictReader(handle)}
     run = Run(course, done.stdout, report, before, tree_hashes(course / "submitted"))
@@ -428,7 +434,7 @@ def grade_class(template: Path, name: str, crafts: list[Craft], jobs: int, optio
 @pytest.fixture(scope="module")
 def parallel(course_template: Path) -> Run:
     """The whole class, two workers, cold kernels (each in a sandbox of its own)."""
-    return grade_class(course_template, "parallel", CRAFTS, jobs=2, options="--kernels cold")
+    return grade_class(course_template, "parallel", CRAFTS, jobs=2, options="--kernels cold", feedback=True)
 
 
 @pytest.fixture(scope="module")

@@ -93,10 +93,17 @@ def template(released_course: Path, tmp_path_factory: pytest.TempPathFactory) ->
 
 
 def graded_class(
-    template: Path, name: str, secret: str, copies: int = COPIES, jobs: str = "2", kernels: str = "cold"
+    template: Path,
+    name: str,
+    secret: str,
+    copies: int = COPIES,
+    jobs: str = "2",
+    kernels: str = "cold",
+    feedback: bool = True,
 ) -> Path:
     """The class (``copies`` of every kind, each under its own student id) graded in a copy of the
-    course with ``secret``, ``jobs`` students at a time, ``kernels`` started cold or warm."""
+    course with ``secret``, ``jobs`` students at a time, ``kernels`` started cold or warm; then its
+    feedback pages written, unless ``feedback`` is false."""
     course = template.parent / name
     shutil.copytree(template, course)
     (course / ".grading-secret").write_text(secret * 4 + "\n")
@@ -106,7 +113,8 @@ def graded_class(
             folder.mkdir(parents=True)
             nbformat.write(nb, folder / f"{notebook}.ipynb")
     make("autograde", course=course, JOBS=jobs, KERNELS=kernels)
-    make("feedback", course=course)
+    if feedback:
+        make("feedback", course=course)
     return course
 
 
@@ -117,8 +125,9 @@ def first(template: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def second(template: Path) -> Path:
-    """The class again under another secret, one copy of each kind: the first class compares copies."""
-    return graded_class(template, "second", "fedcba9876543210", copies=1)
+    """The class again under another secret, one copy of each kind: the first class compares copies.
+    Its tests compare points, graded notebooks and hidden inputs, not feedback pages: none written."""
+    return graded_class(template, "second", "fedcba9876543210", copies=1, feedback=False)
 
 
 @pytest.fixture(scope="module")
