@@ -6,10 +6,11 @@ answer nor a hidden input), the process-tree group, the two event channels (the 
 from inside the kernel, and its keeper's, from outside), the channel of each question's copy
 (:mod:`roofline_grading.autograde.hidden`), the launcher's settings and a kernelspec, and starts
 the kernel, handing it the descriptors of its keeper's channel and of the copies' channels.
-Starting a kernel takes about a second, most of it Python importing IPython; :func:`take` hands
-a notebook its kernel and starts
-the next notebook's at once, so that second overlaps with nbgrader's own work on this one. Each
-kernel is still fresh, sandboxed and used for one notebook only.
+Starting a kernel takes about a second cold (most of it Python importing IPython), a third of
+that warm; :func:`take` hands a notebook its kernel and starts the next notebook's at once, and
+after a student's last notebook the first notebook's of whoever the worker grades next, so that
+the start overlaps with the work on this one (a class that hands in one notebook waited for each
+kernel's start). Each kernel is still fresh, sandboxed and used for one notebook only.
 
 The kernel's Unix sockets (Jupyter's channels) and its audit channel live in a runtime
 folder of their own with a short path (:func:`runtime_folder`): the path of a Unix socket may not
