@@ -46,6 +46,10 @@ UNSEEN = "the grading report could not see everything this notebook's code did: 
 HIDDEN_PHASE = "while answering the inputs chosen at grading time"
 
 
+ENDED_SECONDS = 0.1
+"""How often a channel whose writers have all gone looks for a new one."""
+
+
 class EventChannel:
     """A pipe the kernel (or its keeper) writes events to, read by a thread of the grader."""
 
@@ -57,6 +61,7 @@ class EventChannel:
         self._boundary: int | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._wake, self._woken = os.pipe2(os.O_CLOEXEC)  # closing the write end wakes the thread
         self._thread = threading.Thread(target=self._run, name="roofline-events", daemon=True)
         self._thread.start()
 
@@ -73,17 +78,23 @@ class EventChannel:
         return cls(read), write
 
     def _run(self) -> None:
+        """Read as events come, until :meth:`close` wakes it; once every writer has gone, the pipe
+        stays readable (at its end), so it looks again only every :data:`ENDED_SECONDS` (a
+        writer may still open the named pipe again), rather than spin."""
         while not self._stop.is_set():
-            ready, _, _ = select.select([self._fd], [], [], 0.1)
-            if ready:
-                self._read()
+            ready, _, _ = select.select([self._fd, self._wake], [], [])
+            if self._fd in ready and self._read():
+                self._stop.wait(ENDED_SECONDS)
 
-    def _read(self) -> None:
+    def _read(self) -> bool:
+        """Read what is there; whether the pipe is at its end (no writer left)."""
         with self._lock, contextlib.suppress(BlockingIOError, OSError):
             while chunk := os.read(self._fd, 65536):
                 room = MAX_BYTES - len(self._buffer)
                 self._buffer += chunk[:room]
                 self._dropped += max(0, len(chunk) - room)
+            return True
+        return False
 
     def mark(self) -> None:
         """Remember that what was written until now came before the hidden inputs were handed out:
@@ -96,9 +107,11 @@ class EventChannel:
         """Stop reading and return the events (each a dict with ``what``, ``detail`` and where it
         came from: ``cell`` and ``line``, or ``t``); lines that are not such events are skipped."""
         self._stop.set()
+        os.close(self._woken)
         self._thread.join(timeout=2)
         self._read()
         os.close(self._fd)
+        os.close(self._wake)
         events, offset = [], 0
         for line in bytes(self._buffer).split(b"\n"):
             late = self._boundary is not None and offset >= self._boundary

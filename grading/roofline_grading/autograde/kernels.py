@@ -6,10 +6,11 @@ answer nor a hidden input), the process-tree group, the two event channels (the 
 from inside the kernel, and its keeper's, from outside), the channel of each question's copy
 (:mod:`roofline_grading.autograde.hidden`), the launcher's settings and a kernelspec, and starts
 the kernel, handing it the descriptors of its keeper's channel and of the copies' channels.
-Starting a kernel takes about a second, most of it Python importing IPython; :func:`take` hands
-a notebook its kernel and starts
-the next notebook's at once, so that second overlaps with nbgrader's own work on this one. Each
-kernel is still fresh, sandboxed and used for one notebook only.
+Starting a kernel takes about a second cold (most of it Python importing IPython), a third of
+that warm; :func:`take` hands a notebook its kernel and starts the next notebook's at once, and
+after a student's last notebook the first notebook's of whoever the worker grades next, so that
+the start overlaps with the work on this one (a class that hands in one notebook waited for each
+kernel's start). Each kernel is still fresh, sandboxed and used for one notebook only.
 
 The kernel's Unix sockets (Jupyter's channels) and its audit channel live in a runtime
 folder of their own with a short path (:func:`runtime_folder`): the path of a Unix socket may not
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import sys
 import tempfile
@@ -52,6 +54,7 @@ __all__ = [
     "Kernel",
     "NoShortFolder",
     "check_start",
+    "discard_next",
     "discard_waiting",
     "runtime_folder",
     "startup_failure",
@@ -88,6 +91,14 @@ class Kernel:
     copies: Copies
     runtime: Path
     """Its sockets, event channel and connection file (:func:`runtime_folder`)."""
+    spare: bool = False
+    """Started for the worker's next student: its run folder is in a folder of its own, outside
+    any student's (see :func:`take`)."""
+
+    @property
+    def folder(self) -> Path:
+        """The folder its run folder is in, when that one is its own and goes with it."""
+        return self.run.parent if self.spare else self.run
 
     def discard(self) -> None:
         """Stop the kernel and everything it started, and remove its run and runtime folders."""
@@ -96,7 +107,7 @@ class Kernel:
         self.channel.close()
         self.watch.close()
         self.copies.close()
-        shutil.rmtree(self.run, ignore_errors=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
         shutil.rmtree(self.runtime, ignore_errors=True)
 
 
@@ -116,15 +127,37 @@ class GradingKernelManager(AsyncKernelManager):
 
 _WAITING: dict[str, Kernel] = {}
 """Kernels started ahead of their notebook's turn, by notebook name."""
+_NEXT: dict[str, tuple[str, Kernel]] = {}
+"""Kernels started for the worker's next student (whoever that is), by notebook name: the run's
+tag and the kernel."""
 
 
-def take(name: str, upcoming: list[str], settings: dict[str, Any], run_root: Path) -> Kernel:
+def take(
+    name: str, upcoming: list[str], settings: dict[str, Any], run_root: Path, following: Path | None = None
+) -> Kernel:
     """The kernel of notebook ``name`` (started earlier, or now), after starting the kernel of
-    the notebook that follows it in ``upcoming``."""
-    kernel = _WAITING.pop(name, None) or prepare(name, settings, run_root)
+    the notebook that follows it in ``upcoming``; after the last one, with ``following`` (the
+    folder of a notebook the worker's next student hands in, ``<folder>/<notebook>``), that
+    notebook's kernel. A kernel holds nothing of a student before its notebook's turn (its
+    session is the notebook's, its hidden inputs are drawn from the code it then runs), so one
+    started for whoever comes next is the kernel that student's notebook would start."""
+    kernel = _WAITING.pop(name, None) or _next(name, settings) or prepare(name, settings, run_root)
     later = upcoming[upcoming.index(name) + 1 :] if name in upcoming else []
     if later and later[0] not in _WAITING:
         _WAITING[later[0]] = prepare(later[0], settings, run_root)
+    elif not later and following is not None and following.name not in _NEXT:
+        started = prepare(following.name, settings, following.parent / secrets.token_hex(4))
+        started.spare = True
+        _NEXT[following.name] = (str(settings.get("tag", "")), started)
+    return kernel
+
+
+def _next(name: str, settings: dict[str, Any]) -> Kernel | None:
+    """The kernel started for notebook ``name`` of whoever came next in this run, if any."""
+    tag, kernel = _NEXT.pop(name, ("", None))
+    if kernel is not None and tag != str(settings.get("tag", "")):  # another run's (a Dask worker's)
+        kernel.discard()
+        return None
     return kernel
 
 
@@ -198,10 +231,21 @@ def check_start(settings: dict[str, Any], notebook: str, run_root: Path, timeout
         kernel.discard()
 
 
-def discard_waiting() -> None:
-    """Stop kernels started for notebooks that were not graded after all."""
+def discard_next(tag: str) -> None:
+    """Stop the kernels started for the next student of the run tagged ``tag`` (the run is over)."""
+    for name, (owner, kernel) in list(_NEXT.items()):
+        if owner == tag and _NEXT.pop(name, None) is not None:
+            kernel.discard()
+
+
+def discard_waiting(*, keep_next: bool = False) -> None:
+    """Stop kernels started for notebooks that were not graded after all; with ``keep_next``,
+    not those started for the worker's next student."""
     while _WAITING:
         _, kernel = _WAITING.popitem()
+        kernel.discard()
+    while _NEXT and not keep_next:
+        _, (_, kernel) = _NEXT.popitem()
         kernel.discard()
 
 

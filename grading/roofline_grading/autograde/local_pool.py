@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from roofline_grading.autograde import kernels, machine, scratch, worker
+from roofline_grading.autograde import kernels, machine, scratch, templates, worker
 from roofline_grading.autograde.executor import Done, JobOf
 from roofline_grading.autograde.gradebook import CourseError
 from roofline_grading.autograde.jobs import Graded, Portable, not_graded
@@ -39,6 +39,9 @@ class LocalExecutor:
 
     def preflight(self, portable: Portable) -> None:
         settings = portable.settings
+        for _ in range(self.jobs):  # the workers' templates start meanwhile
+            if self._pool is not None:
+                self._pool.submit(templates.start, settings.sandbox)
         first = sorted(settings.structures)[0]
         refused = kernels.check_start(settings.sandbox, first, settings.scratch / "preflight")
         if refused is not None:

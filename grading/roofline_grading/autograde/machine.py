@@ -209,6 +209,7 @@ def finish(run_id: str) -> None:
     it stops)."""
     settings = _LOCALIZED.pop(run_id, None)
     if settings is not None:
+        kernels.discard_next(str(settings.sandbox.get("tag", "")))
         scratch.remove(settings.scratch)
 
 

@@ -61,6 +61,9 @@ class Run:
     student: str
     upcoming: list[str]
     scratch: Path
+    following: str = ""
+    """A notebook the worker's next student most likely hands in (empty: none), whose kernel
+    starts while this student's last notebook runs (:func:`roofline_grading.autograde.kernels.take`)."""
 
     @property
     def run_root(self) -> Path:
@@ -89,6 +92,8 @@ class Run:
         config.SandboxedExecute.coalesce_streams = True
         config.SandboxedExecute.notebook_budget = settings.notebook_budget
         config.SandboxedExecute.upcoming = list(self.upcoming)
+        config.SandboxedExecute.following = self.following
+        config.SandboxedExecute.spares = str(settings.scratch / "next")
         config.SandboxedExecute.run_root = str(self.run_root)
         config.SandboxedExecute.secret = settings.secret.hex()
         config.SandboxedExecute.assignment = settings.assignment

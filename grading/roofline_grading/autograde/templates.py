@@ -30,7 +30,7 @@ from typing import Any
 from roofline_grading.autograde import scratch
 from roofline_grading.sandbox import bwrap, launch
 
-__all__ = ["KERNELS", "Template", "current", "failure", "lost", "stop"]
+__all__ = ["KERNELS", "Template", "current", "failure", "lost", "start", "stop"]
 
 KERNELS = ("cold", "warm", "auto")
 """How kernels start: each in a new sandboxed process (``cold``), forked from a template
@@ -88,6 +88,13 @@ def current(settings: dict[str, Any]) -> Template | None:
         return None
     _STATE["template"] = template
     return template
+
+
+def start(settings: dict[str, Any]) -> None:
+    """Start this worker's template now, if its kernels are warm (what :func:`current` would do
+    at its first kernel): a task a worker runs before its first student, so that the template
+    starts while the driver still prepares the run."""
+    current(settings)
 
 
 def stop() -> None:

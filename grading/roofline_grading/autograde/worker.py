@@ -102,7 +102,8 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
         notebooks.append(result)
         if nb is not None:
             readable[structure.name] = nb
-    run = Run(settings, student, upcoming=list(readable), scratch=scratch)
+    first = next(iter(structures), "")  # what the worker's next student most likely hands in first
+    run = Run(settings, student, upcoming=list(readable), scratch=scratch, following=first)
     try:
         config = run.config()
         for index, notebook in enumerate(notebooks):
@@ -110,7 +111,7 @@ def _grade(settings: Settings, student: str, scratch: Path) -> StudentResult:
                 nb, structure = readable[notebook.notebook], structures[notebook.notebook]
                 notebooks[index] = _autograde_once(run, config, notebook, nb, structure)
     finally:
-        kernels.discard_waiting()
+        kernels.discard_waiting(keep_next=True)
     for notebook in notebooks:
         if notebook.status != "graded":
             notebook.grades = _zero(structures[notebook.notebook], notebook)

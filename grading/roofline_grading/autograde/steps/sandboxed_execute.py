@@ -83,13 +83,21 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
     upcoming = List(
         Unicode(), help="The notebooks to grade, in order: the next one's kernel starts early"
     ).tag(config=True)
+    following = Unicode(
+        "", help="A notebook the worker's next student hands in: its kernel starts after this student's last"
+    ).tag(config=True)
+    spares = Unicode("", help="Where the kernels started for the next student keep their run folders").tag(
+        config=True
+    )
     cell_chars = Integer(100_000, help="Characters of output kept per cell").tag(config=True)
     notebook_chars = Integer(1_000_000, help="Characters of output kept per notebook").tag(config=True)
 
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> tuple[Any, Any]:
         name = resources.get("nbgrader", {}).get("notebook", "notebook")
-        run_root = Path(self.run_root or "/tmp")
-        self._kernel = kernels.take(name, list(self.upcoming), dict(self.sandbox), run_root)
+        self._ran = Path(self.run_root or "/tmp") / name
+        following = Path(self.spares, self.following) if self.spares and self.following else None
+        upcoming, sandbox = list(self.upcoming), dict(self.sandbox)
+        self._kernel = kernels.take(name, upcoming, sandbox, self._ran.parent, following)
         self._seed = (
             inputs.seed_for(bytes.fromhex(self.secret), self.assignment, name, inputs.student_code(nb))
             if self.secret
@@ -167,7 +175,10 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
             "seed": self._seed,
             "hidden": {qid: [_plain(case) for case in item.hidden] for qid, item in self._issued.items()},
         }
-        (self._kernel.run / REPORT).write_text(json.dumps(report))
+        self._ran.mkdir(parents=True, exist_ok=True)  # the kernel's run folder, unless a spare's
+        (self._ran / REPORT).write_text(json.dumps(report))
+        if self._kernel.spare:
+            shutil.rmtree(self._kernel.folder, ignore_errors=True)
         return report
 
     def _what_happened(self, nb: Any) -> list[str]:
