@@ -57,10 +57,10 @@ def parser() -> argparse.ArgumentParser:
         "(off: student code runs with your permissions)",
     )
     p.add_argument(
-        "--kernels", choices=KERNELS, default="cold",
-        help="how kernels start: each in a new sandbox (cold, the default), forked from a template each "
-        "worker keeps, with a sandbox of its own (warm: refuse if it cannot fork here), or warm where it "
-        "can and cold otherwise (auto); the run's first line says which",
+        "--kernels", choices=KERNELS, default="auto",
+        help="how kernels start: each in a new sandbox (cold), forked from a template each worker keeps, "
+        "with a sandbox of its own (warm: refuse if it cannot fork here), or warm where it can and cold "
+        "otherwise (auto, the default); the run's first line says which",
     )
     p.add_argument(
         "--memory-gb",

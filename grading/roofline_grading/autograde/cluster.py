@@ -50,9 +50,12 @@ ENVIRONMENT = {
     "DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION": "True",
     "DASK_DISTRIBUTED__SCHEDULER__HTTP__ROUTES": '["distributed.http.health"]',
     "DASK_DISTRIBUTED__WORKER__HTTP__ROUTES": '["distributed.http.health"]',
+    "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
 }
 """Dask's settings for both (its configuration from the environment, which a nanny's worker
-processes inherit): encryption required, the HTTP servers serving ``/health`` only."""
+processes inherit): encryption required, the HTTP servers serving ``/health`` only, and no
+statistical profiler in the workers (it samples the grading thread's stack a hundred times a
+second for a dashboard the course does not serve)."""
 HTTP = "127.0.0.1:0"
 """Where the HTTP servers listen: this machine only, on a port of the system's choosing."""
 PRELOAD = "roofline_grading.autograde.dask_worker"

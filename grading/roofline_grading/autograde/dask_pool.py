@@ -118,6 +118,7 @@ class DaskExecutor:
         running: dict[Any, str] = {}
         tag = uuid.uuid4().hex[:8]  # the run's keys: each student is one task of the scheduler
         self._alone_since: float | None = None
+        self._workers: dict[str, Any] = self.client.scheduler_info()["workers"]
         finished: set[str] = set()
         while waiting or running:
             while waiting and len(running) < self._window():
@@ -153,7 +154,8 @@ class DaskExecutor:
                 ready: set[Any] = wait(list(running), timeout=5, return_when="FIRST_COMPLETED").done
         except TimeoutError:
             ready = set()
-        if ready or self.client.scheduler_info()["workers"]:
+        self._workers = self.client.scheduler_info()["workers"]  # once a round: each asks the scheduler
+        if ready or self._workers:
             self._alone_since = None
         elif self._alone_since is None:
             self._alone_since = time.monotonic()
@@ -162,9 +164,9 @@ class DaskExecutor:
         return ready
 
     def _window(self) -> int:
-        """Students in the scheduler's hands at once: twice its workers' threads (at least 2)."""
-        workers = self.client.scheduler_info()["workers"].values()
-        return max(2, 2 * sum(int(w["nthreads"]) for w in workers))
+        """Students in the scheduler's hands at once: twice its workers' threads (at least 2), as
+        the scheduler last told them."""
+        return max(2, 2 * sum(int(w["nthreads"]) for w in self._workers.values()))
 
     def _lost(self, futures: Any) -> dict[str, int]:
         """How many times the workers grading each of ``futures`` were lost (the scheduler's count)."""

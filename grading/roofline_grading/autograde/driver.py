@@ -87,7 +87,7 @@ class Options:
     """Seconds a whole notebook may run (default: ``BUDGET_FACTOR`` times the cell limit)."""
     sandbox: str = "on"
     """``on`` (bubblewrap; refuse to grade without it) or ``off`` (student code runs as you)."""
-    kernels: str = "cold"
+    kernels: str = "auto"
     """How kernels start (:data:`~roofline_grading.autograde.templates.KERNELS`): ``cold``, ``warm``
     or ``auto`` (warm where the workers can fork them, else cold)."""
     memory_gb: float = 4.0

@@ -12,10 +12,12 @@ are the process's own (:mod:`roofline_grading.autograde.kernels`), so a Dask wor
 threads still grades one student at a time.
 
 A run's folder on this machine is a scratch folder of this process
-(:mod:`roofline_grading.autograde.scratch`): :func:`finish` removes it, and every kernel still
-running for the run, when the driver ends the run, however it ends (the driver asks every
-worker); :func:`finish_all` when the worker stops; the next start of a worker or a driver on
-this machine removes it when its process was killed.
+(:mod:`roofline_grading.autograde.scratch`), and so is the folder of the template its warm
+kernels fork from (:mod:`roofline_grading.autograde.templates`): :func:`finish` stops the
+template and every kernel still running for the run and removes both folders when the driver
+ends the run, however it ends (the driver asks every worker), so a worker keeps nothing of a run
+into the next; :func:`finish_all` when the worker stops; the next start of a worker or a driver
+on this machine removes them when its process was killed.
 
 >>> scratch_root() in ("/dev/shm", None)
 True
@@ -32,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from roofline_grading.autograde import grading_code, kernels, scratch, worker
+from roofline_grading.autograde import grading_code, kernels, scratch, templates, worker
 from roofline_grading.autograde.jobs import Graded, Job, Portable
 from roofline_grading.autograde.settings import Settings
 from roofline_grading.sandbox import bwrap, limits
@@ -204,12 +206,14 @@ def _settings_in(portable: Portable, run_dir: Path) -> Settings:
 
 
 def finish(run_id: str) -> None:
-    """Forget run ``run_id`` in this process: stop its kernels, remove its folder. It never waits
+    """Forget run ``run_id`` in this process: stop its kernels and its warm kernels' template,
+    remove their folders. It never waits
     for the student being graded (a Dask worker runs it beside its grading thread, whose kernel
     it stops)."""
     settings = _LOCALIZED.pop(run_id, None)
     if settings is not None:
         kernels.discard_next(str(settings.sandbox.get("tag", "")))
+        templates.stop(settings.sandbox)  # the warm kernels' template is the run's too
         scratch.remove(settings.scratch)
 
 

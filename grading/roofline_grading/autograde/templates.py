@@ -54,9 +54,11 @@ class Template:
         return self.process.poll() is None
 
     def stop(self) -> None:
+        """End the process (its forks end with it, in its process namespace) and remove its folder."""
         with contextlib.suppress(OSError):
             self.process.kill()
         self.process.wait()
+        scratch.remove(self.root)
 
 
 _STATE: dict[str, Any] = {}
@@ -69,7 +71,7 @@ def current(settings: dict[str, Any]) -> Template | None:
     standard error)."""
     if settings.get("kernels") != "warm" or settings.get("mode", "bwrap") != "bwrap":
         return None
-    key = json.dumps({name: settings.get(name) for name in MOUNTED}, sort_keys=True)
+    key = _key(settings)
     if _STATE.get("key") != key:  # another run's (a Dask worker grades many): its mounts are not this one's
         stop()
         _STATE["key"] = key
@@ -97,8 +99,11 @@ def start(settings: dict[str, Any]) -> None:
     current(settings)
 
 
-def stop() -> None:
-    """Stop this worker's template (if any), and forget why it had none."""
+def stop(settings: dict[str, Any] | None = None) -> None:
+    """Stop this worker's template (if any; with ``settings``, only one started for a run with
+    those settings), remove its folder, and forget why it had none."""
+    if settings is not None and _STATE.get("key") != _key(settings):
+        return
     _STATE.pop("failed", None)
     template = _STATE.pop("template", None)
     if template is not None:
@@ -119,6 +124,10 @@ def lost() -> bool:
 def failure() -> str | None:
     """Why this worker's kernels start cold though warm ones were asked for, if they do."""
     return _STATE.get("failed")
+
+
+def _key(settings: dict[str, Any]) -> str:
+    return json.dumps({name: settings.get(name) for name in MOUNTED}, sort_keys=True)
 
 
 def _fail(why: str) -> None:

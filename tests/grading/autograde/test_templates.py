@@ -54,3 +54,16 @@ def test_a_template_that_cannot_start_is_reported_with_bubblewraps_words(
     assert why is not None and why.startswith("the warm kernels' template did not start")
     assert "no-such-prefix" in why  # bubblewrap's own words
     assert "its kernels start cold from now on" in capfd.readouterr().err
+
+
+def test_a_runs_end_stops_its_template_and_removes_its_folder_but_not_another_runs(
+    warm: dict[str, Any], tmp_path: Path
+) -> None:
+    assert kernels.check_start(warm, NOTEBOOK, tmp_path / "first") is None
+    template = templates.current(warm)
+    assert template is not None and template.root.is_dir()
+    templates.stop({**warm, "stub": str(tmp_path / "another-run")})  # another run's end
+    assert template.alive() and template.root.is_dir()
+    templates.stop(warm)  # its own run's end
+    assert not template.alive() and not template.root.exists()
+    assert not Path(f"{template.root}.owner").exists()
