@@ -266,7 +266,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory, certs: Path) -> Iterator[C
 
 def shown(run: Run) -> list[str]:
     """The students in the progress lines, in the order they were done."""
-    return re.findall(rf"^\[\s*\d+/{len(CLASS)}\] ([\w.-]+): ", run.output, flags=re.MULTILINE)
+    return re.findall(r"^\[\s*\d+/\d+\] ([\w.-]+): ", run.output, flags=re.MULTILINE)
 
 
 def feedback(course: Path, student: str) -> str:
@@ -455,10 +455,19 @@ def test_a_worker_with_other_code_joining_mid_run_stops_it_naming_itself_and_who
     assert saved == sorted(graded)
 
 
+SLOW = "slow"
+"""The student a worker is killed grading: their notebook sleeps 10 s, so that the kill, 2 s after
+the worker is seen grading them, lands mid-notebook (another student may take under 2 s)."""
+
+
 def grade_killing_a_worker(cluster: Cluster, course: Path) -> tuple[str, str, set[Path]]:
-    """``make autograde`` through ``cluster``, killing the first worker seen grading, 2 s after:
-    the run's output, the worker killed and the folders it held."""
+    """``make autograde`` through ``cluster`` of the class and :data:`SLOW`, killing the worker seen
+    grading :data:`SLOW`, 2 s after: the run's output, the worker killed and the folders it held."""
     from distributed import Client
+
+    folder = course / "submitted" / SLOW / ASSIGNMENT
+    folder.mkdir(parents=True)
+    nbformat.write(hostile("import time\ntime.sleep(10)\n")(course), folder / f"{NOTEBOOK}.ipynb")
 
     process = subprocess.Popen(
         command("autograde", course=course, SCHEDULER=cluster.address, CERTS=str(cluster.certs),
@@ -468,11 +477,12 @@ def grade_killing_a_worker(cluster: Cluster, course: Path) -> tuple[str, str, se
     with Client(cluster.address, security=cluster.security(), timeout="30s") as client:
         victim = None
         while victim is None and process.poll() is None:
-            busy = client.run(lambda dask_worker: bool(dask_worker.state.executing))
+            busy = client.run(lambda dask_worker: [str(task.key) for task in dask_worker.state.executing])
             names = {a: w["name"] for a, w in client.scheduler_info()["workers"].items()}
-            victim = next((names[a] for a, executing in busy.items() if executing), None)
+            grading_slow = [a for a, keys in busy.items() if any(k.endswith(f"-{SLOW}") for k in keys)]
+            victim = names[grading_slow[0]] if grading_slow else None
             time.sleep(0.2)
-    assert victim is not None, "the run ended before any worker was seen grading"
+    assert victim is not None, f"the run ended before a worker was seen grading {SLOW}"
     time.sleep(2)  # its kernel is running
     held = held_folders(cluster.pids(victim))
     cluster.kill(victim)
@@ -493,9 +503,11 @@ def test_a_worker_killed_mid_run_loses_no_one_and_its_students_are_graded_once_a
         cluster.wait_for(2)
     finally:
         cluster.stop()
-    assert sorted(shown(run)) == sorted(CLASS), run.output
-    assert run.submissions == dict.fromkeys(CLASS, 1)
-    assert run.grades == local.grades  # the retried are graded as anywhere else
+    assert sorted(shown(run)) == sorted([*CLASS, SLOW]), run.output
+    assert run.submissions == dict.fromkeys([*CLASS, SLOW], 1)
+    class_grades = {(student, part): g for (student, part), g in run.grades.items() if student != SLOW}
+    assert class_grades == local.grades  # the retried are graded as anywhere else
+    assert any(line.startswith(f"Graded again: {SLOW} ") for line in run.report), run.report
     again = [line for line in run.report if line.startswith("Graded again: ")]
     assert again, run.report
     for line in again:
@@ -520,13 +532,13 @@ def test_a_student_whose_workers_all_died_is_named_as_not_graded_and_the_rest_ar
         run = finish(course, grade_killing_a_worker(cluster, course)[0])
     finally:
         cluster.stop()
-    assert sorted(shown(run)) == sorted(CLASS)
+    assert sorted(shown(run)) == sorted([*CLASS, SLOW])
     lost = {s for s, row in run.rows.items() if "not graded: " in row["details"]}
-    assert lost and len(lost) < len(CLASS), run.rows
+    assert SLOW in lost and len(lost) < len(CLASS), run.rows
     for student in lost:
         assert "more than the scheduler's allowed-failures" in run.rows[student]["details"]
         assert run.rows[student]["status"] == "failed"
         assert all(score == 0 and manual for (s, _), (score, manual) in run.grades.items() if s == student)
     for (student, part), score in run.grades.items():
         if student not in lost:
-            assert score == local.grades[(student, part)]
+            assert score == local.grades[(student, part)], student
