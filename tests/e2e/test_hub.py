@@ -48,7 +48,7 @@ from tests.support.hub import (
     system_users,
 )
 from tests.support.jupyterlab import close_dialog, type_answers, validate, wait_idle
-from tests.support.make_targets import command, make
+from tests.support.make_targets import ROOT, command, make
 from tests.support.slips import answered
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow, pytest.mark.xdist_group("hub")]
@@ -215,6 +215,7 @@ def test_make_hub_refuses_a_course_folder_other_users_can_read(tmp_path: Path) -
     course = tmp_path / "open-course"
     course.mkdir(mode=0o755)
     course.chmod(0o755)
+    shutil.copy(ROOT / "nbgrader_config.py", course)  # a course folder: make reads its course id first
     make = command("hub", course=course, HUB_DIR=str(tmp_path / "hub"), EXCHANGE=str(tmp_path / "x"))
     refused = subprocess.run(
         [*make[: make.index("hub")], "-o", f"{tmp_path}/hub/.installed", "hub"],
