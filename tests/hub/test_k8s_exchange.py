@@ -39,8 +39,6 @@ pytestmark = [pytest.mark.lab, pytest.mark.xdist_group("k8s-exchange")]
 
 HUB_CONFIG = """\
 import sys
-
-from tests.support.ports import free_port
 c = get_config()  # noqa: F821
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = {proxy}
