@@ -39,8 +39,8 @@ class LocalExecutor:
 
     def preflight(self, portable: Portable) -> None:
         settings = portable.settings
-        for _ in range(self.jobs):  # the workers' templates start meanwhile
-            if self._pool is not None:
+        if self._pool is not None:  # the workers' templates start meanwhile
+            for _ in range(self.jobs):
                 self._pool.submit(templates.start, settings.sandbox)
         first = sorted(settings.structures)[0]
         refused = kernels.check_start(settings.sandbox, first, settings.scratch / "preflight")

@@ -54,8 +54,7 @@ def main(argv: list[str]) -> None:
 def detach(settings: dict[str, Any]) -> None:
     """Die with the grader's worker (``PR_SET_PDEATHSIG``; refuse to start if it is already gone),
     even where no sandbox's own first process would see to it; standard input from ``/dev/null``,
-    output and error into the kernel's log. The warm launcher (``fork.py``) starts the same way.
-    Returns the log's descriptor."""
+    output and error into the kernel's log. The warm launcher (``fork.py``) starts the same way."""
     ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != settings.get("parent", os.getppid()):
         raise SystemExit("the grader is gone")
