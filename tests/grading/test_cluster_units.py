@@ -77,6 +77,32 @@ def test_a_folder_removed_by_its_user_lets_go_of_its_owner_file(tmp_path: Path) 
     assert list(tmp_path.iterdir()) == []
 
 
+def immutable(path: Path, on: bool) -> bool:
+    """Make ``path`` a file nobody, not even root, can remove (``chattr +i``), or undo it: whether
+    this file system allows it."""
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True)
+    return done.returncode == 0
+
+
+def test_a_folder_that_cannot_be_emptied_keeps_its_owner_file_for_the_next_sweep(tmp_path: Path) -> None:
+    """A folder its run could not remove (a file that cannot go, a process still writing in it) is
+    not left without its owner file: the next sweep, once the cause is gone, removes it."""
+    made = scratch.folder("rk-", str(tmp_path))
+    stuck = made / "kernel.log"
+    stuck.write_text("a kernel's log")
+    if not immutable(stuck, True):
+        pytest.skip("this file system has no immutable files (chattr +i): root can remove any other")
+    try:
+        scratch.remove(made)
+        assert made.is_dir() and Path(f"{made}{scratch.OWNER}").is_file()
+        assert scratch.sweep([str(tmp_path)]) == []  # still cannot: the owner file stays
+        assert Path(f"{made}{scratch.OWNER}").is_file()
+    finally:
+        immutable(stuck, False)
+    assert scratch.sweep([str(tmp_path)]) == [made]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_certificates_are_made_once_and_a_key_others_can_read_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "certs"
     certificates.make(folder)

@@ -119,8 +119,7 @@ def remove(made: Path) -> None:
         if held.on_remove is not None:
             held.on_remove(made)
     finally:
-        shutil.rmtree(made, ignore_errors=True)
-        _release(made, held.descriptor)
+        _release(made, held.descriptor, unlink=_emptied(made))
 
 
 def remove_all() -> None:
@@ -187,8 +186,8 @@ def _remove_stale(owner: Path, made: Path) -> bool:
         except OSError:
             found = None  # its process died before it made the folder, or a sweep before us removed it
         ours = found is not None and stat.S_ISDIR(found.st_mode) and found.st_uid == os.geteuid()
-        if ours:
-            shutil.rmtree(made, ignore_errors=True)
+        if ours and not _emptied(made):
+            return False  # the owner file stays, for a later sweep to try again
         os.unlink(owner)  # last, still locked: a folder is never left without its owner file
         return ours
     finally:
@@ -206,12 +205,25 @@ def _forget_removed() -> None:
         _release(made, held.descriptor)
 
 
-def _release(made: Path, descriptor: int) -> None:
+def _release(made: Path, descriptor: int, unlink: bool = True) -> None:
+    """Let go of ``made``'s owner file, and remove it if ``unlink``: one kept, unlocked, tells
+    the next sweep that ``made`` is a dead process's folder."""
     owner = f"{made}{OWNER}"
     with contextlib.suppress(OSError):
-        if _same(descriptor, owner):
+        if unlink and _same(descriptor, owner):
             os.unlink(owner)
     os.close(descriptor)
+
+
+def _emptied(made: Path) -> bool:
+    """Remove ``made`` and all it holds: whether it is gone. A file that cannot be removed, or
+    one that a process still running in it makes meanwhile, leaves it; a second pass takes what
+    such a process made."""
+    for _ in range(2):
+        shutil.rmtree(made, ignore_errors=True)
+        if not os.path.lexists(made):
+            return True
+    return False
 
 
 def _same(descriptor: int, path: str) -> bool:
