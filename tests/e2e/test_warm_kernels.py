@@ -2,8 +2,8 @@
 notebook does to its kernel never reaches the next student's, and a template that ends leaves
 grading to cold kernels.
 
-A meddling student patches numpy and a builtin, leaves a global, writes under /tmp, /dev/shm and
-the home folder, starts a background process, changes directory, ignores a signal and leaves a
+A meddling student patches numpy and a builtin, leaves a global, writes under /tmp, /dev/shm, /dev
+and the home folder, starts a background process, changes directory, ignores a signal and leaves a
 key in the session keyring (the grader holds one, as a login or a service does); the student
 graded after them on the same worker (one worker: the order is the driver's, largest submission
 first) looks for all of it, and gets a graded notebook byte-identical to the one a cold run gives
@@ -37,7 +37,7 @@ import numpy as np
 np.sum = lambda *a, **k: 42
 math.sqrt = lambda x: 7
 builtins.LEFT_BEHIND = "meddler"
-for place in ("/tmp", "/dev/shm", os.path.expanduser("~")):
+for place in ("/tmp", "/dev/shm", os.path.expanduser("~"), "/dev"):
     with open(os.path.join(place, "left-behind.txt"), "w") as handle:
         handle.write("meddler")
 subprocess.Popen(["sleep", "300"], start_new_session=True)
@@ -59,6 +59,7 @@ import math
 print("numpy sum:", np.sum([1, 2]), "| sqrt:", math.sqrt(4), "| global:", hasattr(builtins, "LEFT_BEHIND"))
 print("tmp:", sorted(os.listdir("/tmp")), "| home:", sorted(os.listdir(os.path.expanduser("~"))))
 print("shm:", sorted(n for n in os.listdir("/dev/shm") if not n.startswith("rk-")))
+print("dev:", sorted(os.listdir("/dev")))
 print("cwd:", os.getcwd(), "| processes:", len(processes), "sleep" in " ".join(commands))
 import subprocess, sys
 print("argv:", sys.argv[0], len(sys.argv), "| environment:", sorted(os.environ))
@@ -118,6 +119,8 @@ def test_nothing_a_notebook_does_reaches_the_next_students_kernel(warm: Path) ->
     assert "numpy sum: 3 | sqrt: 2.0 | global: False" in seen
     assert "tmp: [] | home: ['.ipython', '.matplotlib']" in seen  # IPython's, and the font cache
     assert "shm: []" in seen
+    devices = ["core", "fd", "full", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout"]
+    assert f"dev: {[*devices, 'tty', 'urandom', 'zero']}" in seen  # bubblewrap's, without the meddler's file
     assert "cwd: /home/student" in seen and "False" in seen.split("processes:")[1]
     assert "a program's exit status: 3" in seen  # its children are its own to wait for
     assert "keyring: False" in seen
