@@ -58,6 +58,18 @@ MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 0x4000, 1 << 
 HOME = "/home/student"
 COVERED = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus")
 """What bubblewrap makes read-only in a sandbox's ``/proc``; so does a warm kernel."""
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty", "pts")
+"""The devices (and the pseudo-terminals' file system) in a sandbox's ``/dev``, as bubblewrap
+mounts them; a warm kernel mounts the template's again in a ``/dev`` of its own."""
+DEVICE_LINKS = {
+    "fd": "/proc/self/fd",
+    "stdin": "/proc/self/fd/0",
+    "stdout": "/proc/self/fd/1",
+    "stderr": "/proc/self/fd/2",
+    "ptmx": "pts/ptmx",
+    "core": "/proc/kcore",
+}
+"""The links bubblewrap makes in a sandbox's ``/dev``."""
 _LIMITS = {
     "address_space": resource.RLIMIT_AS,
     "file_size": resource.RLIMIT_FSIZE,
@@ -179,7 +191,9 @@ def _own_ids(uid: int, gid: int) -> None:
 
 def _isolate(settings: dict[str, Any]) -> None:
     """New namespaces and fresh in-memory places, as bubblewrap makes them (mode 0755); the runtime
-    folder and matplotlib's font cache (what a cold kernel's sandbox mounts there) put back."""
+    folder, matplotlib's font cache (what a cold kernel's sandbox mounts there) and the devices put
+    back. ``/dev`` is fresh too: the template's is writable by the sandbox's user, and every kernel
+    forked from it would find there what the one before left."""
     uid, gid = os.geteuid(), os.getegid()
     flags = 0
     for name in FLAGS.values():
@@ -190,6 +204,7 @@ def _isolate(settings: dict[str, Any]) -> None:
     fresh = MS_NOSUID | MS_NODEV
     _mount("tmpfs", "/tmp", "tmpfs", fresh, f"size={int(settings['tmp_bytes'])},mode=755")
     kept = {str(settings["runtime"]): "/tmp/.runtime"}
+    kept.update({f"/dev/{name}": f"/tmp/.dev-{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")})
     fonts = Path(HOME, ".matplotlib")
     for found in sorted(fonts.iterdir()) if fonts.is_dir() else []:
         kept[str(found)] = f"/tmp/.{found.name}"
@@ -197,6 +212,10 @@ def _isolate(settings: dict[str, Any]) -> None:
         os.mkdir(staged) if os.path.isdir(source) else Path(staged).touch()
         _mount(source, staged, None, MS_BIND)
     _mount("tmpfs", HOME, "tmpfs", fresh, f"size={int(settings['home_bytes'])},mode=755")
+    _mount("tmpfs", "/dev", "tmpfs", fresh, "mode=755")
+    for link, target in DEVICE_LINKS.items():
+        os.symlink(target, f"/dev/{link}")
+    os.mkdir("/dev/shm")
     _mount("tmpfs", "/dev/shm", "tmpfs", fresh, "mode=755")
     for source, staged in kept.items():
         if os.path.isdir(staged):

@@ -19,7 +19,10 @@ What the keeper reports, once the kernel has started (what it does while startin
 - a connection asked for or an address bound (the kernel's own sockets are made before it starts);
 - and, refused, what would let code slip past the watch: ``io_uring`` (which opens files without
   a system call to see), a filter of its own (a second supervisor could answer first), and making
-  itself unreadable (``PR_SET_DUMPABLE``).
+  itself unreadable (``PR_SET_DUMPABLE``); and the kernel's keyrings (``add_key``, ``keyctl``,
+  ``request_key``), which no namespace separates: the sandbox's user is the grader's to them, so a
+  notebook could read the keys of the grader's session (a login's or a service's) and leave one
+  there for the next student's kernel to find.
 
 Reads of files outside the kernel's places are left to the audit hook, which can tell the
 kernel's own machinery from the notebook's code; the sandbox makes them harmless either way. A
@@ -58,6 +61,7 @@ from roofline_recorder.places import Places, other_process
 __all__ = ["RULES", "Keeper", "Watched", "install", "keep"]
 
 PR_SET_DUMPABLE, PR_SET_SECCOMP = 4, 22
+KEYRING = ("add_key", "keyctl", "request_key")
 RULES: tuple[seccomp.Rule, ...] = (
     *((name, ()) for name in ("execve", "execveat")),
     *((name, ()) for name in ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")),
@@ -65,11 +69,12 @@ RULES: tuple[seccomp.Rule, ...] = (
     *((name, ()) for name in ("process_vm_readv", "process_vm_writev")),
     *((name, ()) for name in ("open", "openat", "openat2", "creat", "connect", "bind")),
     *((name, ()) for name in ("io_uring_setup", "seccomp")),
+    *((name, ()) for name in KEYRING),
     ("prctl", ((0, PR_SET_DUMPABLE),)),
     ("prctl", ((0, PR_SET_SECCOMP),)),
 )
 """The system calls handed to the keeper: name and the argument values that must hold (none: all)."""
-REFUSED = frozenset({"io_uring_setup", "seccomp", "prctl"})
+REFUSED = frozenset({"io_uring_setup", "seccomp", "prctl", *KEYRING})
 REPEATS = 20
 """Times one event (the same words) is reported; more are only counted."""
 MAX_EVENTS = 500
@@ -271,6 +276,9 @@ def describe(name: str, call: seccomp.Call, watched: Watched) -> tuple[str, str]
         return None if peer is None else ("network", f"{name}({peer})")
     if name == "io_uring_setup":
         return "refused", "tried to use io_uring, which grading does not allow (refused)"
+    if name in KEYRING:
+        words = f"tried to use the system's keyrings ({name}), which grading does not allow (refused)"
+        return "refused", words
     if name == "prctl" and args[0] == PR_SET_DUMPABLE:
         return "refused", "tried to make itself unreadable to the grader (PR_SET_DUMPABLE, refused)"
     return "refused", "tried to add a system-call filter of its own (refused)"

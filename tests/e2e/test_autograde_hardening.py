@@ -12,12 +12,12 @@ release, one honest slip) and an honest student whose functions print their own 
 class is data: tests/e2e/crafted/class.toml says what each student submits and what must come of
 it, with the longer code in crafted/*.ipy; this module builds the submissions from it.
 
-The class is graded in parallel (JOBS=2) with a made-up secret in the grader's environment, and
-the controls again alone and sequentially (JOBS=1). The tests then check part by part that no
-answer earned credit it should not and no honest one lost any, that every attempt is named in
-the report and nothing of the instructor's reaches a graded notebook or feedback page, that
-every process is gone, that the controls' grades do not depend on the others nor on the number
-of workers, that the gradebook is intact and that no submitted file changed.
+The class is graded in parallel (JOBS=2) with a made-up secret in the grader's environment and
+session keyring, and the controls again alone and sequentially (JOBS=1). The tests then check
+part by part that no answer earned credit it should not and no honest one lost any, that every
+attempt is named in the report and nothing of the instructor's reaches a graded notebook or
+feedback page, that every process is gone, that the controls' grades do not depend on the others
+nor on the number of workers, that the gradebook is intact and that no submitted file changed.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ ASSIGNMENT = "roofline"
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
 TIMEOUT, BUDGET, MEMORY_GB = 5, 25, 1.5  # a cell, a notebook, a kernel's tree: small, so the class is quick
 TOKEN = "canvas-" + hashlib.sha256(b"a made-up token").hexdigest()[:24]
-"""A secret of the instructor's, in the grader's environment: it must reach no student."""
+"""A secret of the instructor's, in the grader's environment and session keyring: it must reach no student."""
 
 
 # --- Building submissions ------------------------------------------------------------------
@@ -421,7 +421,10 @@ def grade_class(
     before = tree_hashes(course / "submitted")
     options = f"--timeout {TIMEOUT} --notebook-budget {BUDGET} --memory-gb {MEMORY_GB} {options}"
     secret = {"CANVAS_API_TOKEN": TOKEN}
-    done = make("autograde", course=course, environment=secret, JOBS=str(jobs), AUTOGRADE_OPTIONS=options)
+    keys = {"canvas-token": TOKEN}  # in the grader's session keyring, as a login or a service holds one
+    done = make(
+        "autograde", course=course, environment=secret, keys=keys, JOBS=str(jobs), AUTOGRADE_OPTIONS=options
+    )
     if feedback:
         make("feedback", course=course, environment=secret)
     with (course / "autograded" / f"{ASSIGNMENT}-report.csv").open(newline="") as handle:

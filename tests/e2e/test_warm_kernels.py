@@ -2,11 +2,12 @@
 notebook does to its kernel never reaches the next student's, and a template that ends leaves
 grading to cold kernels.
 
-A meddling student patches numpy and a builtin, leaves a global, writes under /tmp, /dev/shm and
-the home folder, starts a background process, changes directory and ignores a signal; the
-student graded after them on the same worker (one worker: the order is the driver's, largest
-submission first) looks for all of it, and gets a graded notebook byte-identical to the one a
-cold run gives them.
+A meddling student patches numpy and a builtin, leaves a global, writes under /tmp, /dev/shm, /dev
+and the home folder, starts a background process, changes directory, ignores a signal and leaves a
+key in the session keyring (the grader holds one, as a login or a service does); the student
+graded after them on the same worker (one worker: the order is the driver's, largest submission
+first) looks for all of it, and gets a graded notebook byte-identical to the one a cold run gives
+them.
 """
 
 from __future__ import annotations
@@ -23,21 +24,33 @@ from tests.support.slips import ASSIGNMENT, answered
 pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("warm")]
 
 EX1 = "ex1_int8_matmul"
-MEDDLE = """
+KEYRING_CALLS = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+add_key, keyctl = {"x86_64": (248, 250), "aarch64": (217, 219)}[os.uname().machine]
+"""
+"""The system calls of the kernel's keyrings, as a notebook reaches them."""
+MEDDLE = (
+    KEYRING_CALLS
+    + """
 import builtins, math, os, signal, subprocess
 import numpy as np
 np.sum = lambda *a, **k: 42
 math.sqrt = lambda x: 7
 builtins.LEFT_BEHIND = "meddler"
-for place in ("/tmp", "/dev/shm", os.path.expanduser("~")):
+for place in ("/tmp", "/dev/shm", os.path.expanduser("~"), "/dev"):
     with open(os.path.join(place, "left-behind.txt"), "w") as handle:
         handle.write("meddler")
 subprocess.Popen(["sleep", "300"], start_new_session=True)
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 os.chdir("/tmp")
+libc.syscall(add_key, b"user", b"left-behind", b"meddler", 7, -3)  # -3: the session keyring
 # padding, so that this submission is the larger one and graded first:
-""" + "\n".join(f"# {'x' * 70}" for _ in range(40))
-LOOK = """
+"""
+    + "\n".join(f"# {'x' * 70}" for _ in range(40))
+)
+LOOK = (
+    KEYRING_CALLS
+    + """
 import builtins, os, random
 import numpy as np
 processes = [p for p in os.listdir("/proc") if p.isdigit()]
@@ -46,11 +59,14 @@ import math
 print("numpy sum:", np.sum([1, 2]), "| sqrt:", math.sqrt(4), "| global:", hasattr(builtins, "LEFT_BEHIND"))
 print("tmp:", sorted(os.listdir("/tmp")), "| home:", sorted(os.listdir(os.path.expanduser("~"))))
 print("shm:", sorted(n for n in os.listdir("/dev/shm") if not n.startswith("rk-")))
+print("dev:", sorted(os.listdir("/dev")))
 print("cwd:", os.getcwd(), "| processes:", len(processes), "sleep" in " ".join(commands))
 import subprocess, sys
 print("argv:", sys.argv[0], len(sys.argv), "| environment:", sorted(os.environ))
 print("a program's exit status:", subprocess.run(["sh", "-c", "exit 3"]).returncode)
+print("keyring:", libc.syscall(keyctl, 10, -3, b"user", b"left-behind", 0) > 0)  # 10: KEYCTL_SEARCH
 """
+)
 
 
 def with_cell(source: str) -> nbformat.NotebookNode:
@@ -66,7 +82,7 @@ def graded(template: Path, name: str, kernels: str) -> Path:
         folder = course / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         nbformat.write(with_cell(source), folder / f"{EX1}.ipynb")
-    done = make("autograde", course=course, JOBS="1", KERNELS=kernels)
+    done = make("autograde", course=course, keys={"grader-session": "x"}, JOBS="1", KERNELS=kernels)
     (course / "first-line.txt").write_text(done.stdout.splitlines()[0])
     return course
 
@@ -103,8 +119,11 @@ def test_nothing_a_notebook_does_reaches_the_next_students_kernel(warm: Path) ->
     assert "numpy sum: 3 | sqrt: 2.0 | global: False" in seen
     assert "tmp: [] | home: ['.ipython', '.matplotlib']" in seen  # IPython's, and the font cache
     assert "shm: []" in seen
+    devices = ["core", "fd", "full", "null", "ptmx", "pts", "random", "shm", "stderr", "stdin", "stdout"]
+    assert f"dev: {[*devices, 'tty', 'urandom', 'zero']}" in seen  # bubblewrap's, without the meddler's file
     assert "cwd: /home/student" in seen and "False" in seen.split("processes:")[1]
     assert "a program's exit status: 3" in seen  # its children are its own to wait for
+    assert "keyring: False" in seen
 
 
 def test_the_next_students_graded_notebook_is_the_one_a_cold_kernel_gives(warm: Path, cold: Path) -> None:

@@ -81,6 +81,10 @@ def test_the_keeper_names_what_reaches_beyond_the_kernel_and_nothing_it_does_to_
         "traces a process with ptrace (request 16, process 1)",
     )
     assert watch.describe("io_uring_setup", call("io_uring_setup", 8, 0), watched)[0] == "refused"
+    assert watch.describe("keyctl", call("keyctl", 0, -3), watched) == (
+        "refused",
+        "tried to use the system's keyrings (keyctl), which grading does not allow (refused)",
+    )
 
 
 def test_a_network_address_is_named(watched: watch.Watched) -> None:

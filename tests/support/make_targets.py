@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support import keyring
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -33,15 +35,22 @@ def command(*targets: str, course: Path | None = None, **variables: str) -> list
 
 
 def make(
-    *targets: str, course: Path, environment: dict[str, str] | None = None, **variables: str
+    *targets: str,
+    course: Path,
+    environment: dict[str, str] | None = None,
+    keys: dict[str, str] | None = None,
+    **variables: str,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``make targets`` on ``course`` with this interpreter's environment (its nbgrader), plus
-    ``environment`` (variables an instructor's shell might hold).
+    ``environment`` (variables an instructor's shell might hold); with ``keys``, in a session
+    keyring of its own holding them (as an instructor's login or a service holds secrets,
+    :mod:`tests.support.keyring`).
 
     ``-o .venv/.installed`` keeps make from reinstalling the environment the tests already run in.
     """
+    argv = command(*targets, course=course, **variables)
     done = subprocess.run(
-        command(*targets, course=course, **variables),
+        keyring.wrapped(argv, keys) if keys else argv,
         capture_output=True,
         text=True,
         timeout=1800,
