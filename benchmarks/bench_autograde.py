@@ -347,6 +347,9 @@ class InstantExecutor:
     def describe(self) -> str:
         return "infinitely fast workers"
 
+    def warm_up(self, sandbox: Any) -> None:
+        pass
+
     def preflight(self, portable: Any) -> None:
         pass
 

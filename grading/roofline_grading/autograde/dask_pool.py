@@ -98,6 +98,9 @@ class DaskExecutor:
         threads = sum(int(w["nthreads"]) for w in workers)
         return f"the Dask scheduler at {self.address} ({len(workers)} workers, {threads} threads now; TLS)"
 
+    def warm_up(self, sandbox: dict[str, Any]) -> None:
+        pass  # each worker starts its template in the preflight, as it makes the run's settings its own
+
     def preflight(self, portable: Portable) -> None:
         self._run_id = portable.run_id
         if not self.client.scheduler_info()["workers"]:

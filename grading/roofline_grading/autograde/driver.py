@@ -30,6 +30,7 @@ import secrets
 import shutil
 import stat
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -140,10 +141,12 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
         return outcome
     before = {s: _hashes(plan.course.submitted_dir(s, options.assignment)) for s in plan.students}
     executor = executor or executor_for(options, plan.jobs)  # local workers load nbgrader meanwhile
+    plotting = threading.Thread(target=misconceptions.load_plotting, name="load-plotting")
     scratch.sweep()  # what a killed run left on this machine
     run_dir = scratch.folder("roofline-autograde-", machine.scratch_root(), machine.stop_kernels)
     try:
         settings = _settings(plan, run_dir)
+        executor.warm_up(settings.sandbox)
         kernels_text = _remote_kernels(options) if options.scheduler else _choose_kernels(options, settings)
         header = plan.header.replace("{workers}", executor.describe()).replace("{kernels}", kernels_text)
         plan = replace(plan, header=header)
@@ -152,6 +155,7 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
         executor.preflight(portable)
         templates.stop()  # the one the first line's check started, in this process: workers have their own
         saver = _Saver(plan, outcome, out)
+        plotting.start()
         with gradebook.opened(plan.course) as book, saver.progress:  # once: opening costs as much as a merge
             saver.book = book
             executor.grade(portable, _handed_out(plan), _reader(plan), saver.done)
@@ -160,6 +164,8 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
         scratch.remove(run_dir)  # and what a worker that died left running in it
     _check_unchanged(plan, before, outcome)
     _check_all_graded(plan, outcome)
+    if plotting.is_alive():
+        plotting.join()
     outcome.seconds = time.monotonic() - started
     _report(plan, outcome, out)
     return outcome

@@ -13,7 +13,7 @@ however often a lost worker made the executor grade them again.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from roofline_grading.autograde.jobs import Graded, Job, Portable
 
@@ -28,6 +28,11 @@ class Executor(Protocol):
 
     def describe(self) -> str:
         """Where it grades, for the run's first line (``2 workers``, ``Dask scheduler ...: 4 workers``)."""
+        ...
+
+    def warm_up(self, sandbox: dict[str, Any]) -> None:
+        """Start what the workers need before their first student (their warm kernels' templates,
+        as ``sandbox`` says), without waiting: the driver checks the run meanwhile."""
         ...
 
     def preflight(self, portable: Portable) -> None:

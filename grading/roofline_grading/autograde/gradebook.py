@@ -269,7 +269,8 @@ def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> Latene
         extra = {"timestamp": result.timestamp} if result.timestamp is not None else {}
         submission = gb.update_or_create_submission(assignment, result.student, **extra)
         seconds_late = submission.total_seconds_late
-        for notebook in submission.notebooks:
+        notebooks = _submitted_notebooks(gb, submission)
+        for notebook in notebooks:
             mine = result.notebook(notebook.name)
             for grade in notebook.grades:
                 score = mine.grades.get(grade.name) if mine is not None else None
@@ -284,7 +285,7 @@ def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> Latene
         if seconds_late > 0:
             gb.db.flush()
             penalty_of = late.plugin_inst.late_submission_penalty
-            for notebook in submission.notebooks:
+            for notebook in notebooks:
                 gb.db.refresh(notebook, ["score"])  # the score these grades make: a penalty is taken from it
                 penalty = penalty_of(result.student, notebook.score, seconds_late)
                 if penalty is not None:  # as nbgrader: not below 0, not above the notebook's score
@@ -292,5 +293,24 @@ def _merge(gb: Any, assignment: str, result: StudentResult, late: Any) -> Latene
         gb.db.commit()
     if seconds_late <= 0:
         return None
-    taken = sum(n.late_submission_penalty or 0.0 for n in submission.notebooks)
+    taken = sum(n.late_submission_penalty or 0.0 for n in notebooks)
     return Lateness(submission.timestamp, submission.duedate, float(taken))
+
+
+def _submitted_notebooks(gb: Any, submission: Any) -> list[Any]:
+    """The submission's notebooks with their grades, comments and the cells naming them, in three
+    queries: read one attribute at a time, each grade's and comment's cell was a query of its own
+    (hundreds a student, most of the driver's time on a class of many notebooks)."""
+    from nbgrader.api import Comment, Grade, SubmittedNotebook
+    from sqlalchemy.orm import joinedload, selectinload
+
+    query = gb.db.query(SubmittedNotebook).filter(SubmittedNotebook.assignment_id == submission.id)
+    return list(
+        query.options(
+            joinedload(SubmittedNotebook.notebook),
+            selectinload(SubmittedNotebook.grades).joinedload(Grade.cell),
+            selectinload(SubmittedNotebook.comments).joinedload(Comment.cell),
+        )
+        .populate_existing()
+        .all()
+    )

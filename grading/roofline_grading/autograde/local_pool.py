@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from roofline_grading.autograde import kernels, machine, scratch, templates, worker
 from roofline_grading.autograde.executor import Done, JobOf
@@ -37,11 +38,13 @@ class LocalExecutor:
     def describe(self) -> str:
         return f"{self.jobs} worker{'s' if self.jobs != 1 else ''}"
 
+    def warm_up(self, sandbox: dict[str, Any]) -> None:
+        if self._pool is not None:  # each worker's template starts while the driver checks the run
+            for _ in range(self.jobs):
+                self._pool.submit(templates.start, dict(sandbox))
+
     def preflight(self, portable: Portable) -> None:
         settings = portable.settings
-        if self._pool is not None:  # the workers' templates start meanwhile
-            for _ in range(self.jobs):
-                self._pool.submit(templates.start, settings.sandbox)
         first = sorted(settings.structures)[0]
         refused = kernels.check_start(settings.sandbox, first, settings.scratch / "preflight")
         if refused is not None:

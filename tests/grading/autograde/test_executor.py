@@ -22,4 +22,4 @@ def test_each_executor_has_the_interfaces_method_with_its_parameters(executor: t
 
 
 def test_the_interface_is_what_the_driver_calls() -> None:
-    assert sorted(METHODS) == ["close", "describe", "grade", "preflight"]
+    assert sorted(METHODS) == ["close", "describe", "grade", "preflight", "warm_up"]
