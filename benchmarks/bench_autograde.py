@@ -264,10 +264,37 @@ def time_driver(jobs: int, kernels: str) -> Callable[[Path], float]:
             "--kernels",
             kernels,
         ]
-        run(command, cwd=ROOT)
+        run_driver(command, course)
         return time.perf_counter() - start
 
     return timed
+
+
+STUDENT_LINE = re.compile(r"^\[ *\d+/\d+\] ")
+"""The driver's line for each student it has saved."""
+STEADY: dict[Path, float] = {}
+"""Each driver run's seconds from its first student's line to its last one, by course."""
+
+
+def run_driver(command: list[str], course: Path) -> None:
+    """:func:`run` for the driver, noting when each student's line comes: from the first to the
+    last, the run grades students without its fixed cost (starting, checking, summing up)."""
+    lines, seen = [], []
+    with tempfile.TemporaryFile("w+") as errors:
+        with subprocess.Popen(
+            command, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=errors, text=True
+        ) as process:
+            assert process.stdout is not None
+            for line in process.stdout:
+                lines.append(line)
+                if STUDENT_LINE.match(line):
+                    seen.append(time.perf_counter())
+        errors.seek(0)
+        if process.returncode != 0:
+            raise SystemExit(
+                f"{' '.join(command)} failed:\n{''.join(lines)[-3000:]}\n{errors.read()[-3000:]}"
+            )
+    STEADY[course] = seen[-1] - seen[0] if len(seen) > 1 else float("nan")
 
 
 class Cluster:
@@ -334,7 +361,7 @@ def time_dask(cluster: Cluster, kernels: str) -> Callable[[Path], float]:
         start = time.perf_counter()
         command = [sys.executable, "-m", "roofline_grading.autograde", ASSIGNMENT, "--course", str(course)]
         command += ["--kernels", kernels]
-        run([*command, "--scheduler", cluster.address, "--certs", str(cluster.certs)], cwd=ROOT)
+        run_driver([*command, "--scheduler", cluster.address, "--certs", str(cluster.certs)], course)
         return time.perf_counter() - start
 
     return timed
@@ -559,9 +586,21 @@ class Measured:
     scores: dict[str, dict[str, float]]
     students: int
     notebooks: int
+    steady: dict[str, list[float]]
+    """Each driver run's seconds from its first student's line to its last (:data:`STEADY`)."""
 
     def median(self, name: str) -> float:
         return statistics.median(self.samples[name])
+
+    def steady_ratio(self, name: str) -> float:
+        """A notebook's share of the contender's steady seconds (its students after the first,
+        without the run's fixed cost), over the floor's share of the floor's time."""
+        if self.students < 2 or not self.steady.get(name):
+            return float("nan")
+        per_notebook = (
+            statistics.median(self.steady[name]) / (self.students - 1) / (self.notebooks / self.students)
+        )
+        return per_notebook / (self.median(FLOOR) / self.notebooks)
 
     def cores(self, name: str) -> float:
         """Cores the contender kept busy on average."""
@@ -576,6 +615,7 @@ def measure(
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     cpu: dict[str, list[float]] = {name: [] for name in contenders}
     scores: dict[str, dict[str, float]] = {}
+    steady: dict[str, list[float]] = {}
     for round_ in range(repeat):
         names = list(contenders)
         names = names[round_ % len(names) :] + names[: round_ % len(names)]
@@ -585,6 +625,8 @@ def measure(
             before = meter.seconds()
             samples[name].append(contenders[name](course))
             cpu[name].append(meter.seconds() - before)
+            if course in STEADY:
+                steady.setdefault(name, []).append(STEADY.pop(course))
             if not name.startswith("floor"):
                 scores[f"{name}, round {round_ + 1}"] = totals(course)
             shutil.rmtree(course)
@@ -593,7 +635,7 @@ def measure(
             )
     submitted = list((template / "submitted").glob(f"*/{ASSIGNMENT}/*.ipynb"))
     students = len(list((template / "submitted").iterdir()))
-    return Measured(samples, cpu, scores, students, len(submitted))
+    return Measured(samples, cpu, scores, students, len(submitted), steady)
 
 
 def print_results(results: dict[str, Measured], meter: CpuMeter, args: argparse.Namespace) -> None:
@@ -648,6 +690,7 @@ def _ratios(jobs: int, named: str) -> dict[str, Callable[[Measured], float]]:
             min(jobs, os.cpu_count() or 1) / m.cores(one)
         ),
         f"ratio driver 1 worker{named} / floor:": lambda m: m.median(one) / m.median(FLOOR),
+        f"  a notebook without the run's fixed cost (students 2..n){named}:": lambda m: m.steady_ratio(one),
         f"ratio Dask {jobs} workers / local {jobs} workers{named}:": lambda m: (
             m.median(dask) / m.median(many)
         ),

@@ -2,7 +2,9 @@
 
 ``jobs`` worker processes start as soon as the executor is made (each loads nbgrader's steps once
 while the driver prepares the run); at most twice as many students as workers are in their hands
-at once, so a class's submissions are read as they are sent, never all at once. If a worker
+at once, so a class's submissions are read as they are sent, never all at once, and a worker
+starts its next student while the driver saves the last one (a lone worker too: it would otherwise
+wait for every save). If a worker
 process dies (possible without the sandbox, e.g. a student's code killing it), the students it
 had not finished are graded again one at a time, each named as retried, and the one that kills a
 worker again is reported as not graded; everyone else is graded as usual.
@@ -52,21 +54,21 @@ class LocalExecutor:
 
     def grade(self, portable: Portable, students: Sequence[str], job_of: JobOf, done: Done) -> None:
         remaining = list(students)
-        parallel = self.jobs
+        parallel, in_hand = self.jobs, 2 * self.jobs
         retried: dict[str, list[str]] = {}
         while remaining:
             pool = self._pool or _start_pool(parallel)
             self._pool = None
             with pool:
-                finished, sent = _round(pool, parallel, portable, remaining, job_of, done, retried)
+                finished, sent = _round(pool, in_hand, portable, remaining, job_of, done, retried)
             broken = bool(sent - finished)
             remaining = [s for s in remaining if s not in finished]
             for student in sent - finished:
                 retried.setdefault(student, []).append(LOST)
-            if broken and parallel == 1 and remaining:
+            if broken and in_hand == 1 and remaining:
                 culprit = remaining.pop(0)
                 done(Graded(not_graded(portable.settings, culprit, KILLER), retried.pop(culprit, [])))
-            parallel = 1 if broken else parallel
+            parallel, in_hand = (1, 1) if broken else (parallel, in_hand)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -76,23 +78,23 @@ class LocalExecutor:
 
 def _round(
     pool: ProcessPoolExecutor,
-    parallel: int,
+    in_hand: int,
     portable: Portable,
     students: list[str],
     job_of: JobOf,
     done: Done,
     retried: dict[str, list[str]],
 ) -> tuple[set[str], set[str]]:
-    """Grade ``students`` with ``pool``, at most ``2 * parallel`` in its hands at once (one
-    when alone: the one that may kill its worker): who
-    finished, and who was sent (all who were sent finished unless a worker process died)."""
+    """Grade ``students`` with ``pool``, at most ``in_hand`` in its hands at once (one after a
+    worker died: the one that may kill its worker): who finished, and who was sent (all who were
+    sent finished unless a worker process died)."""
     waiting = deque(students)
     running: dict[Future[Graded], str] = {}
     finished: set[str] = set()
     sent: set[str] = set()
     broken = False
     while waiting or running:
-        while waiting and len(running) < (2 * parallel if parallel > 1 else 1) and not broken:
+        while waiting and len(running) < in_hand and not broken:
             student = waiting.popleft()
             sent.add(student)
             running[pool.submit(machine.grade_job, portable.settings, job_of(student))] = student

@@ -60,10 +60,11 @@ def run(students: list[str], jobs: int, monkeypatch: pytest.MonkeyPatch) -> dict
     return done
 
 
+@pytest.mark.parametrize("jobs", [1, 2])  # a lone worker too holds two students: it never waits for a save
 def test_a_submission_that_kills_its_worker_twice_is_not_graded_and_the_others_are(
-    monkeypatch: pytest.MonkeyPatch,
+    jobs: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    done = run(["alice", KILLS, "bob", "carol"], 2, monkeypatch)
+    done = run(["alice", KILLS, "bob", "carol"], jobs, monkeypatch)
     assert sorted(done) == ["alice", "bob", "carol", KILLS]
     assert done[KILLS].result.problems == [KILLER]
     assert done[KILLS].result.notebooks[0].grades["check"].needs_manual_grade
