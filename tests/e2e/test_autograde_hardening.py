@@ -845,7 +845,7 @@ def formgrader_views(running: Formgrader) -> list[tuple[str, str | None]]:
 
 TABS = 4
 """The formgrader views open at once: chromium runs the pages formgrader has sent while the server
-renders the next (one after another, the test's two minutes were mostly each side waiting)."""
+renders the next (the class's 275 views, near idle: 100 s, one after another 128 s)."""
 
 
 def check_view(page: Any, view: str, student: str | None) -> None:
