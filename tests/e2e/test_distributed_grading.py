@@ -408,7 +408,8 @@ def test_a_worker_with_other_code_joining_mid_run_stops_it_naming_itself_and_who
     """Once the first student is done, w3 joins with other grading code and w1 and w2 are lost:
     the students they held go to w3, which cannot grade them. The run stops: the students graded
     are saved, and the line names w3 by its address, the students not graded and how to grade them.
-    (Four more students take 20 s each, so that the run is still going when w3 has joined.)"""
+    (Four more students take 60 s each, so that the run is still going when w3 has joined, however
+    long a loaded machine takes to start it; none of them is graded, so the wait costs nothing.)"""
     cluster = start_cluster(tmp_path_factory.mktemp("joins"), certs)
     try:
         course = copy_course(course_template, "joins")
@@ -416,10 +417,10 @@ def test_a_worker_with_other_code_joining_mid_run_stops_it_naming_itself_and_who
         for student in slow:
             folder = course / "submitted" / student / ASSIGNMENT
             folder.mkdir(parents=True)
-            nbformat.write(hostile("import time\ntime.sleep(20)\n")(course), folder / f"{NOTEBOOK}.ipynb")
+            nbformat.write(hostile("import time\ntime.sleep(60)\n")(course), folder / f"{NOTEBOOK}.ipynb")
         process = subprocess.Popen(
             command("autograde", course=course, SCHEDULER=cluster.address, CERTS=str(certs),
-                    AUTOGRADE_OPTIONS="--timeout 30"),
+                    AUTOGRADE_OPTIONS="--timeout 90"),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         assert process.stdout is not None
