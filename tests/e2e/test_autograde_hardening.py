@@ -442,10 +442,8 @@ def parallel(course_template: Path) -> Run:
 
 @pytest.fixture(scope="module")
 def warm(course_template: Path) -> Run:
-    """The whole class again, warm kernels (each forked from its worker's template, which then
-    serves half the class, hostile students and all). Two workers as the cold run has: the
-    comparison is of the kernels alone (one worker against two: ``controls_alone``)."""
-    return grade_class(course_template, "warm", CRAFTS, jobs=2, options="--kernels warm")
+    """The whole class again, one worker, warm kernels (each forked from the worker's template)."""
+    return grade_class(course_template, "warm", CRAFTS, jobs=1, options="--kernels warm")
 
 
 @pytest.fixture(scope="module")
@@ -763,35 +761,28 @@ STEPS = (
 
 @dataclass
 class Watched:
-    """Chromium pages in a context of their own, on each of which every dialog, page error and
-    request to another host is noted (in ``seen``, all pages alike)."""
+    """A chromium page on which every dialog, page error and request to another host is noted."""
 
-    context: Any
-    local: str
+    page: Any
     seen: list[str] = field(default_factory=list)
 
-    def open(self) -> Any:
-        """Another page of the context, watched as the others."""
-        page, seen, local = self.context.new_page(), self.seen, (self.local, "data:")
-        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(local) else r.abort())
-        page.on("request", lambda r: r.url.startswith(local) or seen.append(f"request: {r.url}"))
-        page.on("dialog", lambda d: (seen.append(f"dialog: {d.message}"), d.dismiss()))
-        page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
-        return page
-
-
-def ran(page: Any) -> str:
-    """What a student's script set on ``page``, if any ran there ('' if none did)."""
-    return str(page.evaluate("typeof window.__pwned === 'undefined' ? '' : String(window.__pwned)"))
+    def ran(self) -> str:
+        """What a student's script set, if any ran on the page ('' if none did)."""
+        return str(self.page.evaluate("typeof window.__pwned === 'undefined' ? '' : String(window.__pwned)"))
 
 
 @contextmanager
 def watched(chromium: Any, local: str) -> Iterator[Watched]:
-    """A context of its own whose pages (:meth:`Watched.open`) reach ``local`` (an address's start)
-    alone: every other request is blocked."""
+    """A page in a context of its own, every request but to ``local`` (an address's start) blocked."""
     context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    browsed = Watched(context.new_page())
+    page, seen = browsed.page, browsed.seen
+    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith((local, "data:")) else r.abort())
+    page.on("request", lambda r: r.url.startswith((local, "data:")) or seen.append(f"request: {r.url}"))
+    page.on("dialog", lambda d: (seen.append(f"dialog: {d.message}"), d.dismiss()))
+    page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
     try:
-        yield Watched(context, local)
+        yield browsed
     finally:
         context.close()
 
@@ -806,13 +797,12 @@ def test_no_feedback_page_of_the_class_runs_a_students_script_and_markup_shows_a
     pages = sorted((parallel.course / "feedback").rglob("*.html"))
     assert len(pages) > len(CRAFTS)
     with watched(chromium, "file://") as browsed:
-        page = browsed.open()
         for path in pages:
-            page.goto(path.as_uri(), wait_until="load")
-            assert ran(page) == "", path
+            browsed.page.goto(path.as_uri(), wait_until="load")
+            assert browsed.ran() == "", path
             student = path.relative_to(parallel.course / "feedback").parts[0]
             if student in MARKUP_STUDENTS:
-                assert SHOWN in page.inner_text("body"), path
+                assert SHOWN in browsed.page.inner_text("body"), path
     assert [s for s in browsed.seen if not s.startswith("request: file://")] == []
 
 
@@ -846,24 +836,6 @@ def formgrader_views(running: Formgrader) -> list[tuple[str, str | None]]:
     return found
 
 
-TABS = 4
-"""The formgrader views open at once: chromium runs the pages formgrader has sent while the server
-renders the next (the class's 275 views, near idle: 100 s, one after another 128 s)."""
-
-
-def check_view(page: Any, view: str, student: str | None) -> None:
-    """A view, loaded: a student's notebook shows a markup student's markup as text; a list has
-    its rows and no button of a step the course runs with make; and no student's script ran."""
-    if student is not None:
-        assert student not in MARKUP_STUDENTS or SHOWN in page.inner_text("body"), view
-    else:
-        page.wait_for_function(LOADED, timeout=90_000)
-        assert page.locator(STEPS).count() == 0, view
-        headers = {h.strip() for h in page.locator("th").all_inner_texts()}
-        assert not headers & {"Generate", "Autograde", "Generate Feedback", "Release Feedback"}, view
-    assert ran(page) == "", view
-
-
 @pytest.mark.browser
 def test_no_formgrader_view_of_the_class_runs_a_students_script_or_offers_a_step_outside_the_sandbox(
     class_formgrader: Formgrader, chromium: Any
@@ -875,15 +847,18 @@ def test_no_formgrader_view_of_the_class_runs_a_students_script_or_offers_a_step
     views = formgrader_views(class_formgrader)
     assert sum(student is not None for _, student in views) >= len(CRAFTS)
     with watched(chromium, url) as browsed:
-        tabs = [browsed.open() for _ in range(TABS)]
-        tabs[0].goto(f"{url}/formgrader/manage_assignments?token={token}", wait_until="load")  # the login
-        for start in range(0, len(views), TABS):
-            batch = list(zip(tabs, views[start : start + TABS], strict=False))
-            for page, (view, _) in batch:  # each is sent as soon as formgrader has rendered it
-                page.goto(f"{url}/formgrader/{view}", wait_until="commit")
-            for page, (view, student) in batch:
-                page.wait_for_load_state("load")
-                check_view(page, view, student)
+        page = browsed.page
+        page.goto(f"{url}/formgrader/manage_assignments?token={token}", wait_until="load")
+        for view, student in views:
+            page.goto(f"{url}/formgrader/{view}", wait_until="load")
+            if student is not None:
+                assert student not in MARKUP_STUDENTS or SHOWN in page.inner_text("body"), view
+            else:
+                page.wait_for_function(LOADED, timeout=90_000)
+                assert page.locator(STEPS).count() == 0, view
+                headers = {h.strip() for h in page.locator("th").all_inner_texts()}
+                assert not headers & {"Generate", "Autograde", "Generate Feedback", "Release Feedback"}, view
+            assert browsed.ran() == "", view
     mathjax = f"request: {MATHJAX}"  # nbgrader's own, from a CDN (none here): its script then fails
     assert set(browsed.seen) <= {mathjax, "page error: MathJax is not defined"}, sorted(set(browsed.seen))
     refused = api(f"{url}/formgrader/api/submission/{ASSIGNMENT}/model/autograde", token, "POST", {})
