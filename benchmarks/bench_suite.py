@@ -4,7 +4,8 @@ Each revision is cloned afresh (what CI starts from), given its own `make venv` 
 cache makes it quick), then timed, interleaved over ``--repeat`` rounds so that machine noise
 hits both alike: `make test` (every test, the book built from scratch by the suite itself) and
 `make test-fast` (the unit tier). It prints each median side by side with the ratio after/before
-(aims, issue 23: the full suite at most 0.5 x, the unit tier under 60 s).
+and the aims of issue 35: the full suite no longer than when that issue was filed (1,609 s then,
+at the default before revision: a ratio of at most 1.0), the unit tier under 60 s.
 
 Each `make test` also writes a JUnit report, and the last lines add up its test times (the work
 the workers shared) by test module: in the modules both revisions have, like for like, and in the
@@ -31,8 +32,8 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BEFORE = "5f71c29"
-"""The revision issue 23 was filed against."""
+BEFORE = "53347ee"
+"""The revision whose `make test` took 1,609 s here when issue 35 was filed (issue 23's was 5f71c29)."""
 
 
 def clone(revision: str, where: Path) -> Path:
@@ -149,7 +150,7 @@ def _print_times(
         status = ", ".join(
             f"{n} {'passed' if passed[(n, target)] else 'FAILED'}" for n in ("before", "after")
         )
-        aim = "(aim: < 60 s)" if target == "test-fast" else "(aim: <= 0.5)"
+        aim = "(aim: < 60 s)" if target == "test-fast" else "(aim: <= 1.0)"
         print(
             f"  make {target:<10} before {before:7.0f} s   after {after:7.0f} s   "
             f"ratio {after / before:.2f} {aim}; {status}"
