@@ -234,10 +234,14 @@ def wait_idle(page: Any, timeout: float = 180_000) -> None:
     )
 
 
-KERNEL_READY = """written => {
-    const app = window.jupyterapp;
+CURRENT_PANEL = """(() => { const app = window.jupyterapp;
     const node = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
-    const panel = app && node && [...app.shell.widgets('main')].find(w => w.node === node);
+    return app && node && [...app.shell.widgets('main')].find(w => w.node === node);
+})()"""
+"""In the page: the current notebook's panel (JupyterLab's ``NotebookPanel``), or nothing."""
+
+KERNEL_READY = """written => {
+    const panel = """ + CURRENT_PANEL + """;
     if (!panel || !panel.context.isReady) return false;
     const session = panel.sessionContext;
     const kernel = session.session && session.session.kernel;
@@ -442,6 +446,26 @@ def known_mistake_named_then_put_right(browser: Browser, lab: Lab, language: str
     close_all(page, lab.words)
 
 
+def save(page: Any, timeout: float = 300_000) -> None:
+    """Press the notebook toolbar's *Save*; wait until JupyterLab has the server's answer (the file's
+    new time, and no unsaved change). Not the file's time: the server writes the file in place
+    (jupyter_server's atomic writing keeps a copy aside, not a new file), so the file's time
+    changes before all its bytes are there; on a loaded machine a read then found it empty."""
+    last = page.evaluate(f"() => {CURRENT_PANEL}.context.contentsModel.last_modified")
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='docmanager:save']").click()
+    try:
+        page.wait_for_function(
+            f"""last => {{ const panel = {CURRENT_PANEL};
+                           return panel && panel.context.contentsModel.last_modified !== last
+                                  && !panel.context.model.dirty; }}""",
+            arg=last,
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        screenshot(page, "save-failed")
+        raise
+
+
 def opens_unmodified(browser: Browser, lab: Lab, release: Path) -> None:
     """Open a copy of the released notebook ``release`` as a student does; once its kernel is up,
     it has no unsaved changes, and saved as it is, it is the released file, byte for byte.
@@ -466,10 +490,7 @@ def opens_unmodified(browser: Browser, lab: Lab, release: Path) -> None:
     tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
     name = f"{release.name} ({language})"
     assert "jp-mod-dirty" not in (tab.get_attribute("class") or ""), f"{name} opens modified"
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='docmanager:save']").click()
-    deadline = time.monotonic() + 30
-    while copy.stat().st_mtime_ns == written and time.monotonic() < deadline:
-        page.wait_for_timeout(200)  # not time.sleep: the page's requests pass through this process
+    save(page)
     assert copy.stat().st_mtime_ns != written, "the notebook was not saved"
     after = copy.read_bytes()
     assert after == before, f"{name}: saved as it opened, it differs from the release:\n" + "".join(
