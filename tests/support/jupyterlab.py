@@ -12,6 +12,7 @@ test_public_edition.py (the student environment). Screenshots go to
 
 from __future__ import annotations
 
+import difflib
 import gettext
 import os
 import platform
@@ -103,6 +104,7 @@ def serve(base: Path, root: Path, language: str = "en", bin_dir: Path = BIN) -> 
             f"--ServerApp.root_dir={root}",
             "--LabApp.news_url=",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--expose-app-in-browser",  # window.jupyterapp, for :func:`wait_kernel`; nothing else
         ],
         cwd=root,
         env=env,
@@ -184,6 +186,7 @@ def browse(lab: Lab, profile: Path, playwright_session: Any) -> Iterator[Browser
     page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
     page.goto(f"{lab.url}/lab?token={TOKEN}", wait_until="load")
     page.locator(".jp-DirListing-content").wait_for(timeout=60_000)
+    page.wait_for_function("() => !!window.jupyterapp", timeout=60_000)  # (serve's --expose-app-in-browser)
     try:
         yield seen
     finally:
@@ -215,18 +218,70 @@ def open_path(page: Any, lab: Lab, path: str) -> Any:
     item.dblclick()
     panel = page.locator(".jp-NotebookPanel:visible")
     panel.wait_for(timeout=60_000)
-    wait_idle(page)
+    wait_kernel(page)
     return panel
 
 
 def wait_idle(page: Any, timeout: float = 180_000) -> None:
-    """The kernel of the current notebook is connected and idle."""
+    """The current notebook's execution indicator reads idle: the check for a Lab that does not
+    expose its app (JupyterHub's, tests/e2e/test_hub.py). The indicator starts out idle, before the
+    notebook has a kernel at all; a Lab of :func:`serve`'s waits on :func:`wait_kernel` instead."""
     page.wait_for_function(
         """() => { const s = document.querySelector(
                        '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
                    return s && s.getAttribute('data-status') === 'idle'; }""",
         timeout=timeout,
     )
+
+
+CURRENT_PANEL = """(() => { const app = window.jupyterapp;
+    const node = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+    return app && node && [...app.shell.widgets('main')].find(w => w.node === node);
+})()"""
+"""In the page: the current notebook's panel (JupyterLab's ``NotebookPanel``), or nothing."""
+
+KERNEL_READY = """written => {
+    const panel = """ + CURRENT_PANEL + """;
+    if (!panel || !panel.context.isReady) return false;
+    const session = panel.sessionContext;
+    const kernel = session.session && session.session.kernel;
+    if (!session.isReady || session.isRestarting || session.isTerminating || session.pendingInput
+        || !kernel || kernel.connectionStatus !== 'connected' || kernel.status !== 'idle') return false;
+    const replies = window.labKernelReplies = window.labKernelReplies || new WeakMap();
+    if (!replies.has(kernel)) {  // handlers added after JupyterLab's own, so they run after them
+        const got = {};
+        replies.set(kernel, got);
+        kernel.info.then(info => { got.info = info; }, () => {});
+        kernel.spec.then(spec => { got.spec = spec || {}; }, () => {});
+    }
+    const got = replies.get(kernel);
+    if (!got.info || !got.spec) return false;
+    if (!written) return true;
+    const canon = v => JSON.stringify(v, (k, x) => x && typeof x === 'object' && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x).sort()) : x);
+    const spec = {name: kernel.name, display_name: got.spec.display_name, language: got.spec.language};
+    const tab = document.querySelector('.lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current');
+    return canon(panel.model.getMetadata('language_info')) === canon(got.info.language_info)
+        && canon(panel.model.getMetadata('kernelspec')) === canon(spec)
+        && !!tab && tab.classList.contains('jp-mod-dirty') === panel.model.dirty;
+}"""
+"""In the page: the current notebook's kernel is really up (JupyterLab's ``window.jupyterapp``).
+Its session context is ready and not restarting; its session has a kernel (a session still
+starting has none, and then Run All runs nothing: each cell fails with "Session has no kernel",
+as JupyterLab's run guard checks the kernel's name, not the kernel; jupyterlab issue 8490, a cell
+run before the kernel is ready, open), connected and idle; the kernel has answered its info and
+its spec. With ``written``, also what JupyterLab writes into the notebook from them (its
+``language_info``; its ``kernelspec``: name, display name, language) is there, and the tab's
+unsaved mark shows the model's state."""
+
+
+def wait_kernel(page: Any, *, written: bool = False, timeout: float = 300_000) -> None:
+    """Wait until :data:`KERNEL_READY`; on a timeout, a screenshot (``jupyterlab-kernel-failed``)."""
+    try:
+        page.wait_for_function(KERNEL_READY, arg=written, timeout=timeout)
+    except PlaywrightTimeout:
+        screenshot(page, "kernel-failed")
+        raise
 
 
 RESTART_NOISE = re.compile(
@@ -249,15 +304,16 @@ def run_all(page: Any, words: Words, *, restart: bool = True) -> None:
     ask; wait until the kernel is done (it goes on past a test cell that fails: they are tagged
     raises-exception; it stops at any other failing cell). The outputs of an earlier
     run are cleared first, so that what is read afterwards is this run's. It starts once the
-    notebook's first kernel is up and idle, as a student sees it before pressing the button: a
-    restart requested while that kernel is still starting can leave JupyterLab's restart-and-run-all
-    waiting for good on a loaded machine (the status reads Unknown; jupyterlab issue 9008).
+    notebook's first kernel is really up (:func:`wait_kernel`; the execution indicator alone reads
+    idle before there is a kernel), as a student waits for it before pressing the button: a restart
+    requested while that kernel is still starting can leave JupyterLab's restart-and-run-all waiting
+    for good on a loaded machine (the status reads Unknown; jupyterlab issue 9008).
 
     Without ``restart``, *Run All Cells* from the Run menu, for a notebook just opened on a kernel
     of its own that nothing has run in: a restart a moment after that kernel's first idle, while
     JupyterLab's own first requests to it (the debugger's) are unanswered, left the Korean Lab
     starting for good (the same JupyterLab race, seen every time there)."""
-    wait_idle(page)
+    wait_kernel(page)
     page.locator(".lm-MenuBar-item", has_text=words("Edit", "menu")).click()
     page.locator(".lm-Menu-item:visible", has_text=words("Clear Outputs of All Cells")).first.click()
     if restart:
@@ -278,7 +334,7 @@ def run_all(page: Any, words: Words, *, restart: bool = True) -> None:
     except PlaywrightTimeout:
         screenshot(page, "run-all-failed")
         raise
-    wait_idle(page)
+    wait_kernel(page)
 
 
 def type_answers(page: Any, notebook: Any) -> None:
@@ -390,6 +446,26 @@ def known_mistake_named_then_put_right(browser: Browser, lab: Lab, language: str
     close_all(page, lab.words)
 
 
+def save(page: Any, timeout: float = 300_000) -> None:
+    """Press the notebook toolbar's *Save*; wait until JupyterLab has the server's answer (the file's
+    new time, and no unsaved change). Not the file's time: the server writes the file in place
+    (jupyter_server's atomic writing keeps a copy aside, not a new file), so the file's time
+    changes before all its bytes are there; on a loaded machine a read then found it empty."""
+    last = page.evaluate(f"() => {CURRENT_PANEL}.context.contentsModel.last_modified")
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='docmanager:save']").click()
+    try:
+        page.wait_for_function(
+            f"""last => {{ const panel = {CURRENT_PANEL};
+                           return panel && panel.context.contentsModel.last_modified !== last
+                                  && !panel.context.model.dirty; }}""",
+            arg=last,
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        screenshot(page, "save-failed")
+        raise
+
+
 def opens_unmodified(browser: Browser, lab: Lab, release: Path) -> None:
     """Open a copy of the released notebook ``release`` as a student does; once its kernel is up,
     it has no unsaved changes, and saved as it is, it is the released file, byte for byte.
@@ -410,16 +486,16 @@ def opens_unmodified(browser: Browser, lab: Lab, release: Path) -> None:
         nbformat.write(released, copy)
     before, written = copy.read_bytes(), copy.stat().st_mtime_ns
     open_path(page, lab, str(copy.relative_to(lab.root)))
-    page.wait_for_timeout(2000)  # what JupyterLab writes once the kernel is up: its info, its spec
+    wait_kernel(page, written=True)  # what JupyterLab writes once the kernel is up: its info, its spec
     tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
     name = f"{release.name} ({language})"
     assert "jp-mod-dirty" not in (tab.get_attribute("class") or ""), f"{name} opens modified"
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) [data-command='docmanager:save']").click()
-    deadline = time.monotonic() + 30
-    while copy.stat().st_mtime_ns == written and time.monotonic() < deadline:
-        page.wait_for_timeout(200)  # not time.sleep: the page's requests pass through this process
+    save(page)
     assert copy.stat().st_mtime_ns != written, "the notebook was not saved"
-    assert copy.read_bytes() == before, f"{name}: saved as it opened, it differs from the release"
+    after = copy.read_bytes()
+    assert after == before, f"{name}: saved as it opened, it differs from the release:\n" + "".join(
+        difflib.unified_diff(before.decode().splitlines(True), after.decode().splitlines(True), n=2)
+    )[:3000]
     close_all(page, lab.words)
 
 
