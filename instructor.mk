@@ -13,9 +13,14 @@ ENVIRONMENT += grading/pyproject.toml
 # Makefile's lab_config): its menu, Formgrader and the Create Assignment toolbar, which the student's
 # Lab has not (jupyter-config/labconfig/page_config.json).
 INSTRUCTOR_CONFIG := $(abspath jupyter-config/instructor)
+# pip compiles what it installs, but not the two editable packages: they are compiled here, once, into
+# their __pycache__ folders (which git ignores), so that every grading process (the driver, each
+# worker, each sandboxed kernel's recorder) need not compile them again where the environment sets
+# PYTHONDONTWRITEBYTECODE (as this course's machines do: then nothing writes them later).
 INSTALL = $(BIN)/python -m pip install -qq --upgrade pip && \
 	$(BIN)/python -m pip install -qq -r requirements.lock && \
-	$(BIN)/python -m pip install -qq --no-deps -e . -e grading
+	$(BIN)/python -m pip install -qq --no-deps -e . -e grading && \
+	$(BIN)/python -m compileall -q rooflinekit grading/roofline_grading grading/roofline_recorder
 
 # Every test, in parallel: one pytest-xdist worker per core (TEST_JOBS=0: in one process). The
 # workers share the built site (tests/support/book_build.py); an xdist_group stays on one worker.

@@ -377,7 +377,7 @@ class InstantExecutor:
     def warm_up(self, sandbox: Any) -> None:
         pass
 
-    def preflight(self, portable: Any) -> None:
+    def preflight(self, portable: Any, checked: Any = None) -> None:
         pass
 
     def grade(self, portable: Any, students: Any, job_of: Any, done: Any) -> None:

@@ -35,7 +35,7 @@ import socket
 import time
 import uuid
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,8 +101,8 @@ class DaskExecutor:
     def warm_up(self, sandbox: dict[str, Any]) -> None:
         pass  # each worker starts its template in the preflight, as it makes the run's settings its own
 
-    def preflight(self, portable: Portable) -> None:
-        self._run_id = portable.run_id
+    def preflight(self, portable: Portable, checked: Mapping[str, Any] | None = None) -> None:
+        self._run_id = portable.run_id  # (what the driver checked here says nothing of the workers)
         if not self.client.scheduler_info()["workers"]:
             self.client.wait_for_workers(1, timeout=self.patience)
         plain = [a for a in self.client.scheduler_info()["workers"] if not str(a).startswith("tls://")]

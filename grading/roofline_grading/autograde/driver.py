@@ -147,12 +147,13 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
     try:
         settings = _settings(plan, run_dir)
         executor.warm_up(settings.sandbox)
-        kernels_text = _remote_kernels(options) if options.scheduler else _choose_kernels(options, settings)
+        chosen = _remote_kernels(options) if options.scheduler else _choose_kernels(options, settings)
+        kernels_text, checked = chosen
         header = plan.header.replace("{workers}", executor.describe()).replace("{kernels}", kernels_text)
         plan = replace(plan, header=header)
         print(plan.header, file=out, flush=True)
         portable = _portable(plan, settings)
-        executor.preflight(portable)
+        executor.preflight(portable, checked)  # after the warm check, a local pool starts no second kernel
         templates.stop()  # the one the first line's check started, in this process: workers have their own
         saver = _Saver(plan, outcome, out)
         plotting.start()
@@ -470,30 +471,33 @@ def _check_sandbox(wanted: str) -> str:
     return f"bubblewrap, process-tree limits by {group.kind}, {watch}"
 
 
-def _choose_kernels(options: Options, settings: Settings) -> str:
+def _choose_kernels(options: Options, settings: Settings) -> tuple[str, dict[str, Any] | None]:
     """How this machine's workers start kernels, for the run's first line: warm kernels are tried
     once here (a template started and one kernel forked from it) unless cold ones are asked for;
-    ``auto`` falls back to cold where they cannot start, ``warm`` refuses to grade."""
+    ``auto`` falls back to cold where they cannot start, ``warm`` refuses to grade. With it, the
+    sandbox settings a warm kernel started with here (None if none did), for the preflight."""
     if options.kernels == "cold" or settings.sandbox["mode"] != "bwrap":
         settings.sandbox["kernels"] = "cold"
-        return "cold (each started in a sandbox of its own)"
+        return "cold (each started in a sandbox of its own)", None
     first = sorted(settings.structures)[0]
+    tried = dict(settings.sandbox)  # as the kernel started: a fallback below changes the run's
     why = kernels.check_start(settings.sandbox, first, settings.scratch / "warm-check")
     why = templates.failure() or why  # a template that did not start: that kernel started cold
-    if why is None:  # the template stays for the preflight's kernel
-        return "warm (forked from a template in each worker, each with a sandbox of its own)"
+    if why is None:
+        return "warm (forked from a template in each worker, each with a sandbox of its own)", tried
     templates.stop()
     if options.kernels == "warm":
         raise gradebook.CourseError(f"warm kernels cannot start here: {why}. Nothing was graded.")
     settings.sandbox["kernels"] = "cold"
-    return f"cold (warm kernels cannot start here: {why})"
+    return f"cold (warm kernels cannot start here: {why})", None
 
 
-def _remote_kernels(options: Options) -> str:
-    """What the run's first line says about the kernels when other machines grade."""
+def _remote_kernels(options: Options) -> tuple[str, None]:
+    """What the run's first line says about the kernels when other machines grade (and no kernel
+    started here: each worker checks its own)."""
     if options.kernels == "cold" or options.sandbox == "off":
-        return "cold (each started in a sandbox of its own)"
-    return "warm on every worker whose template starts (cold on the others)"
+        return "cold (each started in a sandbox of its own)", None
+    return "warm on every worker whose template starts (cold on the others)", None
 
 
 def _remote_sandbox(wanted: str) -> str:

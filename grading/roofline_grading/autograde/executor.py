@@ -12,7 +12,7 @@ however often a lost worker made the executor grade them again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from roofline_grading.autograde.jobs import Graded, Job, Portable
@@ -35,9 +35,12 @@ class Executor(Protocol):
         as ``sandbox`` says), without waiting: the driver checks the run meanwhile."""
         ...
 
-    def preflight(self, portable: Portable) -> None:
+    def preflight(self, portable: Portable, checked: Mapping[str, Any] | None = None) -> None:
         """Refuse the run (a :class:`~roofline_grading.autograde.gradebook.CourseError`) when its
-        workers cannot grade it, before anyone is graded."""
+        workers cannot grade it, before anyone is graded. ``checked``: the sandbox settings a
+        kernel has just started with in this process (the driver's warm check), if one has; an
+        executor whose workers start their kernels on this machine with the same settings need
+        not start another to know that they can."""
         ...
 
     def grade(self, portable: Portable, students: Sequence[str], job_of: JobOf, done: Done) -> None:

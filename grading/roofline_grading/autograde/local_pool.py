@@ -8,13 +8,18 @@ wait for every save). If a worker
 process dies (possible without the sandbox, e.g. a student's code killing it), the students it
 had not finished are graded again one at a time, each named as retried, and the one that kills a
 worker again is reported as not graded; everyone else is graded as usual.
+
+Its preflight starts one sandboxed kernel in the driver's process, as the workers will start
+theirs, unless the driver's warm check has just started one there with the same settings: a warm
+run checks one kernel before its first student, not two. (When that check fell back to cold
+kernels, the settings differ, and the preflight starts a cold one.)
 """
 
 from __future__ import annotations
 
 import multiprocessing
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -45,8 +50,10 @@ class LocalExecutor:
             for _ in range(self.jobs):
                 self._pool.submit(templates.start, dict(sandbox))
 
-    def preflight(self, portable: Portable) -> None:
+    def preflight(self, portable: Portable, checked: Mapping[str, Any] | None = None) -> None:
         settings = portable.settings
+        if checked is not None and dict(checked) == settings.sandbox:
+            return  # a kernel started with these very settings on this machine: the workers' will
         first = sorted(settings.structures)[0]
         refused = kernels.check_start(settings.sandbox, first, settings.scratch / "preflight")
         if refused is not None:

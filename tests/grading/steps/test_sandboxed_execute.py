@@ -4,12 +4,16 @@ did not run. (Running a notebook in the sandbox: tests/e2e.)"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
+import pytest
 from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_markdown_cell
 
 from roofline_grading.autograde.steps.sandboxed_execute import (
+    ALIVE_SECONDS,
     KERNEL_DIED,
     NOT_RUN,
     OUTPUT_CUT,
@@ -87,6 +91,36 @@ def test_a_lost_kernel_costs_its_cell_and_the_cells_after_nothing_before() -> No
         "kernel lost in answer (the kernel died while running this cell)",
         "1 code cell did not run",
     ]
+
+
+def test_a_kernel_that_dies_in_a_cell_is_seen_dead_at_the_next_look_a_twentieth_of_a_second_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """nbclient looks once a second, and a notebook whose kernel exits in its first cell waited out
+    that second: the step looks every ALIVE_SECONDS, and stops waiting for the cell's reply at the
+    first look that finds the kernel gone. (The sleeps are recorded, not slept.)"""
+    slept: list[float] = []
+    alive = iter([True, True, False])
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    class Client:
+        async def is_alive(self) -> bool:
+            return next(alive)
+
+    async def poll() -> bool:
+        step = running()
+        step.kc = Client()
+        step.task_poll_for_reply = asyncio.ensure_future(asyncio.Event().wait())  # a reply never sent
+        await step._async_poll_kernel_alive()
+        with contextlib.suppress(asyncio.CancelledError):
+            await step.task_poll_for_reply
+        return step.task_poll_for_reply.cancelled()
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    assert asyncio.run(poll())  # the wait for the reply is over
+    assert slept == [ALIVE_SECONDS] * 3 and ALIVE_SECONDS <= 0.1
 
 
 def test_past_the_notebooks_time_a_code_cell_is_not_run_and_says_why() -> None:

@@ -10,7 +10,8 @@ For each notebook it
 2. draws the hidden inputs from the submission's own code and the course's secret
    (:mod:`roofline_grading.autograde.inputs`);
 3. runs the cells with a time limit per cell and per notebook; a kernel that dies or cannot be
-   interrupted costs the cell it was running and the ones after, nothing before;
+   interrupted costs the cell it was running and the ones after, nothing before (a kernel that
+   dies is seen dead within :data:`ALIVE_SECONDS`);
 4. keeps at most ``cell_chars`` characters of output per cell and ``notebook_chars`` per
    notebook (records of answers aside), with a note where output was cut;
 5. when the notebook is done (and before its kernel goes), hands the hidden inputs to the copies
@@ -23,6 +24,7 @@ For each notebook it
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import shutil
@@ -41,7 +43,15 @@ from roofline_grading.autograde.events import HIDDEN_PHASE, UNSEEN, Timeline, at
 from roofline_grading.session import Issued, issue
 from roofline_recorder import MIMETYPE
 
-__all__ = ["KERNEL_DIED", "NOT_RUN", "OUTPUT_CUT", "REPORT", "KernelStartError", "SandboxedExecute"]
+__all__ = [
+    "ALIVE_SECONDS",
+    "KERNEL_DIED",
+    "NOT_RUN",
+    "OUTPUT_CUT",
+    "REPORT",
+    "KernelStartError",
+    "SandboxedExecute",
+]
 
 KERNEL_DIED = "KernelDied"
 """``ename`` of the error added to the cell the kernel died in (or could not be interrupted in)."""
@@ -60,6 +70,10 @@ SEAL_SECONDS = 5
 """Seconds the kernel's monitor has to answer the seal after the last cell."""
 ERRORS_KEPT = 3
 """Errors of one cell kept whatever their share (the first decides the score)."""
+ALIVE_SECONDS = 0.05
+"""How often a running cell's kernel is looked at to see whether it died (nbclient: once a second,
+which a notebook whose kernel dies in a cell waited out; the look is a file's existence and the
+launcher's exit status)."""
 
 
 class KernelStartError(RuntimeError):
@@ -196,6 +210,19 @@ class SandboxedExecute(Execute):  # type: ignore[misc]
         if self._not_run:
             found.append(f"{self._not_run} code cell{'s' if self._not_run > 1 else ''} did not run")
         return found
+
+    async def _async_poll_kernel_alive(self) -> None:
+        """nbclient's watch for a kernel that dies while a cell runs, looking every
+        :data:`ALIVE_SECONDS` rather than every second: a kernel that exits in a student's cell (a
+        crash, ``os._exit``) is known lost at once, not up to a second later in every notebook."""
+        while True:
+            await asyncio.sleep(ALIVE_SECONDS)
+            try:
+                await self._async_check_alive()
+            except DeadKernelError:
+                assert self.task_poll_for_reply is not None
+                self.task_poll_for_reply.cancel()
+                return
 
     async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
         self._timed_out.append(self._running)
