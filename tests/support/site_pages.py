@@ -9,7 +9,7 @@ import functools
 import http.server
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,17 +18,21 @@ from typing import Any
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 """axe-core's rules of WCAG 2.0 and 2.1, levels A and AA."""
 
-# axe-core's audit of the page as it is now: one line per element that breaks a rule.
-AUDIT = """tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+# axe-core's audit of the page as it is now (or of the parts of it that the selectors name, those
+# the page has): one line per element that breaks a rule.
+AUDIT = """([tags, parts]) => axe.run(
+        parts.length ? {include: parts.filter(s => document.querySelector(s)).map(s => [s])} : document,
+        {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
     .then(r => r.violations.flatMap(v => v.nodes.map(n =>
         `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 160)}`)))"""
 
 
-def accessibility_violations(page: Any, axe_script: str) -> list[str]:
-    """axe-core's WCAG 2.1 A and AA violations on ``page``; axe is injected as an inline script."""
+def accessibility_violations(page: Any, axe_script: str, parts: Sequence[str] = ()) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations on ``page`` (on the elements ``parts``, CSS selectors,
+    select, if any: what sets the page apart from one audited whole); axe is injected as an inline script."""
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.add_script_tag(content=axe_script)
-    found: list[str] = page.evaluate(AUDIT, AXE_TAGS)
+    found: list[str] = page.evaluate(AUDIT, [AXE_TAGS, list(parts)])
     return found
 
 
@@ -61,13 +65,21 @@ def settle(seen: Visit, timeout_ms: float = 90_000) -> None:
     assert page.evaluate(SETTLED)  # what the last requests brought (a font, a MathJax part) laid out
 
 
-def open_page(chromium: Any, site_url: str, path: str, width: int = 1280, *, touch: bool = False) -> Visit:
-    """``site_url + path`` in a new context of ``chromium``, ``width`` CSS pixels wide (with touch: a
-    phone's browser: touch events, the page's meta viewport, a dense screen), every request to
-    another host blocked and recorded, settled. Close ``visit.page.context`` when done."""
+def browser_context(chromium: Any, width: int = 1280, *, touch: bool = False) -> Any:
+    """A new context of ``chromium``, ``width`` CSS pixels wide (with touch: a phone's browser: touch
+    events, the page's meta viewport, a dense screen)."""
     phone = {"has_touch": True, "is_mobile": True, "device_scale_factor": 3} if touch else {}
-    context = chromium.new_context(viewport={"width": width, "height": 1000}, **phone)
-    page = context.new_page()
+    return chromium.new_context(viewport={"width": width, "height": 1000}, **phone)
+
+
+def open_page(
+    chromium: Any, site_url: str, path: str, width: int = 1280, *, touch: bool = False, context: Any = None
+) -> Visit:
+    """``site_url + path`` in a new context of ``chromium`` (:func:`browser_context`), or in a new page
+    of ``context``, one of its contexts, every request to another host blocked and recorded (routing
+    turns the browser's cache off: each page asks for all it needs), settled. Close
+    ``visit.page.context`` when done (the page, in a context of the caller's)."""
+    page = (context or browser_context(chromium, width, touch=touch)).new_page()
     seen = Visit(page)
 
     def route(handle: Any) -> None:
