@@ -69,7 +69,7 @@ def fingerprints(question, case, value, scale, spread=2):
     return {slow_hash(level, salt) for level in levels}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def slow_hash(level, salt):
     """The salted, slow hash of one grid level. Kept once made: the checks of later parts call the
     functions of earlier ones again, at the same cases, and every check runs twice in a notebook."""

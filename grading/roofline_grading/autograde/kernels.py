@@ -68,6 +68,8 @@ EXITED = "kernel.exited"
 HISTORY = "--HistoryManager.hist_file=:memory:"
 SOCKET_PATH_BYTES = 107
 """The longest path a Unix socket may be bound at (Linux's ``sun_path`` holds 108 bytes, a NUL last)."""
+IDLE_RETRY_SECONDS = 0.05
+"""How long :func:`until_ready` waits for a request's ``idle`` status before asking again."""
 SOCKET_NAME_BYTES = 24
 """Room kept for the names of the sockets in a runtime folder (``hidden.sock``, ``kernel-ipc-1``...)."""
 
@@ -163,21 +165,30 @@ def _next(name: str, settings: dict[str, Any]) -> Kernel | None:
 
 async def until_ready(client: Any, manager: Any, timeout: float) -> None:
     """Wait until the kernel answers on its shell channel and its output channel is connected:
-    the reply to a ``kernel_info`` request, then the ``idle`` status the kernel publishes for that
-    very request. (jupyter_client's ``wait_for_ready`` waits as well until no output has come for
-    0.2 s, a pause at every kernel start.)"""
+    the reply to a ``kernel_info`` request, then the ``idle`` status the kernel publishes for a
+    request it was asked. (jupyter_client's ``wait_for_ready`` waits as well until no output has
+    come for 0.2 s, a pause at every kernel start.)
+
+    The output channel subscribes while the kernel starts, and a status the kernel published
+    before the subscription reached it is lost: then the request is asked again at once, each
+    :data:`IDLE_RETRY_SECONDS`, rather than after a long wait (half a second lost at about one
+    kernel start in two)."""
     deadline = time.monotonic() + timeout
     asked: set[str] = set()
     idle: set[str] = set()
+    replied: dict[str, Any] | None = None
     while True:
         asked.add(client.kernel_info())
-        try:
-            reply = await client.shell_channel.get_msg(timeout=1)
-        except Empty:
-            reply = None
-        request = reply["parent_header"].get("msg_id") if reply is not None else None
-        if request in asked and await _idle_after(client, request, time.monotonic() + 0.5, idle):
-            client._handle_kernel_info_reply(reply)
+        if replied is None:
+            try:
+                reply = await client.shell_channel.get_msg(timeout=1)
+            except Empty:
+                reply = None
+            if reply is not None and reply["parent_header"].get("msg_id") in asked:
+                replied = reply
+        retry = time.monotonic() + IDLE_RETRY_SECONDS
+        if replied is not None and await _idle_after(client, asked, retry, idle):
+            client._handle_kernel_info_reply(replied)
             return
         if not await manager.is_alive():
             raise RuntimeError("Kernel died before replying to kernel_info")
@@ -185,10 +196,10 @@ async def until_ready(client: Any, manager: Any, timeout: float) -> None:
             raise RuntimeError(f"Kernel didn't respond in {timeout:g} seconds")
 
 
-async def _idle_after(client: Any, request: str, until: float, idle: set[str]) -> bool:
-    """Whether the kernel's ``idle`` status for ``request`` has arrived on the output channel, or
-    arrives before ``until``; ``idle`` collects the requests seen idle so far."""
-    while request not in idle:
+async def _idle_after(client: Any, asked: set[str], until: float, idle: set[str]) -> bool:
+    """Whether the kernel's ``idle`` status for one of the ``asked`` requests has arrived on the
+    output channel, or arrives before ``until``; ``idle`` collects the requests seen idle so far."""
+    while not asked & idle:
         left = until - time.monotonic()
         if left <= 0:
             return False
