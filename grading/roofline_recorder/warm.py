@@ -189,11 +189,46 @@ def _own_ids(uid: int, gid: int) -> None:
     Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
 
 
+def _read_only_mounts_under(root: str, table: str = "/proc/self/mountinfo") -> list[str]:
+    """The read-only mount points below ``root``, outermost first (each covers what was at its
+    place): the template's Python environment and its masks, where that lies under ``/tmp``. Not
+    the writable runtime folder, whose siblings are other notebooks' sockets.
+
+    >>> _read_only_mounts_under("/tmp", "/nonexistent")
+    []
+    """
+    try:
+        lines = Path(table).read_bytes().splitlines()
+    except OSError:
+        return []
+    found = []
+    for line in lines:
+        fields = line.split()
+        point = os.fsdecode(_unescape(fields[4]))
+        if point.startswith(root.rstrip("/") + "/") and "ro" in fields[5].decode().split(","):
+            found.append(point)
+    return sorted(dict.fromkeys(found), key=lambda point: point.count("/"))
+
+
+def _unescape(field: bytes) -> bytes:
+    r"""A path as ``mountinfo`` writes it, with space, tab, newline and backslash as octal escapes.
+
+    >>> _unescape(rb"/tmp/my\040course")
+    b'/tmp/my course'
+    """
+    parts = field.split(b"\\")
+    out = parts[0]
+    for part in parts[1:]:
+        out += bytes([int(part[:3], 8)]) + part[3:]
+    return out
+
+
 def _isolate(settings: dict[str, Any]) -> None:
     """New namespaces and fresh in-memory places, as bubblewrap makes them (mode 0755); the runtime
-    folder, matplotlib's font cache (what a cold kernel's sandbox mounts there) and the devices put
-    back. ``/dev`` is fresh too: the template's is writable by the sandbox's user, and every kernel
-    forked from it would find there what the one before left."""
+    folder, matplotlib's font cache (what a cold kernel's sandbox mounts there), the devices and a
+    Python environment that lies under ``/tmp`` put back. ``/dev`` is fresh too: the template's is
+    writable by the sandbox's user, and every kernel forked from it would find there what the one
+    before left."""
     uid, gid = os.geteuid(), os.getegid()
     flags = 0
     for name in FLAGS.values():
@@ -201,32 +236,31 @@ def _isolate(settings: dict[str, Any]) -> None:
     _check(_libc.unshare(flags), "unshare")
     _own_ids(uid, gid)
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    read_only = _read_only_mounts_under("/tmp")  # a Python environment under /tmp, and its masks
+    kept = [*read_only, str(settings["runtime"])]
+    kept += [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
+    fonts = Path(HOME, ".matplotlib")
+    kept += [str(found) for found in sorted(fonts.iterdir())] if fonts.is_dir() else []
+    # Held open, what the fresh places below hide is still there to be mounted back from.
+    handles = {path: os.open(path, os.O_PATH) for path in kept}
     fresh = MS_NOSUID | MS_NODEV
     _mount("tmpfs", "/tmp", "tmpfs", fresh, f"size={int(settings['tmp_bytes'])},mode=755")
-    kept = {str(settings["runtime"]): "/tmp/.runtime"}
-    kept.update({f"/dev/{name}": f"/tmp/.dev-{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")})
-    fonts = Path(HOME, ".matplotlib")
-    for found in sorted(fonts.iterdir()) if fonts.is_dir() else []:
-        kept[str(found)] = f"/tmp/.{found.name}"
-    for source, staged in kept.items():  # mounted where the fresh places below will not hide them
-        os.mkdir(staged) if os.path.isdir(source) else Path(staged).touch()
-        _mount(source, staged, None, MS_BIND)
     _mount("tmpfs", HOME, "tmpfs", fresh, f"size={int(settings['home_bytes'])},mode=755")
     _mount("tmpfs", "/dev", "tmpfs", fresh, "mode=755")
     for link, target in DEVICE_LINKS.items():
         os.symlink(target, f"/dev/{link}")
     os.mkdir("/dev/shm")
     _mount("tmpfs", "/dev/shm", "tmpfs", fresh, "mode=755")
-    for source, staged in kept.items():
-        if os.path.isdir(staged):
-            os.makedirs(source, exist_ok=True)
-        else:
-            os.makedirs(os.path.dirname(source), exist_ok=True)
-            Path(source).touch()
-        _mount(staged, source, None, MS_MOVE)
-        os.rmdir(staged) if os.path.isdir(staged) else os.unlink(staged)
-    for path in kept:
-        if path.startswith(f"{HOME}/"):
+    for path, handle in handles.items():  # outermost first: a mask goes on its environment
+        held = f"/proc/self/fd/{handle}"
+        if os.path.isdir(held):
+            os.makedirs(path, exist_ok=True)
+        elif not os.path.exists(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            Path(path).touch()
+        _mount(held, path, None, MS_BIND)
+        os.close(handle)
+        if path in read_only or path.startswith(f"{HOME}/"):
             _read_only(path)
     session = f"{settings['runtime']}/session.json"
     _mount(session, str(settings["session"]), None, MS_BIND)

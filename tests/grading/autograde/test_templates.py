@@ -4,11 +4,13 @@ starts cold."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from jupyter_core.utils import run_sync
 
 import roofline_recorder
 from roofline_grading.autograde import kernels, templates
@@ -67,3 +69,46 @@ def test_a_runs_end_stops_its_template_and_removes_its_folder_but_not_another_ru
     templates.stop(warm)  # its own run's end
     assert not template.alive() and not template.root.exists()
     assert not Path(f"{template.root}.owner").exists()
+
+
+def output_of(settings: dict[str, Any], run_root: Path, code: str) -> str:
+    """What ``code`` prints in a kernel started as grading starts one (warm if ``settings`` say so)."""
+    kernel = kernels.prepare(NOTEBOOK, settings, run_root)
+    client = kernel.km.client()
+    printed: list[str] = []
+
+    def keep(message: dict[str, Any]) -> None:
+        if message["msg_type"] == "stream":
+            printed.append(message["content"]["text"])
+        elif message["msg_type"] == "error":
+            printed.append(f"{message['content']['ename']}: {message['content']['evalue']}")
+
+    try:
+        client.start_channels()
+        run_sync(kernels.until_ready)(client, kernel.km, 60)
+        run_sync(client.execute_interactive)(code, timeout=60, output_hook=keep)
+    finally:
+        client.stop_channels()
+        kernel.discard()
+    return "".join(printed)
+
+
+def test_an_environment_under_tmp_is_there_in_a_warm_kernel_as_in_a_cold_one(
+    warm: dict[str, Any], tmp_path: Path
+) -> None:
+    # An instructor's course (and its virtual environment) may live under /tmp, which every kernel
+    # gets fresh: the sandbox mounts the environment back on top, read-only, for a warm kernel too.
+    with tempfile.TemporaryDirectory(dir="/tmp") as place:
+        environment = Path(place, "venv", "lib")
+        environment.mkdir(parents=True)
+        (environment / "module.py").write_text("ANSWER = 42\n")
+        settings = {**warm, "prefixes": [*warm["prefixes"], str(environment.parent)]}
+        look = (
+            f"import os\nprint(open({str(environment / 'module.py')!r}).read().strip())\n"
+            f"print('writable:', os.access({str(environment)!r}, os.W_OK))"
+        )
+        cold = output_of({**settings, "kernels": "cold"}, tmp_path / "cold", look)
+        warmed = output_of(settings, tmp_path / "warm", look)
+        assert templates.current(settings) is not None  # the second kernel was a warm one
+    assert cold == "ANSWER = 42\nwritable: False\n"
+    assert warmed == cold
