@@ -12,6 +12,7 @@ CSV cell the course writes (the report, the grades) starts a spreadsheet formula
 from __future__ import annotations
 
 import base64
+import copy
 import csv
 import re
 from pathlib import Path
@@ -20,13 +21,14 @@ from typing import Any
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
+from nbconvert.exporters import HTMLExporter
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
 from roofline_grading.autograde.notes import held_notes, notes, notes_cell
 from roofline_grading.autograde.report import progress_line, write_report
 from roofline_grading.autograde.results import NotebookResult, StudentResult
 from roofline_grading.inert import code_span, plain, spreadsheet_cell
-from roofline_grading.pages import inert_notebook, sanitize_html
+from roofline_grading.pages import NO_DESCRIPTION, InertHTMLExporter, inert_notebook, sanitize_html
 from rooflinekit.languages import CODES
 
 PAYLOAD = "<img src=x onerror=window.pwned=1>"
@@ -149,12 +151,22 @@ def hostile_notebook() -> Any:
 def page(kind: str, nb: Any) -> BeautifulSoup:
     """``nb`` as the course's exporter for ``kind`` writes it: the feedback page (nbgrader's
     ``feedback`` template) or formgrader's view of a submission (``formgrade``)."""
+    exporter, resources = exporter_for(kind)
+    html, _ = exporter.from_notebook_node(nb, resources)
+    return BeautifulSoup(html, "html.parser")
+
+
+def exporter_for(kind: str) -> tuple[Any, dict[str, Any]]:
+    """The course's exporter for ``kind`` (``feedback``, ``formgrade``; ``lab``: the inert exporter
+    with nbconvert's default template), and the resources its template needs."""
     from nbgrader.converters import GenerateFeedback
     from nbgrader.server_extensions.formgrader import handlers
 
     from roofline_grading.plugins import formgrader
     from roofline_grading.plugins.feedback import FeedbackExporter
 
+    if kind == "lab":
+        return InertHTMLExporter(), {}
     if kind == "feedback":
         exporter: Any = FeedbackExporter(config=GenerateFeedback().config)
         resources: dict[str, Any] = {
@@ -179,8 +191,7 @@ def page(kind: str, nb: Any) -> BeautifulSoup:
             "last_name": None,
             "first_name": None,
         }
-    html, _ = exporter.from_notebook_node(nb, resources)
-    return BeautifulSoup(html, "html.parser")
+    return exporter, resources
 
 
 @pytest.mark.parametrize("kind", ["feedback", "formgrade"])
@@ -193,6 +204,25 @@ def test_a_notebook_carrying_html_everywhere_renders_inert_with_its_markup_as_te
     if kind == "feedback":
         assert not soup.find_all("script")
     assert "<img src=x onerror=window.pwned=1>" in soup.body.get_text(" ")  # the student's markup, as text
+
+
+PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a")).decode()
+
+
+@pytest.mark.parametrize("kind", ["feedback", "formgrade", "lab"])
+def test_a_page_is_the_one_nbconverts_exporter_writes_without_its_second_parse(kind: str) -> None:
+    # nbconvert's exporter parses the page it wrote again to add alternative text and tabindex;
+    # the course's exporter adds them to the template's tags as it writes (pages.with_accessibility).
+    nb = hostile_notebook()
+    plotted = new_code_cell("plot()", outputs=[new_output("display_data", data={"image/png": PNG})])
+    nb.cells += [plotted, new_markdown_cell("![](figure.png) and <img src='other.png'>")]
+    exporter, resources = exporter_for(kind)
+    ours, _ = exporter.from_notebook_node(nb, copy.deepcopy(resources))
+    inert = inert_notebook(copy.deepcopy(nb))
+    theirs, _ = HTMLExporter.from_notebook_node(exporter, inert, copy.deepcopy(resources))
+    assert str(BeautifulSoup(ours, "html.parser")) == theirs
+    assert ours.count(f'alt="{NO_DESCRIPTION}"') >= 2  # the plot and the Markdown's second image
+    assert (ours.count('tabindex="0"') > 0) == (kind == "lab")  # nbgrader's templates are the classic one's
 
 
 def test_the_notebook_keeps_nothing_a_template_could_make_markup_of() -> None:
