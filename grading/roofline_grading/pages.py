@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from jinja2 import pass_context
@@ -39,7 +41,14 @@ from nbformat import from_dict
 
 from roofline_grading.inert import as_text, plain
 
-__all__ = ["SAFE_MIMETYPES", "InertHTMLExporter", "inert_notebook", "sanitize_html", "with_accessibility"]
+__all__ = [
+    "SAFE_MIMETYPES",
+    "InertHTMLExporter",
+    "RememberedHighlights",
+    "inert_notebook",
+    "sanitize_html",
+    "with_accessibility",
+]
 
 SAFE_MIMETYPES = frozenset({"text/plain", "image/png", "image/jpeg"})
 """The only output data a graded notebook keeps."""
@@ -305,6 +314,39 @@ provided for this image"/><img alt="x">', 1)
     return _TAG.sub(add, html), undescribed
 
 
+class RememberedHighlights:
+    """Code cells as a highlighter writes them in HTML, each written once: the pages of a class
+    repeat the release's cells (the known-mistakes check alone is some 20 KB of code), and
+    highlighting them took most of a feedback page's time. At most ``size`` cells are kept, the
+    least recently shown dropped first.
+
+    >>> remembered = RememberedHighlights(size=1)
+    >>> shout = remembered.of(lambda source, language=None, metadata=None: source.upper(), "python")
+    >>> shout("x = 1"), shout("x = 1"), len(remembered.made)
+    ('X = 1', 'X = 1', 1)
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.made: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+
+    def of(self, highlight: Callable[..., str], which: object) -> Callable[..., str]:
+        """``highlight`` (a filter ``highlight_code``; ``which`` tells it from another), remembered."""
+
+        def remembered(source: str, language: str | None = None, metadata: Any = None) -> str:
+            magics = (metadata or {}).get("magics_language")  # the only part of the metadata it reads
+            key = (which, source, language, magics if isinstance(magics, str) else repr(magics))
+            if key in self.made:
+                self.made.move_to_end(key)
+                return self.made[key]
+            html = self.made[key] = highlight(source, language, metadata)
+            if len(self.made) > self.size:
+                self.made.popitem(last=False)
+            return html
+
+        return remembered
+
+
 class InertHTMLExporter(HTMLExporter):
     """nbconvert's HTML exporter with :func:`inert_notebook` applied to the notebook and
     :func:`sanitize_html` to the HTML of every Markdown text (see the module's docstring)."""
@@ -312,15 +354,19 @@ class InertHTMLExporter(HTMLExporter):
     def from_notebook_node(  # type: ignore[override]
         self, nb: Any, resources: dict[str, Any] | None = None, **kw: Any
     ) -> tuple[str, dict[str, Any]]:
-        """The page of ``nb``, made inert. It is the page ``HTMLExporter`` writes, but that exporter
-        parses its whole page again (BeautifulSoup) to add two attributes: for a feedback page that
-        parse took 40 % of the time. Here the template's filters are set as ``HTMLExporter`` sets
-        them, and :func:`with_accessibility` adds the attributes to the tags the template wrote."""
+        """The page of ``nb``, made inert: the page ``HTMLExporter`` writes, made faster. That
+        exporter parses its whole page again (BeautifulSoup) to add two attributes, and highlights
+        every code cell anew: for a class's feedback pages, about 40 % and 50 % of the time. Here
+        the template's filters are set as ``HTMLExporter`` sets them, the release's cells are
+        highlighted once (:class:`RememberedHighlights`), and :func:`with_accessibility` adds the
+        attributes to the tags the template wrote."""
         nb = inert_notebook(copy.deepcopy(nb))
         resources = self._init_resources(resources)
         language = nb.metadata.get("language_info", {})
         lexer = language.get("pygments_lexer", language.get("name"))
-        highlight = self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
+        highlight = self.filters.get("highlight_code")  # an instructor's own, as configured
+        if highlight is None:
+            highlight = self._highlighted.of(Highlight2HTML(pygments_lexer=lexer, parent=self), lexer)
         self.register_filter("highlight_code", highlight)
         self.register_filter(
             "filter_data_type",
@@ -331,6 +377,12 @@ class InertHTMLExporter(HTMLExporter):
         if undescribed:
             self.log.warning("Alternative text is missing on %s image(s).", undescribed)
         return page, resources
+
+    @property
+    def _highlighted(self) -> RememberedHighlights:
+        if "_remembered" not in self.__dict__:
+            self.__dict__["_remembered"] = RememberedHighlights()
+        return self.__dict__["_remembered"]  # type: ignore[no-any-return]
 
     @pass_context
     def markdown2html(self, context: Context, source: str) -> str:

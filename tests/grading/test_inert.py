@@ -216,11 +216,16 @@ def test_a_page_is_the_one_nbconverts_exporter_writes_without_its_second_parse(k
     nb = hostile_notebook()
     plotted = new_code_cell("plot()", outputs=[new_output("display_data", data={"image/png": PNG})])
     nb.cells += [plotted, new_markdown_cell("![](figure.png) and <img src='other.png'>")]
+    another = copy.deepcopy(nb)  # the next student's: the exporter shows the release's cells as it
+    another.cells[2].source = "x = 2"  # showed them before (RememberedHighlights), and their own
     exporter, resources = exporter_for(kind)
-    ours, _ = exporter.from_notebook_node(nb, copy.deepcopy(resources))
-    inert = inert_notebook(copy.deepcopy(nb))
-    theirs, _ = HTMLExporter.from_notebook_node(exporter, inert, copy.deepcopy(resources))
-    assert str(BeautifulSoup(ours, "html.parser")) == theirs
+    for student in (nb, another):
+        ours, _ = exporter.from_notebook_node(student, copy.deepcopy(resources))
+        inert = inert_notebook(copy.deepcopy(student))
+        theirs, _ = HTMLExporter.from_notebook_node(exporter, inert, copy.deepcopy(resources))
+        assert str(BeautifulSoup(ours, "html.parser")) == theirs
+    shown = BeautifulSoup(ours, "html.parser").get_text()
+    assert "x = 2" in shown and "x = 1" not in shown
     assert ours.count(f'alt="{NO_DESCRIPTION}"') >= 2  # the plot and the Markdown's second image
     assert (ours.count('tabindex="0"') > 0) == (kind == "lab")  # nbgrader's templates are the classic one's
 
