@@ -190,9 +190,9 @@ def _own_ids(uid: int, gid: int) -> None:
 
 
 def _read_only_mounts_under(root: str, table: str = "/proc/self/mountinfo") -> list[str]:
-    """The read-only mount points below ``root``, outermost first (each covers what was at its
-    place): the template's Python environment and its masks, where that lies under ``/tmp``. Not
-    the writable runtime folder, whose siblings are other notebooks' sockets.
+    """The outermost read-only mount points below ``root``: the template's Python environment,
+    where it lies under ``/tmp`` (its masks are mounted within it). Not the writable runtime
+    folder, whose siblings are other notebooks' sockets.
 
     >>> _read_only_mounts_under("/tmp", "/nonexistent")
     []
@@ -207,7 +207,7 @@ def _read_only_mounts_under(root: str, table: str = "/proc/self/mountinfo") -> l
         point = os.fsdecode(_unescape(fields[4]))
         if point.startswith(root.rstrip("/") + "/") and "ro" in fields[5].decode().split(","):
             found.append(point)
-    return sorted(dict.fromkeys(found), key=lambda point: point.count("/"))
+    return [point for point in dict.fromkeys(found) if not any(point.startswith(f"{o}/") for o in found)]
 
 
 def _unescape(field: bytes) -> bytes:
@@ -236,7 +236,7 @@ def _isolate(settings: dict[str, Any]) -> None:
     _check(_libc.unshare(flags), "unshare")
     _own_ids(uid, gid)
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    read_only = _read_only_mounts_under("/tmp")  # a Python environment under /tmp, and its masks
+    read_only = _read_only_mounts_under("/tmp")  # a Python environment under /tmp (its masks within)
     kept = [*read_only, str(settings["runtime"])]
     kept += [f"/dev/{name}" for name in DEVICES if os.path.exists(f"/dev/{name}")]
     fonts = Path(HOME, ".matplotlib")
@@ -251,14 +251,14 @@ def _isolate(settings: dict[str, Any]) -> None:
         os.symlink(target, f"/dev/{link}")
     os.mkdir("/dev/shm")
     _mount("tmpfs", "/dev/shm", "tmpfs", fresh, "mode=755")
-    for path, handle in handles.items():  # outermost first: a mask goes on its environment
+    for path, handle in handles.items():
         held = f"/proc/self/fd/{handle}"
         if os.path.isdir(held):
             os.makedirs(path, exist_ok=True)
         elif not os.path.exists(path):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             Path(path).touch()
-        _mount(held, path, None, MS_BIND)
+        _mount(held, path, None, MS_BIND | MS_REC)  # with what is mounted within (the kernel's masks)
         os.close(handle)
         if path in read_only or path.startswith(f"{HOME}/"):
             _read_only(path)

@@ -102,13 +102,20 @@ def test_an_environment_under_tmp_is_there_in_a_warm_kernel_as_in_a_cold_one(
         environment = Path(place, "venv", "lib")
         environment.mkdir(parents=True)
         (environment / "module.py").write_text("ANSWER = 42\n")
-        settings = {**warm, "prefixes": [*warm["prefixes"], str(environment.parent)]}
+        hook = environment / "__editable__.rooflinekit.pth"  # masked: mounted within the environment
+        hook.write_text("/the/course/checkout\n")
+        settings = {
+            **warm,
+            "prefixes": [*warm["prefixes"], str(environment.parent)],
+            "masks": [("/dev/null", str(hook))],
+        }
         look = (
             f"import os\nprint(open({str(environment / 'module.py')!r}).read().strip())\n"
-            f"print('writable:', os.access({str(environment)!r}, os.W_OK))"
+            f"print('writable:', os.access({str(environment)!r}, os.W_OK))\n"
+            f"print('hook:', os.stat({str(hook)!r}).st_size, 'bytes')"
         )
         cold = output_of({**settings, "kernels": "cold"}, tmp_path / "cold", look)
         warmed = output_of(settings, tmp_path / "warm", look)
         assert templates.current(settings) is not None  # the second kernel was a warm one
-    assert cold == "ANSWER = 42\nwritable: False\n"
+    assert cold == "ANSWER = 42\nwritable: False\nhook: 0 bytes\n"
     assert warmed == cold
