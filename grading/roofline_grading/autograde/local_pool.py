@@ -1,14 +1,13 @@
 """The local executor: students graded in worker processes on this machine (the default).
 
-``jobs`` worker processes start as soon as the executor is made; before the run's first student,
-each launches its warm kernels' template and loads nbgrader's steps once while that template
-starts (the two in parallel) and the driver checks the run. At most twice as many students as
-workers are in their hands at once, so a class's submissions are read as they are sent, never all
-at once, and a worker starts its next student while the driver saves the last one (a lone worker
-too: it would otherwise wait for every save). If a worker process dies (possible without the
-sandbox, e.g. a student's code killing it), the students it had not finished are graded again one
-at a time, each named as retried, and the one that kills a worker again is reported as not graded;
-everyone else is graded as usual.
+``jobs`` worker processes start as soon as the executor is made (each loads nbgrader's steps once
+while the driver prepares the run); at most twice as many students as workers are in their hands
+at once, so a class's submissions are read as they are sent, never all at once, and a worker
+starts its next student while the driver saves the last one (a lone worker too: it would otherwise
+wait for every save). If a worker
+process dies (possible without the sandbox, e.g. a student's code killing it), the students it
+had not finished are graded again one at a time, each named as retried, and the one that kills a
+worker again is reported as not graded; everyone else is graded as usual.
 
 The driver's warm check starts its kernel in a worker (:meth:`LocalExecutor.check_kernels`), from
 the template that worker grades with. The preflight starts one sandboxed kernel in the driver's
@@ -27,11 +26,9 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-# A worker process imports this module before anything else (its first steps are here): what it
-# imports at the top is what a worker loads before its template can start. nbgrader, the gradebook
-# and the kernels' client are imported where they are used (_prepare, and in the driver's process).
-from roofline_grading.autograde import scratch, templates
+from roofline_grading.autograde import kernels, machine, scratch, templates, worker
 from roofline_grading.autograde.executor import Done, JobOf
+from roofline_grading.autograde.gradebook import CourseError
 from roofline_grading.autograde.jobs import Graded, Portable, not_graded
 
 __all__ = ["LocalExecutor"]
@@ -51,17 +48,15 @@ class LocalExecutor:
         return f"{self.jobs} worker{'s' if self.jobs != 1 else ''}"
 
     def warm_up(self, sandbox: dict[str, Any]) -> None:
-        if self._pool is not None:  # while the driver checks the run
+        if self._pool is not None:  # each worker's template starts while the driver checks the run
             for _ in range(self.jobs):
-                self._pool.submit(_prepare, dict(sandbox))
+                self._pool.submit(templates.start, dict(sandbox))
 
     def check_kernels(self, sandbox: dict[str, Any], notebook: str, run_root: Path) -> str | None:
         """Start one kernel in a worker, as it will start its students' (a warm one from the
         template it grades with), and stop it: None if it answered, else why not
         (:func:`~roofline_grading.autograde.kernels.check_kernels`). The driver starts no
         template of its own to know."""
-        from roofline_grading.autograde import kernels
-
         if self._pool is None:
             return kernels.check_kernels(sandbox, notebook, run_root)
         try:
@@ -73,9 +68,6 @@ class LocalExecutor:
         settings = portable.settings
         if checked is not None and dict(checked) == settings.sandbox:
             return  # a kernel started with these very settings on this machine: the workers' will
-        from roofline_grading.autograde import kernels
-        from roofline_grading.autograde.gradebook import CourseError
-
         first = sorted(settings.structures)[0]
         refused = kernels.check_start(settings.sandbox, first, settings.scratch / "preflight")
         if refused is not None:
@@ -117,8 +109,6 @@ def _round(
     """Grade ``students`` with ``pool``, at most ``in_hand`` in its hands at once (one after a
     worker died: the one that may kill its worker): who finished, and who was sent (all who were
     sent finished unless a worker process died)."""
-    from roofline_grading.autograde import machine
-
     waiting = deque(students)
     running: dict[Future[Graded], str] = {}
     finished: set[str] = set()
@@ -151,27 +141,18 @@ def _round(
 
 
 def _start_pool(jobs: int) -> ProcessPoolExecutor:
-    """``jobs`` worker processes, started now."""
+    """``jobs`` worker processes, started now (each loads the grading steps once)."""
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=scratch.on_termination)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start)
     for _ in range(jobs):  # the pool starts a process for each task it cannot hand to an idle one
-        pool.submit(_started)
+        pool.submit(worker.ready)
     return pool
 
 
-def _started() -> bool:
-    """Nothing: a task that makes the pool start a worker process now. Its first step: a signal
-    that stops it (Ctrl-C, SIGTERM) removes its folders (its kernels' runtime folders) first."""
-    return True
-
-
-def _prepare(sandbox: dict[str, Any]) -> None:
-    """A worker's preparation for a run: its warm kernels' template launched (if ``sandbox`` asks
-    for them), then nbgrader's steps loaded once while the template imports what kernels need, in
-    a process of its own."""
-    templates.start(sandbox)
-    from roofline_grading.autograde import worker
-
+def _start() -> None:
+    """A worker process starts: a signal that stops it (Ctrl-C, SIGTERM) first removes its
+    folders (its kernels' runtime folders); it loads the grading steps."""
+    scratch.on_termination()
     worker.start_worker()
 
 

@@ -49,7 +49,6 @@ class Template:
     root: Path
     socket: Path
     log: Path
-    listening: bool = False
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -67,29 +66,37 @@ _STATE: dict[str, Any] = {}
 
 
 def current(settings: dict[str, Any]) -> Template | None:
-    """This worker's template, started now if need be and listening; None if its kernels start cold
-    (``kernels`` is not ``warm`` in ``settings``, or the template could not start or has ended:
-    said once on standard error)."""
-    template = _launched(settings)
-    if template is None:
+    """This worker's template, started now if need be; None if its kernels start cold (``kernels``
+    is not ``warm`` in ``settings``, or the template could not start or has ended: said once on
+    standard error)."""
+    if settings.get("kernels") != "warm" or settings.get("mode", "bwrap") != "bwrap":
         return None
-    if not template.listening:
-        try:
-            _wait_until_listening(template)
-        except RuntimeError as error:
-            _fail(f"the warm kernels' template did not start ({error})")
-            return None
-    if not template.alive():
+    key = _key(settings)
+    if _STATE.get("key") != key:  # another run's (a Dask worker grades many): its mounts are not this one's
+        stop()
+        _STATE["key"] = key
+    if "failed" in _STATE:
+        return None
+    template: Template | None = _STATE.get("template")
+    if template is not None and template.alive():
+        return template
+    if template is not None:
         _fail(f"the warm kernels' template ended ({_said(template)})")
         return None
+    try:
+        template = _start(settings)
+    except (OSError, RuntimeError) as error:
+        _fail(f"the warm kernels' template did not start ({error})")
+        return None
+    _STATE["template"] = template
     return template
 
 
 def start(settings: dict[str, Any]) -> None:
-    """Start this worker's template now, if its kernels are warm, without waiting for it: a task a
-    worker runs before its first student, so that the template imports what kernels need while
-    the worker loads nbgrader and the driver prepares the run (:func:`current` waits for it)."""
-    _launched(settings)
+    """Start this worker's template now, if its kernels are warm (what :func:`current` would do
+    at its first kernel): a task a worker runs before its first student, so that the template
+    starts while the driver still prepares the run."""
+    current(settings)
 
 
 def stop(settings: dict[str, Any] | None = None) -> None:
@@ -138,39 +145,8 @@ def _said(template: Template) -> str:
     return " | ".join([f"exit status {code}", *lines[-2:]])[:400]
 
 
-def _launched(settings: dict[str, Any]) -> Template | None:
-    """This worker's template for ``settings``, launched now if it has none (listening or not);
-    None if its kernels start cold."""
-    if settings.get("kernels") != "warm" or settings.get("mode", "bwrap") != "bwrap":
-        return None
-    key = _key(settings)
-    if _STATE.get("key") != key:  # another run's (a Dask worker grades many): its mounts are not this one's
-        stop()
-        _STATE["key"] = key
-    if "failed" in _STATE:
-        return None
-    if "template" not in _STATE:
-        try:
-            _STATE["template"] = _launch(settings)
-        except OSError as error:
-            _fail(f"the warm kernels' template did not start ({error})")
-            return None
-    template: Template = _STATE["template"]
-    return template
-
-
-def _wait_until_listening(template: Template) -> None:
-    """Wait until ``template`` listens; RuntimeError (what it said) if it ends or takes too long."""
-    deadline = time.monotonic() + READY_SECONDS
-    while not template.socket.exists():
-        if not template.alive() or time.monotonic() > deadline:
-            raise RuntimeError(_said(template))
-        time.sleep(0.02)
-    template.listening = True
-
-
-def _launch(settings: dict[str, Any]) -> Template:
-    """Start the template (it listens a second or so later)."""
+def _start(settings: dict[str, Any]) -> Template:
+    """Start the template and wait until it listens."""
     root = scratch.folder("rk-", "/dev/shm" if os.access("/dev/shm", os.W_OK) else "/tmp")
     placeholder = root / "session.json"
     placeholder.write_text("{}")
@@ -185,7 +161,15 @@ def _launch(settings: dict[str, Any]) -> Template:
     )
     argv = [sys.executable, "-I", "-S", launch.__file__, str(root / "launch.json"), "--", *command]
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, close_fds=True)
-    return Template(process, root, socket_path, log)
+    template = Template(process, root, socket_path, log)
+    deadline = time.monotonic() + READY_SECONDS
+    while not socket_path.exists():
+        if not template.alive() or time.monotonic() > deadline:
+            said = _said(template)
+            template.stop()
+            raise RuntimeError(said)
+        time.sleep(0.02)
+    return template
 
 
 def template_command(layout: bwrap.Layout, socket_path: str) -> list[str]:
