@@ -147,10 +147,8 @@ def run(options: Options, out: TextIO = sys.stdout, executor: Executor | None = 
     try:
         settings = _settings(plan, run_dir)
         executor.warm_up(settings.sandbox)
-        if options.scheduler:
-            kernels_text, checked = _remote_kernels(options)
-        else:
-            kernels_text, checked = _choose_kernels(options, settings, executor)
+        chosen = _remote_kernels(options) if options.scheduler else _choose_kernels(options, settings)
+        kernels_text, checked = chosen
         header = plan.header.replace("{workers}", executor.describe()).replace("{kernels}", kernels_text)
         plan = replace(plan, header=header)
         print(plan.header, file=out, flush=True)
@@ -473,23 +471,18 @@ def _check_sandbox(wanted: str) -> str:
     return f"bubblewrap, process-tree limits by {group.kind}, {watch}"
 
 
-def _choose_kernels(
-    options: Options, settings: Settings, executor: Executor | None = None
-) -> tuple[str, dict[str, Any] | None]:
+def _choose_kernels(options: Options, settings: Settings) -> tuple[str, dict[str, Any] | None]:
     """How this machine's workers start kernels, for the run's first line: warm kernels are tried
-    once (one kernel forked from a template: a local worker's, else one started in this process)
-    unless cold ones are asked for; ``auto`` falls back to cold where they cannot start, ``warm``
-    refuses to grade. With it, the sandbox settings a warm kernel started with on this machine
-    (None if none did), for the preflight."""
+    once here (a template started and one kernel forked from it) unless cold ones are asked for;
+    ``auto`` falls back to cold where they cannot start, ``warm`` refuses to grade. With it, the
+    sandbox settings a warm kernel started with here (None if none did), for the preflight."""
     if options.kernels == "cold" or settings.sandbox["mode"] != "bwrap":
         settings.sandbox["kernels"] = "cold"
         return "cold (each started in a sandbox of its own)", None
     first = sorted(settings.structures)[0]
     tried = dict(settings.sandbox)  # as the kernel started: a fallback below changes the run's
-    from roofline_grading.autograde.local_pool import LocalExecutor
-
-    check = executor.check_kernels if isinstance(executor, LocalExecutor) else kernels.check_kernels
-    why = check(settings.sandbox, first, settings.scratch / "warm-check")
+    why = kernels.check_start(settings.sandbox, first, settings.scratch / "warm-check")
+    why = templates.failure() or why  # a template that did not start: that kernel started cold
     if why is None:
         return "warm (forked from a template in each worker, each with a sandbox of its own)", tried
     templates.stop()

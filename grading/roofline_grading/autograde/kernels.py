@@ -53,7 +53,6 @@ __all__ = [
     "GradingKernelManager",
     "Kernel",
     "NoShortFolder",
-    "check_kernels",
     "check_start",
     "discard_next",
     "discard_waiting",
@@ -241,13 +240,6 @@ def check_start(settings: dict[str, Any], notebook: str, run_root: Path, timeout
     finally:
         client.stop_channels()
         kernel.discard()
-
-
-def check_kernels(settings: dict[str, Any], notebook: str, run_root: Path) -> str | None:
-    """:func:`check_start` in this process, as its grading starts kernels; where warm kernels were
-    asked for and its template did not start or has ended (the kernel then started cold), why."""
-    why = check_start(settings, notebook, run_root)
-    return templates.failure() or why
 
 
 def discard_next(tag: str) -> None:

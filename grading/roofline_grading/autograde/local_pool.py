@@ -9,11 +9,10 @@ process dies (possible without the sandbox, e.g. a student's code killing it), t
 had not finished are graded again one at a time, each named as retried, and the one that kills a
 worker again is reported as not graded; everyone else is graded as usual.
 
-The driver's warm check starts its kernel in a worker (:meth:`LocalExecutor.check_kernels`), from
-the template that worker grades with. The preflight starts one sandboxed kernel in the driver's
-process, as the workers will start theirs, unless that check has just started one with the same
-settings: a warm run checks one kernel before its first student, not two. (When that check fell
-back to cold kernels, the settings differ, and the preflight starts a cold one.)
+Its preflight starts one sandboxed kernel in the driver's process, as the workers will start
+theirs, unless the driver's warm check has just started one there with the same settings: a warm
+run checks one kernel before its first student, not two. (When that check fell back to cold
+kernels, the settings differ, and the preflight starts a cold one.)
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from typing import Any
 
 from roofline_grading.autograde import kernels, machine, scratch, templates, worker
@@ -51,18 +49,6 @@ class LocalExecutor:
         if self._pool is not None:  # each worker's template starts while the driver checks the run
             for _ in range(self.jobs):
                 self._pool.submit(templates.start, dict(sandbox))
-
-    def check_kernels(self, sandbox: dict[str, Any], notebook: str, run_root: Path) -> str | None:
-        """Start one kernel in a worker, as it will start its students' (a warm one from the
-        template it grades with), and stop it: None if it answered, else why not
-        (:func:`~roofline_grading.autograde.kernels.check_kernels`). The driver starts no
-        template of its own to know."""
-        if self._pool is None:
-            return kernels.check_kernels(sandbox, notebook, run_root)
-        try:
-            return self._pool.submit(kernels.check_kernels, dict(sandbox), notebook, run_root).result()
-        except BrokenProcessPool:
-            return "the grading process died while its kernel started"
 
     def preflight(self, portable: Portable, checked: Mapping[str, Any] | None = None) -> None:
         settings = portable.settings

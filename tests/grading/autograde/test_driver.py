@@ -48,10 +48,9 @@ def test_a_list_of_steps_that_would_grade_outside_the_sandbox_stops_the_run_in_o
 def test_a_warm_run_starts_one_check_kernel_before_its_first_student(
     template_failed: str | None, kernels_started: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The driver's warm check (here with no worker process: in its own) starts a kernel with the
-    run's settings; the local pool's preflight, which would start one the same way, starts none
-    after it. Where the check fell back to cold kernels, the preflight starts a cold one: that is
-    what the workers will start."""
+    """The driver's warm check starts a kernel in its own process with the run's settings; the local
+    pool's preflight, which would start one the same way, starts none after it. Where the check fell
+    back to cold kernels, the preflight starts a cold one: that is what the workers will start."""
     started: list[tuple[str, str]] = []
 
     def check_start(sandbox: dict[str, object], notebook: str, run_root: Path, timeout: float = 120) -> None:

@@ -4,7 +4,6 @@ starts cold."""
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +13,8 @@ import pytest
 from jupyter_core.utils import run_sync
 
 import roofline_recorder
-from roofline_grading.autograde import driver, kernels, templates
-from roofline_grading.autograde.local_pool import LocalExecutor
-from roofline_grading.autograde.settings import Settings
+from roofline_grading.autograde import kernels, templates
 from roofline_grading.sandbox import bwrap
-from tests.support.nbgrader_cells import STRUCTURE
 
 pytestmark = pytest.mark.grading
 
@@ -123,45 +119,3 @@ def test_an_environment_under_tmp_is_there_in_a_warm_kernel_as_in_a_cold_one(
         assert templates.current(settings) is not None  # the second kernel was a warm one
     assert cold == "ANSWER = 42\nwritable: False\nhook: 0 bytes\n"
     assert warmed == cold
-
-
-def descendants(pid: int) -> dict[int, str]:
-    """The processes below ``pid``, by id, with their command lines."""
-    parents: dict[int, int] = {}
-    commands: dict[int, str] = {}
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-            commands[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (OSError, ValueError):
-            continue
-        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found: dict[int, str] = {}
-    for process in parents:
-        ancestor = parents.get(process)
-        while ancestor and ancestor != pid:
-            ancestor = parents.get(ancestor)
-        if ancestor == pid:
-            found[process] = commands[process]
-    return found
-
-
-def test_a_local_runs_warm_check_forks_its_kernel_from_a_workers_template_not_the_drivers(
-    warm: dict[str, Any], tmp_path: Path
-) -> None:
-    # The run's first line says whether warm kernels start: the check that says so starts its kernel
-    # where the students' will start, in a worker, and the driver starts no template of its own.
-    executor = LocalExecutor(1)
-    try:
-        executor.warm_up(warm)
-        structures = {NOTEBOOK: STRUCTURE.to_json()}
-        settings = Settings(None, tmp_path, "a", structures, tmp_path, b"k", 30, 300, warm)
-        said, _ = driver._choose_kernels(driver.Options(tmp_path, "a"), settings, executor)
-        assert said.startswith("warm (")
-        below = descendants(os.getpid())
-        workers = [process for process, command in below.items() if "spawn_main" in command]
-        started = {process for process, command in below.items() if "roofline_recorder.warm" in command}
-        assert len(workers) == 1 and started
-        assert started <= set(descendants(workers[0]))  # none of them is the driver's own
-    finally:
-        executor.close()
