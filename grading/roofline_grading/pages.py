@@ -27,6 +27,7 @@ where the course writes it (:mod:`roofline_grading.inert`); this is the second l
 from __future__ import annotations
 
 import copy
+import html as html_lib
 import re
 from collections import OrderedDict
 from collections.abc import Callable
@@ -45,6 +46,7 @@ __all__ = [
     "SAFE_MIMETYPES",
     "InertHTMLExporter",
     "RememberedHighlights",
+    "as_characters",
     "inert_notebook",
     "sanitize_html",
     "with_accessibility",
@@ -286,6 +288,32 @@ _CLASS = re.compile(r'\sclass="([^"]*)"')
 _ALT = re.compile(r"\salt\s*=")
 
 
+_RAW_TEXT = re.compile(
+    r"(<script\b.*?</script\s*>|<style\b.*?</style\s*>|<!--.*?-->)", re.DOTALL | re.IGNORECASE
+)
+_REFERENCE = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def as_characters(html: str) -> str:
+    """``html`` with each character reference to a character outside ASCII written as the character
+    itself, as nbconvert's second parse of the page wrote it: nbconvert's Markdown writes a heading
+    as references (``&#50672;&#49845;`` for 연습), and a Korean page should read as Korean in its
+    file too. A reference to an ASCII character (``&lt;``, ``&amp;``, ``&#39;``) stays as it is, so
+    nothing that was text can become markup. Scripts, styles and comments, where a reference is not
+    one, are left as they are.
+
+    >>> as_characters("<h1>&#50672;&#49845; &amp; &#182; &lt;b&gt; &#60;</h1><script>'&#193;'</script>")
+    "<h1>연습 &amp; ¶ &lt;b&gt; &#60;</h1><script>'&#193;'</script>"
+    """
+
+    def character(found: re.Match[str]) -> str:
+        written = html_lib.unescape(found.group(0))
+        return written if len(written) == 1 and ord(written) > 127 else found.group(0)
+
+    parts = _RAW_TEXT.split(html)  # odd parts: the scripts, styles and comments
+    return "".join(part if i % 2 else _REFERENCE.sub(character, part) for i, part in enumerate(parts))
+
+
 def with_accessibility(html: str) -> tuple[str, int]:
     """``html`` with the attributes nbconvert's ``HTMLExporter`` adds to a page it has written: an
     image without alternative text gets :data:`NO_DESCRIPTION`, the lab template's inputs and
@@ -373,7 +401,7 @@ class InertHTMLExporter(HTMLExporter):
             WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources),
         )
         html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
-        page, undescribed = with_accessibility(html)
+        page, undescribed = with_accessibility(as_characters(html))
         if undescribed:
             self.log.warning("Alternative text is missing on %s image(s).", undescribed)
         return page, resources

@@ -215,7 +215,8 @@ def test_a_page_is_the_one_nbconverts_exporter_writes_without_its_second_parse(k
     # the course's exporter adds them to the template's tags as it writes (pages.with_accessibility).
     nb = hostile_notebook()
     plotted = new_code_cell("plot()", outputs=[new_output("display_data", data={"image/png": PNG})])
-    nb.cells += [plotted, new_markdown_cell("![](figure.png) and <img src='other.png'>")]
+    heading = new_markdown_cell("# 연습 문제 5: H100의 임계 배치")  # Markdown writes a heading as references
+    nb.cells += [plotted, new_markdown_cell("![](figure.png) and <img src='other.png'>"), heading]
     another = copy.deepcopy(nb)  # the next student's: the exporter shows the release's cells as it
     another.cells[2].source = "x = 2"  # showed them before (RememberedHighlights), and their own
     exporter, resources = exporter_for(kind)
@@ -226,6 +227,7 @@ def test_a_page_is_the_one_nbconverts_exporter_writes_without_its_second_parse(k
         assert str(BeautifulSoup(ours, "html.parser")) == theirs
     shown = BeautifulSoup(ours, "html.parser").get_text()
     assert "x = 2" in shown and "x = 1" not in shown
+    assert "연습 문제 5: H100의 임계 배치" in ours  # the page's file reads as Korean, as nbconvert's did
     assert ours.count(f'alt="{NO_DESCRIPTION}"') >= 2  # the plot and the Markdown's second image
     assert (ours.count('tabindex="0"') > 0) == (kind == "lab")  # nbgrader's templates are the classic one's
 
