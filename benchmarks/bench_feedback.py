@@ -7,8 +7,8 @@ every page it has written again with BeautifulSoup, to add alternative text to i
 course's exporter adds the attributes to the template's tags as it writes
 (:func:`roofline_grading.pages.with_accessibility`) and highlights the release's cells, the same
 on every student's page, once (:class:`roofline_grading.pages.RememberedHighlights`). Side by
-side, in one run, for
-each solution notebook (the feedback template, nbgrader's resources, the same exporter object):
+side, in one run, for each solution notebook (the feedback template, nbgrader's resources, the
+same exporter object):
 
 - ``nbconvert``: ``HTMLExporter.from_notebook_node`` on the inert notebook, as before;
 - ``course``: the course's ``from_notebook_node``.

@@ -27,6 +27,7 @@ where the course writes it (:mod:`roofline_grading.inert`); this is the second l
 from __future__ import annotations
 
 import copy
+import functools
 import html as html_lib
 import re
 from collections import OrderedDict
@@ -286,8 +287,6 @@ FOCUSABLE = frozenset({"jp-Cell-inputWrapper", "jp-OutputArea-output"})
 _TAG = re.compile(r"<(img|div)\b[^>]*>")
 _CLASS = re.compile(r'\sclass="([^"]*)"')
 _ALT = re.compile(r"\salt\s*=")
-
-
 _RAW_TEXT = re.compile(
     r"(<script\b.*?</script\s*>|<style\b.*?</style\s*>|<!--.*?-->)", re.DOTALL | re.IGNORECASE
 )
@@ -406,11 +405,9 @@ class InertHTMLExporter(HTMLExporter):
             self.log.warning("Alternative text is missing on %s image(s).", undescribed)
         return page, resources
 
-    @property
+    @functools.cached_property
     def _highlighted(self) -> RememberedHighlights:
-        if "_remembered" not in self.__dict__:
-            self.__dict__["_remembered"] = RememberedHighlights()
-        return self.__dict__["_remembered"]  # type: ignore[no-any-return]
+        return RememberedHighlights()
 
     @pass_context
     def markdown2html(self, context: Context, source: str) -> str:

@@ -54,7 +54,7 @@ FLAGS = {
     "uts": CLONE_NEWUTS,
 }
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 32, 4096, 8192, 0x4000, 1 << 18
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 0x4000, 1 << 18
 HOME = "/home/student"
 COVERED = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus")
 """What bubblewrap makes read-only in a sandbox's ``/proc``; so does a warm kernel."""
@@ -255,7 +255,7 @@ def _isolate(settings: dict[str, Any]) -> None:
         held = f"/proc/self/fd/{handle}"
         if os.path.isdir(held):
             os.makedirs(path, exist_ok=True)
-        elif not os.path.exists(path):
+        else:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             Path(path).touch()
         _mount(held, path, None, MS_BIND | MS_REC)  # with what is mounted within (the kernel's masks)
