@@ -205,21 +205,27 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         num(v5e.critical_intensity("bf16")),
     ]
     prose = notebook.locator(".jp-MarkdownCell .jp-Cell-inputArea")
+    raw_myst = ("{eval}", "{glue", "{ref}", "{doc}", "{math}", ")=", "glued.")
     try:
-        page.wait_for_function(  # the inline expressions have been evaluated and rendered
-            "([cells, text]) => [...document.querySelectorAll(cells)].some(c => c.innerText.includes(text))",
-            arg=[".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-Cell-inputArea", figures[0]],
+        # Every inline expression has been evaluated and rendered: the cells re-render one by one
+        # after the kernel has run, so the first figure showing does not mean the last cell is done.
+        page.wait_for_function(
+            """([cells, figures, raw]) => {
+                const text = [...document.querySelectorAll(cells)].map(c => c.innerText).join(" ")
+                    .replace(/\\s+/g, " ");
+                return figures.every(f => text.includes(f)) && !raw.some(r => text.includes(r));
+            }""",
+            arg=[
+                ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-Cell-inputArea", figures, raw_myst
+            ],
             timeout=60_000,
         )
     except PlaywrightTimeout:
         screenshot(page, "chapter-prose-failed")
-        pytest.fail(
-            f"{figures[0]} never appeared in the prose: {flat(' '.join(prose.all_inner_texts()))[:3000]}"
-        )
     text = flat(" ".join(prose.all_inner_texts()))
     notebook.locator(".jp-MarkdownCell", has_text=figures[0]).first.scroll_into_view_if_needed()
     screenshot(page, "chapter-prose")
-    for raw in ("{eval}", "{glue", "{ref}", "{doc}", "{math}", ")=", "glued."):
+    for raw in raw_myst:
         assert raw not in text, (
             f"raw MyST {raw!r} in the rendered chapter: ...{text[text.find(raw) - 80 :][:200]}..."
         )
