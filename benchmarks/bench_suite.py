@@ -115,6 +115,9 @@ def main() -> None:
     args = parser.parse_args()
     targets = ["test-fast"] if args.fast_only else ["test-fast", "test"]
     with tempfile.TemporaryDirectory(prefix="bench-suite-") as scratch:
+        # The hub's tests log in as other users, who must read the checkout and its environment:
+        # a temporary folder is its owner's alone (0700) until opened to them.
+        os.chmod(scratch, 0o755)
         checkouts = {
             name: clone(rev, Path(scratch)) for name, rev in (("before", args.before), ("after", args.after))
         }

@@ -21,6 +21,7 @@ import grp
 import os
 import pwd
 import signal
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 
 from tests.support import ports
@@ -125,9 +127,26 @@ def as_user(
     )
 
 
+def closed_to_others(path: Path) -> Path | None:
+    """The first folder on the way to ``path`` that other users may not pass through, if any.
+
+    >>> closed_to_others(Path("/usr/bin")) is None
+    True
+    """
+    return next((p for p in (path, *path.parents) if not p.stat().st_mode & stat.S_IXOTH), None)
+
+
 def instructor_environment(folder: Path) -> Path:
     """A virtual environment every user may run that holds this checkout's packages and commands
     (see the module's docstring); its ``bin`` folder."""
+    for needed in {ROOT, Path(sys.prefix)}:
+        closed = closed_to_others(needed)
+        if closed is not None:  # e.g. a clone under `mktemp -d`, a folder its owner's alone
+            pytest.fail(
+                f"the hub's users cannot read {needed}: {closed} is closed to other users "
+                f"(mode {stat.filemode(closed.stat().st_mode)}). Clone the repository where every "
+                f"user may read it, or open the folder: chmod o+rx {closed}"
+            )
     subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", "--without-pip", str(folder)], check=True)
     site = Path(sysconfig.get_paths()["purelib"])
     (ours,) = folder.glob("lib/python3*/site-packages")
