@@ -9,8 +9,9 @@ at the default before revision: a ratio of at most 1.0), the unit tier under 60 
 
 Each `make test` also writes a JUnit report, and the last lines add up its test times (the work
 the workers shared) by test module: in the modules both revisions have, like for like, and in the
-modules only the after revision has. On a machine whose cores the suite keeps busy, the wall time
-is that work divided by the cores.
+modules only the after revision has, with the modules in both that grew most. On a machine whose
+cores the suite keeps busy, the wall time is that work divided by the cores. The two reports are
+kept in ``_build/bench-suite/``, named after their revisions (``53347ee-junit.xml``).
 
     python benchmarks/bench_suite.py [--before REV] [--after REV] [--repeat 1] [--fast-only]
 
@@ -100,10 +101,26 @@ def print_work(before: Path, after: Path) -> None:
         f"  modules in both  before {both[0]:7.0f} s   after {both[1]:7.0f} s   "
         f"ratio {both[1] / both[0]:.2f}"
     )
+    grown = sorted(((new[m] - old[m], m) for m in shared), reverse=True)
+    print("  modules in both that grew most:")
+    for seconds, module in grown[:12]:
+        print(f"    {seconds:+7.0f} s  {module} ({old[module]:.0f} s, then {new[module]:.0f} s)")
     only = sorted(((new[m], m) for m in new.keys() - shared), reverse=True)
     print(f"  modules only after has: {sum(w for w, _ in only):.0f} s")
     for seconds, module in only[:12]:
         print(f"    {seconds:7.0f} s  {module}")
+
+
+def keep(reports: list[Path]) -> list[Path]:
+    """Copies of the runs' JUnit reports in this checkout's ``_build/bench-suite/``, which outlives
+    the scratch folder: for a closer look at any test's time."""
+    kept_dir = ROOT / "_build" / "bench-suite"
+    kept_dir.mkdir(parents=True, exist_ok=True)
+    kept = []
+    for report in reports:
+        if report.is_file():
+            kept.append(Path(shutil.copy2(report, kept_dir / report.name)))
+    return kept
 
 
 def main() -> None:
@@ -135,6 +152,8 @@ def main() -> None:
         _print_times(args, targets, samples, passed)
         if "test" in targets:
             print_work(*reports)
+            for report in keep(reports):
+                print(f"  kept: {report.relative_to(ROOT)}")
 
 
 def _print_times(
