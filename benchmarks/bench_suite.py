@@ -11,7 +11,7 @@ Each `make test` also writes a JUnit report, and the last lines add up its test 
 the workers shared) by test module: in the modules both revisions have, like for like, and in the
 modules only the after revision has, with the modules in both that grew most. On a machine whose
 cores the suite keeps busy, the wall time is that work divided by the cores. The two reports are
-kept in ``_build/bench-suite/``, named after their revisions (``53347ee-junit.xml``).
+kept in ``_build/bench-suite/``, named by side and commit (``before-53347ee-junit.xml``).
 
     python benchmarks/bench_suite.py [--before REV] [--after REV] [--repeat 1] [--fast-only]
 
@@ -37,9 +37,8 @@ BEFORE = "53347ee"
 """The revision whose `make test` took 1,609 s here when issue 35 was filed (issue 23's was 5f71c29)."""
 
 
-def clone(revision: str, where: Path) -> Path:
-    """A fresh clone of this repository at ``revision`` with its own environment."""
-    target = where / revision
+def clone(revision: str, target: Path) -> Path:
+    """A fresh clone of this repository at ``revision``, in ``target``, with its own environment."""
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(target)], check=True)
     subprocess.run(["git", "checkout", "--quiet", revision], cwd=target, check=True)
     environment = {k: v for k, v in os.environ.items() if not k.startswith("VIRTUAL_ENV")}
@@ -101,7 +100,7 @@ def print_work(before: Path, after: Path) -> None:
         f"  modules in both  before {both[0]:7.0f} s   after {both[1]:7.0f} s   "
         f"ratio {both[1] / both[0]:.2f}"
     )
-    grown = sorted(((new[m] - old[m], m) for m in shared), reverse=True)
+    grown = sorted(((new[m] - old[m], m) for m in shared if new[m] > old[m]), reverse=True)
     print("  modules in both that grew most:")
     for seconds, module in grown[:12]:
         print(f"    {seconds:+7.0f} s  {module} ({old[module]:.0f} s, then {new[module]:.0f} s)")
@@ -111,15 +110,19 @@ def print_work(before: Path, after: Path) -> None:
         print(f"    {seconds:7.0f} s  {module}")
 
 
-def keep(reports: list[Path]) -> list[Path]:
+def keep(reports: dict[str, Path], checkouts: dict[str, Path]) -> list[Path]:
     """Copies of the runs' JUnit reports in this checkout's ``_build/bench-suite/``, which outlives
-    the scratch folder: for a closer look at any test's time."""
+    the scratch folder, named by side and commit (``before-53347ee-junit.xml``): for a closer look
+    at any test's time."""
     kept_dir = ROOT / "_build" / "bench-suite"
     kept_dir.mkdir(parents=True, exist_ok=True)
     kept = []
-    for report in reports:
+    for side, report in reports.items():
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=checkouts[side], capture_output=True, text=True
+        ).stdout.strip()
         if report.is_file():
-            kept.append(Path(shutil.copy2(report, kept_dir / report.name)))
+            kept.append(Path(shutil.copy2(report, kept_dir / f"{side}-{commit}-junit.xml")))
     return kept
 
 
@@ -135,9 +138,8 @@ def main() -> None:
         # The hub's tests log in as other users, who must read the checkout and its environment:
         # a temporary folder is its owner's alone (0700) until opened to them.
         os.chmod(scratch, 0o755)
-        checkouts = {
-            name: clone(rev, Path(scratch)) for name, rev in (("before", args.before), ("after", args.after))
-        }
+        revisions = {"before": args.before, "after": args.after}
+        checkouts = {name: clone(rev, Path(scratch) / name) for name, rev in revisions.items()}
         samples: dict[tuple[str, str], list[float]] = {}
         passed: dict[tuple[str, str], bool] = {}
         for round_ in range(args.repeat):
@@ -148,11 +150,12 @@ def main() -> None:
                     samples.setdefault((name, target), []).append(seconds)
                     passed[(name, target)] = passed.get((name, target), True) and ok
                     print(f"  round {round_ + 1}: {name} make {target}: {seconds:.0f} s", flush=True)
-        reports = [junit_report(checkouts[name]) for name in ("before", "after")]
+        reports = {name: junit_report(checkouts[name]) for name in ("before", "after")}
+        kept = keep(reports, checkouts) if "test" in targets else []
         _print_times(args, targets, samples, passed)
         if "test" in targets:
-            print_work(*reports)
-            for report in keep(reports):
+            print_work(reports["before"], reports["after"])
+            for report in kept:
                 print(f"  kept: {report.relative_to(ROOT)}")
 
 
