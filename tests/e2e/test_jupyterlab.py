@@ -227,6 +227,12 @@ def test_a_chapter_opens_as_a_notebook_runs_and_its_explorer_follows_the_chips(
         left = [f"{raw!r}: ...{text[text.find(raw) - 80 :][:200]}..." for raw in raw_myst if raw in text]
         pytest.fail(f"after 60 s, figures not in the prose: {missing}; raw MyST left: {left}")
     text = flat(" ".join(prose.all_inner_texts()))
+    for raw in raw_myst:
+        assert raw not in text, (
+            f"raw MyST {raw!r} in the rendered chapter: ...{text[text.find(raw) - 80 :][:200]}..."
+        )
+    for figure in figures:
+        assert figure in text, f"{figure} (rooflinekit) is not in the chapter's prose"
     notebook.locator(".jp-MarkdownCell", has_text=figures[0]).first.scroll_into_view_if_needed()
     screenshot(page, "chapter-prose")
     # Words the chapter composes (rooflinekit.words) read in English here, as on the English site.
