@@ -32,8 +32,6 @@ import os
 import re
 import shutil
 import sqlite3
-import subprocess
-import sys
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -53,6 +51,7 @@ from roofline_grading.exercises.ex5_h100_threshold import answers as ex5
 from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.questions import FunctionQuestion, public_cases
 from rooflinekit import exercises
+from tests.support import processes
 from tests.support.formgrader_server import Formgrader, api, start_formgrader
 from tests.support.make_targets import command, make
 
@@ -867,32 +866,13 @@ def test_no_formgrader_view_of_the_class_runs_a_students_script_or_offers_a_step
     assert not refused["success"] and "make feedback" in refused["error"]
 
 
-def _ancestors(pid: int) -> list[int]:
-    """The processes above ``pid``, its parent first, up to the system's first process."""
-    chain: list[int] = []
-    while pid > 1:
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:  # it ended meanwhile
-            break
-        pid = int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state: the parent
-        chain.append(pid)
-    return chain
-
-
 def stray_kernels() -> list[str]:
-    """This checkout's grading kernels that outlived what started them (pgrep's lines). A kernel still
-    running under this test run (the other worker of a parallel run grading another module's class)
-    is that run's; a kernel left behind has lost every process it was started from, so none of its
-    ancestors is this run's."""
-    ours = str(Path(sys.executable).parent)  # this checkout's kernels (other checkouts may be grading too)
+    """This checkout's grading kernels that outlived what started them. A kernel still running
+    under this test run (the other worker of a parallel run grading another module's class) is
+    that run's; a kernel left behind has lost every process it was started from, so none of its
+    ancestors is this run's, and it stays (:func:`tests.support.processes.stray_kernels`)."""
     run = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()  # pytest's first process
-    left = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
-    return [
-        line
-        for line in left.stdout.splitlines()
-        if ours in line and run not in _ancestors(int(line.split(maxsplit=1)[0]))
-    ]
+    return processes.stray_kernels(run)
 
 
 def test_every_process_of_the_class_is_gone(parallel: Run) -> None:

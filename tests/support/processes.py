@@ -8,17 +8,22 @@ True
 >>> with socket.create_server(("127.0.0.1", 0)) as server:
 ...     server.getsockname() in listening({os.getpid()})
 True
+>>> os.getppid() in ancestors(os.getpid())
+True
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from roofline_grading.autograde import scratch
 
-__all__ = ["descendants", "held_folders", "listening", "session"]
+__all__ = ["ancestors", "descendants", "held_folders", "listening", "session", "stray_kernels"]
 
 
 def _stat_fields(pid: int) -> list[str] | None:
@@ -42,6 +47,62 @@ def session(sid: int) -> set[int]:
         if fields is not None and int(fields[3]) == sid:
             found.add(pid)
     return found
+
+
+def ancestors(pid: int) -> list[int]:
+    """The processes above ``pid``, its parent first, up to the system's first process (the chain
+    stops early at one that ended meanwhile)."""
+    chain: list[int] = []
+    while pid > 1 and (fields := _stat_fields(pid)) is not None:
+        pid = int(fields[1])
+        chain.append(pid)
+    return chain
+
+
+SETTLE_SECONDS = 10.0
+"""How long :func:`stray_kernels` gives a kernel it found without a parent to end: one killed a
+moment ago (another test's run stopping it) has lost its sandbox's first process and is
+reparented while it ends, and that takes milliseconds; a kernel left behind never ends."""
+
+
+def stray_kernels(run: int, settle: float = SETTLE_SECONDS) -> list[str]:
+    """This checkout's grading kernels that outlived what started them: none of their ancestors
+    is ``run`` (pytest's first process), and they are still there, the same processes,
+    ``settle`` seconds later. Each as pgrep's line, with its state and its parent's line.
+
+    >>> stray_kernels(os.getpid(), settle=0)
+    []
+    """
+    found = _orphaned_kernels(run)
+    deadline = time.monotonic() + settle
+    while found and time.monotonic() < deadline:
+        time.sleep(0.1)
+        found = {key: line for key, line in _orphaned_kernels(run).items() if key in found}
+    return [f"{line} [{_described(pid)}]" for (pid, _), line in sorted(found.items())]
+
+
+def _orphaned_kernels(run: int) -> dict[tuple[int, str], str]:
+    """This checkout's kernels none of whose ancestors is ``run``, by process id and start time
+    (a process id reused meanwhile is another process)."""
+    ours = str(Path(sys.executable).parent)  # this checkout's kernels (other checkouts may be grading too)
+    listed = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
+    found = {}
+    for line in listed.stdout.splitlines():
+        pid = int(line.split(maxsplit=1)[0])
+        fields = _stat_fields(pid)
+        if ours in line and fields is not None and run not in ancestors(pid):
+            found[(pid, fields[19])] = line  # the 22nd field of /proc/PID/stat: when it started
+    return found
+
+
+def _described(pid: int) -> str:
+    """A process's state and its parent (id and command), for a failure message."""
+    fields = _stat_fields(pid) or ["?", "0"]
+    try:
+        parent = Path(f"/proc/{fields[1]}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:80]
+    except OSError:
+        parent = "?"
+    return f"state {fields[0]}, parent {fields[1]} {parent}"
 
 
 def descendants(pid: int) -> set[int]:
