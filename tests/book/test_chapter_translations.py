@@ -15,9 +15,9 @@ import jupytext
 import pytest
 from babel.messages.pofile import read_po, write_po
 from exercise_translations import MissingTranslations
-from nbclient import NotebookClient
 
 from tests.support.book_site import ROOT, cell_timeout
+from tests.support.kernels import execute
 
 # its module-scoped fixtures, built once: one worker
 pytestmark = pytest.mark.xdist_group("chapter-translations")
@@ -55,7 +55,7 @@ def test_a_korean_chapter_has_the_english_code_and_korean_prose(korean: Path, ch
 def test_a_korean_chapter_runs_as_a_notebook(korean: Path) -> None:
     """The first chapter, opened as JupyterLab opens it (jupytext), runs top to bottom."""
     notebook = jupytext.read(korean / CHAPTERS[0].name)
-    NotebookClient(notebook, timeout=cell_timeout(), resources={"metadata": {"path": str(ROOT)}}).execute()
+    execute(notebook, cwd=ROOT, timeout=cell_timeout())
     errors = [o for c in notebook.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert errors == []
 

@@ -11,20 +11,17 @@ anything written to stderr (warnings included) fails the test.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import jupytext
 import nbformat
 import pytest
-from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError
-from traitlets.config import Config
 
 from tests.support.book_site import ROOT, book_notebooks, cell_timeout, solution_notebooks
+from tests.support.kernels import execute
 
 NOTEBOOKS = book_notebooks() + solution_notebooks()
 
@@ -80,21 +77,7 @@ def _executed_by_the_book_build(path: Path, site: Path) -> nbformat.NotebookNode
 
 
 def _executed_here(path: Path) -> nbformat.NotebookNode:
-    nb = _read(path)
-    # The kernel's channels as Unix sockets in a short folder of its own: a TCP port jupyter_client
-    # picks free can be taken by another test process before the kernel binds it, and the kernel
-    # then dies ("Address already in use").
-    with tempfile.TemporaryDirectory(prefix="nb-", dir="/tmp") as sockets:
-        channels = {"transport": "ipc", "ip": os.path.join(sockets, "kernel")}
-        client = NotebookClient(
-            nb,
-            timeout=cell_timeout(),
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-            config=Config({"KernelManager": channels}),
-        )
-        try:
-            client.execute()
-        except (CellExecutionError, CellTimeoutError) as error:
-            pytest.fail(f"{path.relative_to(ROOT)} failed:\n{error}")
-    return nb
+    try:
+        return execute(_read(path), cwd=path.parent, timeout=cell_timeout())
+    except (CellExecutionError, CellTimeoutError) as error:
+        pytest.fail(f"{path.relative_to(ROOT)} failed:\n{error}")

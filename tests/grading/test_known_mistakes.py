@@ -26,7 +26,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import nbclient
 import nbformat
 import pytest
 
@@ -36,6 +35,7 @@ from roofline_grading.fingerprints import CELL_ID_SUFFIX, SAYS, cell_source, mai
 from roofline_grading.i18n import translator
 from roofline_grading.questions import FunctionQuestion
 from rooflinekit.languages import CODES
+from tests.support.kernels import execute
 from tests.support.slips import ASSIGNMENT, ROOT, SLIPS, answered
 
 pytestmark = pytest.mark.xdist_group("known-mistakes")  # its module-scoped fixtures, built once: one worker
@@ -293,8 +293,7 @@ HELPER_CODE = ("Traceback", "File ", "---->", "Cell In[", "mistake_check", "def 
 def run_all(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Run every cell as JupyterLab's Run All does: stopping at an error, except in a cell tagged
     raises-exception (nbclient, like JupyterLab, goes on past one)."""
-    nbclient.NotebookClient(notebook, kernel_name="python3", timeout=300, allow_errors=False).execute()
-    return notebook
+    return execute(notebook, timeout=300)
 
 
 def by_part(notebook: nbformat.NotebookNode) -> dict[str, Any]:

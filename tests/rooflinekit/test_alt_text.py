@@ -114,9 +114,9 @@ def test_a_figure_shown_in_a_notebook_carries_its_alt_text_beside_its_image(
     """As the book's build runs a chapter: the figure carries its alt text and its drawing in Korean,
     both (each part adds to the figure's metadata through rooflinekit.figure_display)."""
     import nbformat
-    from nbclient import NotebookClient
 
     from rooflinekit.figure_languages import METADATA_KEY, VARIABLE
+    from tests.support.kernels import execute
 
     catalogs = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES"
     monkeypatch.setenv(VARIABLE, f"ko={catalogs / 'computed.po'}")
@@ -125,7 +125,7 @@ def test_a_figure_shown_in_a_notebook_carries_its_alt_text_beside_its_image(
         "import matplotlib.pyplot as plt\nimport rooflinekit\n"
         "fig, ax = plt.subplots()\nax.plot([1, 2], [3, 4], label='roof')\nax.set_title('a roof')\nplt.show()"
     )]
-    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    execute(notebook)
     (image,) = [o for o in notebook.cells[0].outputs if "image/png" in o.get("data", {})]
     about = image["metadata"]["image/png"]
     assert about["alt"].startswith("A chart: a roof.") and "Lines: roof." in about["alt"]
