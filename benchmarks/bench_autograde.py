@@ -499,20 +499,52 @@ def time_split(course: Path, students: list[str]) -> dict[str, dict[str, list[fl
     return found
 
 
-def main() -> None:
+def count(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than ``least``, or a message saying so.
+
+    >>> count(1)("3"), count(0)("0")
+    (3, 0)
+    >>> count(1)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number of at least 1, not 0
+    """
+
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = None
+        if number is None or number < least:
+            raise argparse.ArgumentTypeError(f"must be a whole number of at least {least}, not {text}")
+        return number
+
+    return parse
+
+
+def options(every: list[str]) -> argparse.ArgumentParser:
+    """The benchmark's options; ``every``: the notebooks a class may hand in."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=40, help="the uniform class")
-    parser.add_argument("--mixed-students", type=int, default=18, help="the mixed class (0: none)")
-    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; medians are over these")
-    parser.add_argument("--jobs", type=int, default=2, help="workers of the parallel run")
-    parser.add_argument("--notebooks", nargs="+", help="the uniform class's notebooks (default: all)")
-    parser.add_argument("--mixed-notebooks", nargs="+", help="the mixed class's notebooks (default: all)")
-    parser.add_argument("--ceiling-students", type=int, default=300, help="class of the driver's ceiling")
+    parser.add_argument("--students", type=count(1), default=40, help="the uniform class")
+    parser.add_argument("--mixed-students", type=count(0), default=18, help="the mixed class (0: none)")
+    parser.add_argument(
+        "--repeat", type=count(1), default=3, help="interleaved rounds; medians are over these"
+    )
+    parser.add_argument("--jobs", type=count(1), default=2, help="workers of the parallel run")
+    for option, which in (("--notebooks", "uniform"), ("--mixed-notebooks", "mixed")):
+        explained = f"the {which} class's notebooks (default: all)"
+        parser.add_argument(option, nargs="+", choices=every, metavar="NAME", help=explained)
+    parser.add_argument("--ceiling-students", type=count(1), default=300, help="the driver's ceiling's class")
     parser.add_argument("--floor-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--ceiling-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--split-only", nargs="+", help=argparse.SUPPRESS)
     parser.add_argument("--split-kernels", default="cold", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    every = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
+    args = options(every).parse_args()
     if args.floor_only:
         floor(args.floor_only)
         return
@@ -522,7 +554,6 @@ def main() -> None:
     if args.split_only:
         print(json.dumps(split(Path(args.split_only[0]), args.split_only[1:], args.split_kernels)))
         return
-    every = sorted(p.stem for p in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"))
     notebooks = args.notebooks or every
     meter = CpuMeter()
     results: dict[str, Measured] = {}

@@ -74,3 +74,25 @@ def test_the_grading_benchmark_times_every_contender_and_compares_their_scores()
     assert "a notebook (Dask, warm kernels" in done.stdout
     for kind in ("uniform", "mixed"):
         assert f"{kind}: every driver run gave every student the same total: yes" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--ceiling-students", "0", "must be a whole number of at least 1, not 0"),
+        ("--students", "many", "must be a whole number of at least 1, not many"),
+        ("--mixed-students", "-1", "must be a whole number of at least 0, not -1"),
+        ("--notebooks", "ex99", "invalid choice: 'ex99' (choose from 'ex10_speculative'"),
+    ],
+)
+def test_the_grading_benchmark_names_a_bad_option_and_what_it_accepts(
+    option: str, value: str, said: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_autograde.py"), option, value],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"argument {option}: {said}" in done.stderr, done.stderr
