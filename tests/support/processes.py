@@ -60,9 +60,10 @@ def ancestors(pid: int) -> list[int]:
 
 
 SETTLE_SECONDS = 10.0
-"""How long :func:`stray_kernels` gives a kernel it found without a parent to end: one killed a
+"""How long :func:`stray_kernels` gives a kernel it found without a parent to end: one stopped a
 moment ago (another test's run stopping it) has lost its sandbox's first process and is
-reparented while it ends, and that takes milliseconds; a kernel left behind never ends."""
+reparented while it ends, which takes milliseconds. So a kernel that ends within this time after
+it is found is not reported; one left behind by its run is still there."""
 
 
 def stray_kernels(run: int, settle: float = SETTLE_SECONDS) -> list[str]:
@@ -70,7 +71,9 @@ def stray_kernels(run: int, settle: float = SETTLE_SECONDS) -> list[str]:
     is ``run`` (pytest's first process), and they are still there, the same processes,
     ``settle`` seconds later. Each as pgrep's line, with its state and its parent's line.
 
-    >>> stray_kernels(os.getpid(), settle=0)
+    Every process descends from the system's first one, so none is stray from it:
+
+    >>> stray_kernels(1, settle=0)
     []
     """
     found = _orphaned_kernels(run)
@@ -99,9 +102,10 @@ def _described(pid: int) -> str:
     """A process's state and its parent (id and command), for a failure message."""
     fields = _stat_fields(pid) or ["?", "0"]
     try:
-        parent = Path(f"/proc/{fields[1]}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:80]
+        command = Path(f"/proc/{fields[1]}/cmdline").read_bytes().replace(b"\0", b" ")
     except OSError:
-        parent = "?"
+        command = b"?"
+    parent = command.decode(errors="replace")[:80]
     return f"state {fields[0]}, parent {fields[1]} {parent}"
 
 
