@@ -11,6 +11,7 @@ test cell must pass. The released notebook runs as a student first opens it, eve
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -20,13 +21,16 @@ from typing import Any
 
 import nbformat
 from nbclient import NotebookClient
+from traitlets.config import Config
 
 from roofline_grading.authoring import Exercise
 
-__all__ = ["graded_cells", "released", "run_problems", "words"]
+__all__ = ["channels", "graded_cells", "released", "run_problems", "words"]
 
 TIMEOUT = 300
 """Seconds a cell may take (a hidden test judges its answer at many inputs)."""
+SOCKET_PATH_BYTES = 107
+"""The longest path a Unix socket may have on Linux."""
 
 
 def released(course: Path, notebook: str, language: str) -> Path:
@@ -50,6 +54,22 @@ def graded_cells(notebook: Any) -> Iterator[tuple[str, bool]]:
             yield grading["grade_id"], not failed
 
 
+def channels(scratch: str) -> dict[str, str]:
+    """How the kernel run in ``scratch`` talks to this process: Unix sockets in that folder when
+    their paths fit (no other process can take them, as it can take a free TCP port before the
+    kernel binds it), else TCP ports on loopback (a long ``TMPDIR``).
+
+    >>> channels("/tmp/roofline-check-x")
+    {'transport': 'ipc', 'ip': '/tmp/roofline-check-x/.kernel'}
+    >>> channels("/" + "d" * 100)
+    {'transport': 'tcp', 'ip': '127.0.0.1'}
+    """
+    socket = f"{scratch}/.kernel"
+    if len(os.fsencode(f"{socket}-65535")) <= SOCKET_PATH_BYTES:
+        return {"transport": "ipc", "ip": socket}
+    return {"transport": "tcp", "ip": "127.0.0.1"}
+
+
 def _run(path: Path) -> Any:
     """The notebook at ``path``, run in a scratch copy of its folder."""
     notebook = nbformat.read(path, as_version=4)
@@ -57,7 +77,7 @@ def _run(path: Path) -> Any:
         shutil.copy(path, Path(scratch) / path.name)
         client = NotebookClient(
             notebook, timeout=TIMEOUT, allow_errors=True, kernel_name="python3",
-            resources={"metadata": {"path": scratch}},
+            resources={"metadata": {"path": scratch}}, config=Config({"KernelManager": channels(scratch)}),
         )
         client.execute(stderr=subprocess.DEVNULL)  # the kernel's own warnings are not the exercise's
     return notebook
