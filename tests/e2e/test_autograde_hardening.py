@@ -939,6 +939,7 @@ def test_a_grading_process_killed_by_a_student_takes_no_one_else_with_it(course_
     others again and reports the culprit."""
     killer, honest = (craft(student) for student in CLASS["without_sandbox"])
     run = grade_class(course_template, "worker-death", [killer, honest], jobs=2, options="--sandbox off")
+    assert "kernels: cold (each started in a new process, without a sandbox)" in run.output.splitlines()[0]
     assert all(
         score == run.max_scores[part]
         for (s, _, part), (score, _) in run.grades.items()

@@ -213,7 +213,8 @@ def _plan(options: Options, out: TextIO) -> _Plan | None:
     budget = options.notebook_budget or BUDGET_FACTOR * timeout
     jobs = min(options.jobs or _cores(), len(students))
     header = (
-        f"Grading {len(students)} submissions of {options.assignment} with {{workers}}; "
+        f"Grading {len(students)} submission{'' if len(students) == 1 else 's'} of {options.assignment} "
+        "with {workers}; "
         f"sandbox: {sandbox_text}; kernels: {{kernels}}; a cell may run {timeout} s, a notebook {budget} s."
     )
     return _Plan(options, course, structures, students, timeout, budget, jobs, header)
@@ -471,6 +472,16 @@ def _check_sandbox(wanted: str) -> str:
     return f"bubblewrap, process-tree limits by {group.kind}, {watch}"
 
 
+def _cold(sandboxed: bool) -> str:
+    """What the run's first line says of cold kernels: never a sandbox that ``--sandbox off`` has not.
+
+    >>> _cold(False)
+    'cold (each started in a new process, without a sandbox)'
+    """
+    where = "in a sandbox of its own" if sandboxed else "in a new process, without a sandbox"
+    return f"cold (each started {where})"
+
+
 def _choose_kernels(options: Options, settings: Settings) -> tuple[str, dict[str, Any] | None]:
     """How this machine's workers start kernels, for the run's first line: warm kernels are tried
     once here (a template started and one kernel forked from it) unless cold ones are asked for;
@@ -478,7 +489,7 @@ def _choose_kernels(options: Options, settings: Settings) -> tuple[str, dict[str
     sandbox settings a warm kernel started with here (None if none did), for the preflight."""
     if options.kernels == "cold" or settings.sandbox["mode"] != "bwrap":
         settings.sandbox["kernels"] = "cold"
-        return "cold (each started in a sandbox of its own)", None
+        return _cold(settings.sandbox["mode"] == "bwrap"), None
     first = sorted(settings.structures)[0]
     tried = dict(settings.sandbox)  # as the kernel started: a fallback below changes the run's
     why = kernels.check_start(settings.sandbox, first, settings.scratch / "warm-check")
@@ -496,7 +507,7 @@ def _remote_kernels(options: Options) -> tuple[str, None]:
     """What the run's first line says about the kernels when other machines grade (and no kernel
     started here: each worker checks its own)."""
     if options.kernels == "cold" or options.sandbox == "off":
-        return "cold (each started in a sandbox of its own)", None
+        return _cold(options.sandbox != "off"), None
     return "warm on every worker whose template starts (cold on the others)", None
 
 
