@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -69,7 +68,7 @@ it is found is not reported; one left behind by its run is still there."""
 def stray_kernels(run: int, settle: float = SETTLE_SECONDS) -> list[str]:
     """This checkout's grading kernels that outlived what started them: none of their ancestors
     is ``run`` (pytest's first process), and they are still there, the same processes,
-    ``settle`` seconds later. Each as pgrep's line, with its state and its parent's line.
+    ``settle`` seconds later. Each as its id and command line, with its state and its parent's.
 
     Every process descends from the system's first one, so none is stray from it:
 
@@ -86,27 +85,31 @@ def stray_kernels(run: int, settle: float = SETTLE_SECONDS) -> list[str]:
 
 def _orphaned_kernels(run: int) -> dict[tuple[int, str], str]:
     """This checkout's kernels none of whose ancestors is ``run``, by process id and start time
-    (a process id reused meanwhile is another process)."""
+    (a process id reused meanwhile is another process), each as ``PID COMMAND LINE``."""
     ours = str(Path(sys.executable).parent)  # this checkout's kernels (other checkouts may be grading too)
-    listed = subprocess.run(["pgrep", "-af", "roofline_recorder.kernel"], capture_output=True, text=True)
     found = {}
-    for line in listed.stdout.splitlines():
-        pid = int(line.split(maxsplit=1)[0])
+    for pid in _all():
+        command = _command_line(pid)
+        if "roofline_recorder.kernel" not in command or ours not in command:
+            continue
         fields = _stat_fields(pid)
-        if ours in line and fields is not None and run not in ancestors(pid):
-            found[(pid, fields[19])] = line  # the 22nd field of /proc/PID/stat: when it started
+        if fields is not None and run not in ancestors(pid):
+            found[(pid, fields[19])] = f"{pid} {command}"  # the 22nd field of /proc/PID/stat: its start
     return found
+
+
+def _command_line(pid: int) -> str:
+    """A process's command line, its words separated by spaces ("" if it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
 
 
 def _described(pid: int) -> str:
     """A process's state and its parent (id and command), for a failure message."""
     fields = _stat_fields(pid) or ["?", "0"]
-    try:
-        command = Path(f"/proc/{fields[1]}/cmdline").read_bytes().replace(b"\0", b" ")
-    except OSError:
-        command = b"?"
-    parent = command.decode(errors="replace")[:80]
-    return f"state {fields[0]}, parent {fields[1]} {parent}"
+    return f"state {fields[0]}, parent {fields[1]} {_command_line(int(fields[1]))[:80] or '?'}"
 
 
 def descendants(pid: int) -> set[int]:
