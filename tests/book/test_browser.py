@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import math
 import re
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 import rooflinekit as rk
 from rooflinekit.catalog import chip
@@ -43,12 +45,14 @@ from rooflinekit.explorer.transformer_view import view as transformer_view
 from rooflinekit.fmt import num, pct, seconds
 from tests.support import screenshots
 from tests.support.book_site import ROOT, pages_using, toc_docnames
+from tests.support.browsers import note_requests_elsewhere
 from tests.support.site_pages import (
     HEADER_CONTROLS,
     OVERFLOW,
     Visit,
     accessibility_violations,
     open_page,
+    served,
     settle,
 )
 
@@ -148,6 +152,25 @@ def test_page_loads_cleanly_offline(
         assert not page.evaluate(CUT_EQUATIONS), f"equations cut at {WIDTHS[width]} px, see {shot}"
     violations = accessibility_violations(page, axe_script)
     assert not violations, f"axe-core, WCAG 2.1 A/AA, at {WIDTHS[width]} px:\n" + "\n".join(violations)
+
+
+def test_the_browser_reaches_this_machine_at_127_0_0_1_alone(chromium: Any, tmp_path: Path) -> None:
+    # What every browser test relies on (tests/support/browsers.py): a page served on 127.0.0.1
+    # loads; the same server by another name, one this machine resolves, cannot be reached, and
+    # the test's record names the request.
+    (tmp_path / "index.html").write_text("<!doctype html><html lang=en><title>t</title><p>here</p>")
+    with served(tmp_path) as url:
+        other = url.replace("127.0.0.1", "localhost") + "index.html"
+        with urllib.request.urlopen(other, timeout=30) as answer:  # the name works outside the browser
+            assert b"here" in answer.read()
+        page = chromium.new_page()
+        elsewhere: list[str] = []
+        note_requests_elsewhere(page, url, elsewhere)
+        assert page.goto(url + "index.html").ok
+        with pytest.raises(PlaywrightError, match="ERR_NAME_NOT_RESOLVED"):
+            page.goto(other)
+        page.close()
+    assert elsewhere == [other]
 
 
 def test_the_audit_names_what_it_breaks(chromium: Any, axe_script: str) -> None:

@@ -27,6 +27,7 @@ import nbformat
 import pytest
 from nbgrader.utils import compute_checksum
 
+from tests.support.browsers import note_requests_elsewhere
 from tests.support.make_targets import make
 from tests.support.slips import ASSIGNMENT, ROOT, answered, read
 
@@ -120,14 +121,13 @@ class Opened:
 
 @contextmanager
 def open_offline(browser: Any, path: Path) -> Iterator[Opened]:
-    """``path`` opened in a new browser context, every request but to files and data blocked."""
+    """``path`` opened in a new browser context; every request but to files (and what the page holds)
+    is noted, and fails (the browser reaches 127.0.0.1 alone)."""
     context = browser.new_context(viewport={"width": 1000, "height": 900})
     page = context.new_page()
     seen = Opened(page)
 
-    local = ("file://", "data:")
-    page.route("**/*", lambda h: h.continue_() if h.request.url.startswith(local) else h.abort())
-    page.on("request", lambda r: r.url.startswith(local) or seen.blocked.append(r.url))
+    note_requests_elsewhere(page, "file://", seen.blocked)
     page.on("console", lambda m: m.type in ("error", "warning") and seen.errors.append(f"console: {m.text}"))
     page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: seen.errors.append(f"failed: {r.url} {r.failure}"))

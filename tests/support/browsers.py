@@ -1,7 +1,33 @@
 """The browser every browser test drives: Debian's chromium (``playwright install`` cannot
-download one on the course's machines), headless, with nothing reaching out on its own."""
+download one on the course's machines), headless, with nothing reaching out on its own, and no
+address but this machine's (127.0.0.1) within its reach.
+
+The tests serve what they open on 127.0.0.1, so the browser itself refuses every other host
+(``--host-resolver-rules``: every name resolves to nothing) and a test only watches what a page
+asks for (:func:`note_requests_elsewhere`). Intercepting each request instead (Playwright's
+``page.route``) would send every one through this process and turn the browser's cache off
+(microsoft/playwright#7220): a JupyterLab or formgrader page asks for dozens of files.
+
+>>> page_requests = []
+>>> class Page:  # what note_requests_elsewhere needs of a Playwright page: its "request" event
+...     def on(self, event, handler): page_requests.append(handler)
+>>> class Request:
+...     def __init__(self, url): self.url = url
+>>> elsewhere = []
+>>> note_requests_elsewhere(Page(), "http://127.0.0.1:8000/", elsewhere)
+>>> for url in ("http://127.0.0.1:8000/a.css", "data:,x", "https://cdn.example/m.js"):
+...     _ = page_requests[0](Request(url))
+>>> elsewhere
+['https://cdn.example/m.js']
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
+ONLY_THIS_MACHINE = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
+"""Every host name resolves to nothing (net::ERR_NAME_NOT_RESOLVED), 127.0.0.1 alone excepted."""
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -11,4 +37,15 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    ONLY_THIS_MACHINE,
 ]
+IN_THE_PAGE = ("data:", "blob:")
+"""Addresses a page makes of what it already holds: never a request to another host."""
+
+
+def note_requests_elsewhere(page: Any, local: str | tuple[str, ...], into: list[str]) -> None:
+    """Append to ``into`` the address of every request ``page`` makes to anything but ``local`` (the
+    start of the served addresses) and what it holds itself (:data:`IN_THE_PAGE`). The browser
+    cannot reach them (:data:`ONLY_THIS_MACHINE`); the test says which the page asked for."""
+    allowed = (local,) if isinstance(local, str) else local
+    page.on("request", lambda r: r.url.startswith(allowed + IN_THE_PAGE) or into.append(r.url))

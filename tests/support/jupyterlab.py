@@ -35,7 +35,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from roofline_grading.fingerprints import SAYS
 from roofline_grading.i18n import translator
-from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
+from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS, note_requests_elsewhere
 from tests.support.ports import free_port
 from tests.support.slips import SLIPS, answered
 
@@ -164,7 +164,8 @@ class Browser:
 
 @contextmanager
 def browse(lab: Lab, profile: Path, playwright_session: Any) -> Iterator[Browser]:
-    """Chromium on ``lab`` with a fresh profile; requests to any other host are blocked and kept."""
+    """Chromium on ``lab`` with a fresh profile; requests to any other host fail (the browser reaches
+    127.0.0.1 alone) and are kept."""
     context = playwright_session.chromium.launch_persistent_context(
         str(profile),
         executable_path=CHROMIUM,
@@ -173,15 +174,7 @@ def browse(lab: Lab, profile: Path, playwright_session: Any) -> Iterator[Browser
     )
     page = context.new_page()
     seen = Browser(page)
-
-    def route(handle: Any) -> None:
-        if handle.request.url.startswith(lab.url) or handle.request.url.startswith(("data:", "blob:")):
-            handle.continue_()
-        else:
-            seen.blocked.append(handle.request.url)
-            handle.abort()
-
-    page.route("**/*", route)
+    note_requests_elsewhere(page, lab.url, seen.blocked)
     page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
     page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
     page.goto(f"{lab.url}/lab?token={TOKEN}", wait_until="load")

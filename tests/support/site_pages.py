@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.browsers import note_requests_elsewhere
+
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 """axe-core's rules of WCAG 2.0 and 2.1, levels A and AA."""
 
@@ -76,20 +78,12 @@ def open_page(
     chromium: Any, site_url: str, path: str, width: int = 1280, *, touch: bool = False, context: Any = None
 ) -> Visit:
     """``site_url + path`` in a new context of ``chromium`` (:func:`browser_context`), or in a new page
-    of ``context``, one of its contexts, every request to another host blocked and recorded (routing
-    turns the browser's cache off: each page asks for all it needs), settled. Close
-    ``visit.page.context`` when done (the page, in a context of the caller's)."""
+    of ``context``, one of its contexts, every request to another host recorded (the browser
+    reaches none: tests/support/browsers.py), settled. Close ``visit.page.context`` when done (the
+    page, in a context of the caller's)."""
     page = (context or browser_context(chromium, width, touch=touch)).new_page()
     seen = Visit(page)
-
-    def route(handle: Any) -> None:
-        if handle.request.url.startswith(site_url) or handle.request.url.startswith("data:"):
-            handle.continue_()
-        else:
-            seen.blocked.append(handle.request.url)
-            handle.abort()
-
-    page.route("**/*", route)
+    note_requests_elsewhere(page, site_url, seen.blocked)
     page.on("console", lambda m: m.type == "error" and seen.errors.append(f"console: {m.text}"))
     page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: seen.errors.append(f"failed: {r.url} {r.failure}"))
