@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.support import screenshots
+from tests.support import book_build, screenshots
 from tests.support.book_build import make_book
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 from tests.support.locks import exclusive
@@ -62,6 +62,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.unit)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A run with a test that needs the site starts building it at once, in one process (the first
+    worker of a parallel run): tests/support/book_build.py."""
+    if session.config.option.collectonly or os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
+        return
+    if any(NEEDS_THE_SITE & set(getattr(item, "fixturenames", ())) for item in session.items):
+        book_build.build_in_background()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    book_build.wait_for_background_build()
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
     """Note on the test whether its body failed: a browser fixture then keeps screenshots of the
@@ -79,6 +92,7 @@ def built_site() -> Path:
     It is the same command a reader runs, so the test sees what they get: the execution
     cache makes it quick when nothing changed since the last build, and the workers of a
     parallel run take turns (tests/support/book_build.py): one builds, the others find it built.
+    A run that needs the site starts that build with its first tests (pytest_collection_finish).
     """
     done = make_book()
     if done.returncode != 0:

@@ -8,6 +8,7 @@ find nothing to do. The same command a reader runs, so the tests see what they g
 from __future__ import annotations
 
 import subprocess
+import threading
 from pathlib import Path
 
 from tests.support.locks import exclusive
@@ -24,3 +25,23 @@ def make_book() -> subprocess.CompletedProcess[str]:
             ["make", "--no-print-directory", "book"],
             cwd=ROOT, capture_output=True, text=True, check=False, timeout=3600,
         )
+
+
+_EARLY: list[threading.Thread] = []
+
+
+def build_in_background() -> None:
+    """Start :func:`make_book` in a thread of this process, now: a run that needs the site builds it
+    beside its first tests, rather than when its first test that needs it asks, while the other
+    workers' tests that need it wait idle. Those tests' :func:`make_book` waits on the lock, then
+    finds the site built; a failed build fails them with its own output. Once per process."""
+    if not _EARLY:
+        _EARLY.append(threading.Thread(target=make_book, name="make book", daemon=True))
+        _EARLY[0].start()
+
+
+def wait_for_background_build() -> None:
+    """Return once the build :func:`build_in_background` started, if any, has ended (a test run never
+    leaves `make book` running behind it)."""
+    for thread in _EARLY:
+        thread.join()
