@@ -669,6 +669,15 @@ def measure(
     return Measured(samples, cpu, scores, students, len(submitted), steady)
 
 
+def counted(number: int, noun: str) -> str:
+    """``number`` and ``noun``, plural unless one.
+
+    >>> counted(1, "notebook"), counted(3, "student")
+    ('1 notebook', '3 students')
+    """
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def print_results(results: dict[str, Measured], meter: CpuMeter, args: argparse.Namespace) -> None:
     """Each class's medians side by side, their ratios, and whether every driver run agreed."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -677,7 +686,8 @@ def print_results(results: dict[str, Measured], meter: CpuMeter, args: argparse.
         f"CPU counted: {meter.what}."
     )
     heads = [
-        f"{k}: {m.students} students x {m.notebooks // m.students} notebooks" for k, m in results.items()
+        f"{k}: {counted(m.students, 'student')} x {counted(m.notebooks // m.students, 'notebook')}"
+        for k, m in results.items()
     ]
     print((f"  {'':<34}" + "".join(f"{h:<44}" for h in heads)).rstrip())
     print(
@@ -733,7 +743,7 @@ def print_split(parts: dict[str, dict[str, list[float]]]) -> None:
     print("\n  A notebook graded alone, median over the notebooks:     start   execution   judging")
     for kind, phases in parts.items():
         start, execution, judging = (statistics.median(phases[p]) for p in ("start", "execution", "judging"))
-        label = f"{kind} ({len(phases['start'])} notebooks)"
+        label = f"{kind} ({counted(len(phases['start']), 'notebook')})"
         print(f"    {label:<52}{start:6.2f} s  {execution:6.2f} s  {judging:6.2f} s")
 
 
@@ -743,7 +753,7 @@ def print_scaling(
     """The driver's ceiling, and a class of 10,000 x 9 notebooks projected from the CPU a notebook
     costs with {jobs} workers (the mixed class's, if measured)."""
     m = results.get("mixed") or results["uniform"]
-    size = f"{args.ceiling_students} students x {notebooks} notebooks"
+    size = f"{counted(args.ceiling_students, 'student')} x {counted(notebooks, 'notebook')}"
     print(
         f"\n  driver's ceiling (infinitely fast workers, {size}): {ceiling:.1f} students committed per second"
     )
@@ -751,9 +761,8 @@ def print_scaling(
     for named, kernels in (("", "cold"), (WARM, "warm")):
         per_notebook = statistics.median(m.cpu[f"driver, Dask, {args.jobs} workers{named}"]) / m.notebooks
         costs = (
-            f"{per_notebook:.2f} s of one core a notebook (Dask, {kernels} kernels, {m.students} "
-            "students); "
-            f"driver at most {per_ceiling:.1f} students/s"
+            f"{per_notebook:.2f} s of one core a notebook (Dask, {kernels} kernels, "
+            f"{counted(m.students, 'student')}); driver at most {per_ceiling:.1f} students of 9 notebooks/s"
         )
         projected = "Projected: 10,000 students x 9 notebooks, one Dask worker per core, one driver"
         print(f"\n  {projected} ({costs}):")
