@@ -16,7 +16,7 @@ asks for (:func:`note_requests_elsewhere`). Intercepting each request instead (P
 >>> elsewhere = []
 >>> note_requests_elsewhere(Page(), "http://127.0.0.1:8000/", elsewhere)
 >>> for url in ("http://127.0.0.1:8000/a.css", "data:,x", "https://cdn.example/m.js"):
-...     _ = page_requests[0](Request(url))
+...     page_requests[0](Request(url))
 >>> elsewhere
 ['https://cdn.example/m.js']
 """
@@ -47,5 +47,10 @@ def note_requests_elsewhere(page: Any, local: str | tuple[str, ...], into: list[
     """Append to ``into`` the address of every request ``page`` makes to anything but ``local`` (the
     start of the served addresses) and what it holds itself (:data:`IN_THE_PAGE`). The browser
     cannot reach them (:data:`ONLY_THIS_MACHINE`); the test says which the page asked for."""
-    allowed = (local,) if isinstance(local, str) else local
-    page.on("request", lambda r: r.url.startswith(allowed + IN_THE_PAGE) or into.append(r.url))
+    allowed = ((local,) if isinstance(local, str) else local) + IN_THE_PAGE
+
+    def note(request: Any) -> None:
+        if not request.url.startswith(allowed):
+            into.append(request.url)
+
+    page.on("request", note)

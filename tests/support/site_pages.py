@@ -84,10 +84,19 @@ def open_page(
     page = (context or browser_context(chromium, width, touch=touch)).new_page()
     seen = Visit(page)
     note_requests_elsewhere(page, site_url, seen.blocked)
-    page.on("console", lambda m: m.type == "error" and seen.errors.append(f"console: {m.text}"))
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            seen.errors.append(f"console: {message.text}")
+
+    def response(answer: Any) -> None:
+        if answer.status >= 400:
+            seen.errors.append(f"{answer.status}: {answer.url}")
+
+    page.on("console", console)
     page.on("pageerror", lambda e: seen.errors.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: seen.errors.append(f"failed: {r.url} {r.failure}"))
-    page.on("response", lambda r: r.status >= 400 and seen.errors.append(f"{r.status}: {r.url}"))
+    page.on("response", response)
     page.on("request", lambda r: seen.pending.add(r))
     page.on("requestfinished", lambda r: seen.pending.discard(r))
     page.on("requestfailed", lambda r: seen.pending.discard(r))
