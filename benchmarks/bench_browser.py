@@ -36,45 +36,31 @@ sys.path.insert(0, str(ROOT / "book" / "_ext"))
 
 from tests.support.book_site import toc_docnames  # noqa: E402
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.support.site_pages import Visit, browser_context, open_page, served, settle  # noqa: E402
+from tests.support.site_pages import browser_context, open_page, served  # noqa: E402
 
 SITE = ROOT / "_build" / "html"
 
 
-def routed(chromium: Any, url: str, path: str, context: Any) -> Visit:
-    """``path`` opened with every request routed through this process (the former way)."""
-    page = context.new_page()
-    seen = Visit(page)
-
-    def route(handle: Any) -> None:
-        if handle.request.url.startswith((url, "data:")):
-            handle.continue_()
-        else:
-            seen.blocked.append(handle.request.url)
-            handle.abort()
-
-    page.route("**/*", route)
-    page.on("request", lambda r: seen.pending.add(r))
-    page.on("requestfinished", lambda r: seen.pending.discard(r))
-    page.on("requestfailed", lambda r: seen.pending.discard(r))
-    page.goto(url + path, wait_until="load", timeout=90_000)
-    settle(seen)
-    return seen
+def routed(context: Any, url: str) -> Any:
+    """``context`` with every request of its pages routed through this process (the former way):
+    continued to ``url``, aborted elsewhere."""
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith((url, "data:")) else r.abort())
+    return context
 
 
-def watched(chromium: Any, url: str, path: str, context: Any) -> Visit:
-    """``path`` opened as the tests open it now."""
-    return open_page(chromium, url, path, context=context)
+def watched(context: Any, url: str) -> Any:
+    """``context`` as the tests use it now: its pages' requests only noted (by :func:`open_page`)."""
+    return context
 
 
-def timed(opener: Callable[..., Visit], chromium: Any, url: str, pages: list[str], shared: bool) -> float:
+def timed(way: Callable[[Any, str], Any], chromium: Any, url: str, pages: list[str], shared: bool) -> float:
     """Seconds to open and settle every page of ``pages``, each in a new context or all in one."""
     started = time.perf_counter()
-    phone = browser_context(chromium, 390, touch=True) if shared else None
+    phone = way(browser_context(chromium, 390, touch=True), url) if shared else None
     for path in pages:
-        context = phone or browser_context(chromium, 390)
-        seen = opener(chromium, url, path, context)
-        assert not seen.blocked, seen.blocked
+        context = phone or way(browser_context(chromium, 390), url)
+        seen = open_page(chromium, url, path, context=context)
+        assert not seen.blocked and not seen.errors, seen.blocked + seen.errors
         seen.page.close()
         if phone is None:
             context.close()
