@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -34,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 
+from tests.support.book_build import make_book  # noqa: E402
 from tests.support.book_site import toc_docnames  # noqa: E402
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.support.site_pages import browser_context, open_page, served  # noqa: E402
@@ -76,7 +76,9 @@ def main() -> None:
     args = parser.parse_args()
     if not (SITE / "index.html").is_file():
         print("building the site first: make book")
-        subprocess.run(["make", "--no-print-directory", "book"], cwd=ROOT, check=True, capture_output=True)
+        built = make_book()
+        if built.returncode != 0:
+            sys.exit(f"make book failed:\n{built.stdout[-3000:]}{built.stderr[-3000:]}")
     docnames = toc_docnames()
     pages = [f"{lang}{d}.html" for lang in ("", "ko/") for d in docnames][:: args.every]
     from playwright.sync_api import sync_playwright

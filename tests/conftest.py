@@ -1,4 +1,4 @@
-"""Fixtures shared by the tests: the built site, served on localhost; a released course; Playwright."""
+"""Fixtures shared by the tests: the built site, served on 127.0.0.1; a released course; Playwright."""
 
 from __future__ import annotations
 
@@ -62,17 +62,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.unit)
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """A run with a test that needs the site starts building it at once, in one process (the first
-    worker of a parallel run): tests/support/book_build.py."""
-    if session.config.option.collectonly or os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """A run with a test that needs the site starts building it as its tests start, in one process
+    (the first worker of a parallel run; xdist's controller has no tests): tests/support/book_build.py.
+    Not for a collection that failed, nor for --collect-only."""
+    if session.testsfailed or session.config.option.collectonly:
+        return
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
         return
     if any(NEEDS_THE_SITE & set(getattr(item, "fixturenames", ())) for item in session.items):
         book_build.build_in_background()
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    book_build.wait_for_background_build()
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Wait for the site's build this process started, or stop it if the run ended early (-x,
+    --maxfail, Ctrl+C): no run leaves `make book` running, nor sits out a build it no longer needs."""
+    early = bool(session.shouldstop or session.shouldfail) or exitstatus == pytest.ExitCode.INTERRUPTED
+    book_build.finish_background_build(wait=not early)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -92,7 +99,7 @@ def built_site() -> Path:
     It is the same command a reader runs, so the test sees what they get: the execution
     cache makes it quick when nothing changed since the last build, and the workers of a
     parallel run take turns (tests/support/book_build.py): one builds, the others find it built.
-    A run that needs the site starts that build with its first tests (pytest_collection_finish).
+    A run that needs the site starts that build with its first tests (pytest_runtestloop).
     """
     done = make_book()
     if done.returncode != 0:

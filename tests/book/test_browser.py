@@ -1,6 +1,6 @@
 """The built site in a real browser (Debian's chromium, driven by Playwright), offline.
 
-Every page of the book is opened from a localhost server, at a phone's width (390 px) and a
+Every page of the book is opened from a server on 127.0.0.1, at a phone's width (390 px) and a
 desktop's (1280 px), with requests to any other host blocked and recorded: no console errors,
 no failed requests (the favicon included), math rendered by MathJax, every image loaded, no
 sideways scroll of the page and nothing wider than its column unless it sits in a box of its
@@ -156,10 +156,10 @@ def test_page_loads_cleanly_offline(
 
 def test_the_browser_reaches_this_machine_at_127_0_0_1_alone(chromium: Any, tmp_path: Path) -> None:
     # What every browser test relies on (tests/support/browsers.py): a page served on 127.0.0.1
-    # loads; the same server by another name, one this machine resolves, cannot be reached, and
-    # the test's record names the request.
+    # loads; the same server by another name, one this machine resolves, cannot be reached; another
+    # server on 127.0.0.1 can, and the test's record names both requests.
     (tmp_path / "index.html").write_text("<!doctype html><html lang=en><title>t</title><p>here</p>")
-    with served(tmp_path) as url:
+    with served(tmp_path) as url, served(tmp_path) as another:
         other = url.replace("127.0.0.1", "localhost") + "index.html"
         with urllib.request.urlopen(other, timeout=30) as answer:  # the name works outside the browser
             assert b"here" in answer.read()
@@ -167,10 +167,11 @@ def test_the_browser_reaches_this_machine_at_127_0_0_1_alone(chromium: Any, tmp_
         elsewhere: list[str] = []
         note_requests_elsewhere(page, url, elsewhere)
         assert page.goto(url + "index.html").ok
+        assert page.goto(another + "index.html").ok
         with pytest.raises(PlaywrightError, match="ERR_NAME_NOT_RESOLVED"):
             page.goto(other)
         page.close()
-    assert elsewhere == [other]
+    assert elsewhere == [another + "index.html", other]
 
 
 def test_the_audit_names_what_it_breaks(chromium: Any, axe_script: str) -> None:

@@ -772,8 +772,8 @@ class Watched:
 
 @contextmanager
 def watched(chromium: Any, local: str) -> Iterator[Watched]:
-    """A page in a context of its own, every request but to ``local`` (an address's start) noted (and
-    failing: the browser reaches 127.0.0.1 alone)."""
+    """A page in a context of its own, every request but to ``local`` (an address's start) noted (the
+    browser reaches no host but 127.0.0.1)."""
     context = chromium.new_context(viewport={"width": 1200, "height": 900})
     browsed = Watched(context.new_page())
     page, seen = browsed.page, browsed.seen

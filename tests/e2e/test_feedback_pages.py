@@ -122,7 +122,7 @@ class Opened:
 @contextmanager
 def open_offline(browser: Any, path: Path) -> Iterator[Opened]:
     """``path`` opened in a new browser context; every request but to files (and what the page holds)
-    is noted, and fails (the browser reaches 127.0.0.1 alone)."""
+    is noted (the browser reaches no host but 127.0.0.1)."""
     context = browser.new_context(viewport={"width": 1000, "height": 900})
     page = context.new_page()
     seen = Opened(page)

@@ -10,15 +10,15 @@ asks for (:func:`note_requests_elsewhere`). Intercepting each request instead (P
 
 >>> page_requests = []
 >>> class Page:  # what note_requests_elsewhere needs of a Playwright page: its "request" event
-...     def on(self, event, handler): page_requests.append(handler)
+...     def on(self, event, handler): page_requests.append(handler) if event == "request" else None
 >>> class Request:
 ...     def __init__(self, url): self.url = url
 >>> elsewhere = []
->>> note_requests_elsewhere(Page(), "http://127.0.0.1:8000/", elsewhere)
->>> for url in ("http://127.0.0.1:8000/a.css", "data:,x", "https://cdn.example/m.js"):
+>>> note_requests_elsewhere(Page(), "http://127.0.0.1:4321", elsewhere)
+>>> for url in ("http://127.0.0.1:4321/a.css", "data:,x", "http://127.0.0.1:43210/", "https://cdn.example/m.js"):
 ...     page_requests[0](Request(url))
 >>> elsewhere
-['https://cdn.example/m.js']
+['http://127.0.0.1:43210/', 'https://cdn.example/m.js']
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--no-proxy-server",  # a proxy would look names up for the browser, past ONLY_THIS_MACHINE
     ONLY_THIS_MACHINE,
 ]
 IN_THE_PAGE = ("data:", "blob:")
@@ -47,7 +48,10 @@ def note_requests_elsewhere(page: Any, local: str | tuple[str, ...], into: list[
     """Append to ``into`` the address of every request ``page`` makes to anything but ``local`` (the
     start of the served addresses) and what it holds itself (:data:`IN_THE_PAGE`). The browser
     cannot reach them (:data:`ONLY_THIS_MACHINE`); the test says which the page asked for."""
-    allowed = ((local,) if isinstance(local, str) else local) + IN_THE_PAGE
+    served = (local,) if isinstance(local, str) else local
+    # http://127.0.0.1:4321 must not pass for http://127.0.0.1:43210/: an origin ends with a slash.
+    origins = tuple(f"{p}/" if p.startswith("http") and p.count("/") == 2 else p for p in served)
+    allowed = origins + IN_THE_PAGE
 
     def note(request: Any) -> None:
         if not request.url.startswith(allowed):

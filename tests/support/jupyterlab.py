@@ -164,8 +164,8 @@ class Browser:
 
 @contextmanager
 def browse(lab: Lab, profile: Path, playwright_session: Any) -> Iterator[Browser]:
-    """Chromium on ``lab`` with a fresh profile; requests to any other host fail (the browser reaches
-    127.0.0.1 alone) and are kept."""
+    """Chromium on ``lab`` with a fresh profile; requests to any other address are noted (the browser
+    reaches no host but 127.0.0.1)."""
     context = playwright_session.chromium.launch_persistent_context(
         str(profile),
         executable_path=CHROMIUM,

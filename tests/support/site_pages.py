@@ -1,4 +1,4 @@
-"""A built site's pages in chromium: opened offline from a localhost server, settled, measured for
+"""A built site's pages in chromium: opened offline from a server on 127.0.0.1, settled, measured for
 sideways scroll and audited with axe-core. tests/book/test_browser.py opens the checkout's site
 with these, tests/e2e/test_public_edition.py a public edition's.
 """
@@ -45,6 +45,7 @@ class Visit:
     page: Any
     errors: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
+    """Its requests to any other address, noted (the browser reaches no host but 127.0.0.1)."""
     pending: set[Any] = field(default_factory=set)
 
 
