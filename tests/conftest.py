@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +18,7 @@ from tests.support.book_build import make_book
 from tests.support.browsers import CHROMIUM, CHROMIUM_ARGS
 from tests.support.locks import exclusive
 from tests.support.make_targets import make
+from tests.support.site_pages import served
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
@@ -107,24 +105,11 @@ def built_site() -> Path:
     return SITE
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
     """``http://127.0.0.1:PORT/``: the built site served by a thread of this process."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with served(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
