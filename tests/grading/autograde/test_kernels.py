@@ -52,3 +52,23 @@ def test_with_no_short_folder_for_the_sockets_the_run_is_refused_saying_what_to_
     why = kernels.check_start(settings, "ex5_h100_threshold", deep_tmp / "run")
     assert why is not None and why.startswith("the grading kernel cannot start: no folder to hold")
     assert str(deep_tmp) in why and "set TMPDIR to a short writable folder" in why
+
+
+def test_a_clients_sockets_try_again_at_once_to_reach_a_kernel_not_listening_yet(tmp_path: Path) -> None:
+    """A client connects as soon as its kernel's process starts, before the kernel listens: each of
+    its sockets tries again every few milliseconds, not after zmq's default tenth of a second."""
+    import zmq
+
+    from roofline_grading.autograde import kernels
+
+    manager = kernels.GradingKernelManager(transport="ipc", connection_file=str(tmp_path / "kernel.json"))
+    manager.write_connection_file()
+    client = manager.client()
+    client.start_channels(hb=False)  # nothing listens at the kernel's sockets: each waits, trying again
+    try:
+        channels = (client.shell_channel, client.iopub_channel, client.stdin_channel, client.control_channel)
+        waits = {channel.socket.getsockopt(zmq.RECONNECT_IVL) for channel in channels}
+        assert waits == {kernels.RECONNECT_MS} and kernels.RECONNECT_MS < 100
+    finally:
+        client.stop_channels()
+        manager.cleanup_connection_file()
