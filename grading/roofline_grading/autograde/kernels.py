@@ -73,7 +73,9 @@ as soon as the kernel's process is started, before the kernel has opened its soc
 tries again after 100 ms by default: a warm kernel that was not started ahead of its notebook
 then sat idle for about that long before its first request came (measured: 96 ms from the
 kernel's start to its first reply, every thread of it waiting). Each try is one failed
-``connect`` to a Unix socket."""
+``connect`` to a Unix socket. The same interval holds after a kernel dies: its client tries again
+a few hundred times a second until nbclient, which looks every second whether the kernel lives,
+stops it."""
 SOCKET_PATH_BYTES = 107
 """The longest path a Unix socket may be bound at (Linux's ``sun_path`` holds 108 bytes, a NUL last)."""
 IDLE_RETRY_SECONDS = 0.05

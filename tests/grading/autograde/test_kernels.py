@@ -64,11 +64,16 @@ def test_a_clients_sockets_try_again_at_once_to_reach_a_kernel_not_listening_yet
     manager = kernels.GradingKernelManager(transport="ipc", connection_file=str(tmp_path / "kernel.json"))
     manager.write_connection_file()
     client = manager.client()
+    # No heartbeat thread: stopped at once, jupyter_client's HBChannel can miss the stop and make
+    # its socket again and again until zmq's limit of sockets (with zmq's own interval too).
     client.start_channels(hb=False)  # nothing listens at the kernel's sockets: each waits, trying again
+    heartbeat = client.connect_hb()
     try:
         channels = (client.shell_channel, client.iopub_channel, client.stdin_channel, client.control_channel)
         waits = {channel.socket.getsockopt(zmq.RECONNECT_IVL) for channel in channels}
+        waits.add(heartbeat.getsockopt(zmq.RECONNECT_IVL))
         assert waits == {kernels.RECONNECT_MS} and kernels.RECONNECT_MS < 100
     finally:
+        heartbeat.close(linger=0)
         client.stop_channels()
         manager.cleanup_connection_file()
