@@ -52,6 +52,7 @@ from roofline_grading.exercises.ex5_h100_threshold import given as ex5_given
 from roofline_grading.questions import FunctionQuestion, public_cases
 from rooflinekit import exercises
 from tests.support import processes
+from tests.support.browsers import note_requests_elsewhere
 from tests.support.formgrader_server import Formgrader, api, start_formgrader
 from tests.support.make_targets import command, make
 
@@ -760,10 +761,12 @@ STEPS = (
 
 @dataclass
 class Watched:
-    """A chromium page on which every dialog, page error and request to another host is noted."""
+    """A chromium page on which every dialog and page error is noted (``seen``), and every request
+    to another address (``requests``)."""
 
     page: Any
     seen: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
 
     def ran(self) -> str:
         """What a student's script set, if any ran on the page ('' if none did)."""
@@ -777,7 +780,7 @@ def watched(chromium: Any, local: str) -> Iterator[Watched]:
     context = chromium.new_context(viewport={"width": 1200, "height": 900})
     browsed = Watched(context.new_page())
     page, seen = browsed.page, browsed.seen
-    page.on("request", lambda r: r.url.startswith((local, "data:")) or seen.append(f"request: {r.url}"))
+    note_requests_elsewhere(page, local, browsed.requests, in_the_page=("data:",))
     page.on("dialog", lambda d: (seen.append(f"dialog: {d.message}"), d.dismiss()))
     page.on("pageerror", lambda e: seen.append(f"page error: {e}"))
     try:
@@ -802,7 +805,7 @@ def test_no_feedback_page_of_the_class_runs_a_students_script_and_markup_shows_a
             student = path.relative_to(parallel.course / "feedback").parts[0]
             if student in MARKUP_STUDENTS:
                 assert SHOWN in browsed.page.inner_text("body"), path
-    assert [s for s in browsed.seen if not s.startswith("request: file://")] == []
+    assert browsed.seen == [] and browsed.requests == []
 
 
 LOADED = "() => !document.body.innerText.includes('Loading, please wait')"
@@ -858,8 +861,9 @@ def test_no_formgrader_view_of_the_class_runs_a_students_script_or_offers_a_step
                 headers = {h.strip() for h in page.locator("th").all_inner_texts()}
                 assert not headers & {"Generate", "Autograde", "Generate Feedback", "Release Feedback"}, view
             assert browsed.ran() == "", view
-    mathjax = f"request: {MATHJAX}"  # nbgrader's own, from a CDN (none here): its script then fails
-    assert set(browsed.seen) <= {mathjax, "page error: MathJax is not defined"}, sorted(set(browsed.seen))
+    # nbgrader's own MathJax, from a CDN (none here): its script then fails
+    assert set(browsed.requests) <= {MATHJAX}, sorted(set(browsed.requests))
+    assert set(browsed.seen) <= {"page error: MathJax is not defined"}, sorted(set(browsed.seen))
     refused = api(f"{url}/formgrader/api/submission/{ASSIGNMENT}/model/autograde", token, "POST", {})
     assert not refused["success"] and "make autograde" in refused["error"]
     refused = api(f"{url}/formgrader/api/assignment/{ASSIGNMENT}/generate_feedback", token, "POST", {})

@@ -44,14 +44,16 @@ IN_THE_PAGE = ("data:", "blob:")
 """Addresses a page makes of what it already holds: never a request to another host."""
 
 
-def note_requests_elsewhere(page: Any, local: str | tuple[str, ...], into: list[str]) -> None:
+def note_requests_elsewhere(
+    page: Any, local: str | tuple[str, ...], into: list[str], in_the_page: tuple[str, ...] = IN_THE_PAGE
+) -> None:
     """Append to ``into`` the address of every request ``page`` makes to anything but ``local`` (the
-    start of the served addresses) and what it holds itself (:data:`IN_THE_PAGE`). The browser
-    cannot reach them (:data:`ONLY_THIS_MACHINE`); the test says which the page asked for."""
+    start of the served addresses) and what it holds itself (``in_the_page``). The browser cannot
+    reach them (:data:`ONLY_THIS_MACHINE`); the test says which the page asked for."""
     served = (local,) if isinstance(local, str) else local
     # http://127.0.0.1:4321 must not pass for http://127.0.0.1:43210/: an origin ends with a slash.
     origins = tuple(f"{p}/" if p.startswith("http") and p.count("/") == 2 else p for p in served)
-    allowed = origins + IN_THE_PAGE
+    allowed = origins + in_the_page
 
     def note(request: Any) -> None:
         if not request.url.startswith(allowed):
