@@ -40,6 +40,7 @@ from tests.support.hub import (
     as_user,
     free_port,
     python_every_user_may_run,
+    readable_by_every_user,
     removed_afterwards,
     serving,
 )
@@ -177,6 +178,7 @@ def pressed(login: Login, button: str) -> dict[str, object]:
 @pytest.fixture(scope="module")
 def hub_class() -> Iterator[Class]:
     """The section's set-up: the instructor's clone, the first student, the hub running."""
+    readable_by_every_user(HUB_DIR)  # the student environment the students' servers run from
     base = Path(tempfile.mkdtemp(prefix="rkguide-", dir="/tmp"))
     base.chmod(0o755)  # every user passes through to the exchange
     passwords = {name: secrets.token_urlsafe(12) for name in (INSTRUCTOR, *STUDENTS)}

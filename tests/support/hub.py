@@ -128,25 +128,33 @@ def as_user(
 
 
 def closed_to_others(path: Path) -> Path | None:
-    """The first folder on the way to ``path`` that other users may not pass through, if any.
+    """The first folder on the way to ``path`` that other users may not pass through, if any (of
+    those that exist: ``path`` may be made later).
 
-    >>> closed_to_others(Path("/usr/bin")) is None
-    True
+    >>> closed_to_others(Path("/usr/bin")) is None, closed_to_others(Path("/usr/bin/not-yet")) is None
+    (True, True)
     """
-    return next((p for p in (path, *path.parents) if not p.stat().st_mode & stat.S_IXOTH), None)
+    there = (p for p in (path, *path.parents) if p.exists())
+    return next((p for p in there if not p.stat().st_mode & stat.S_IXOTH), None)
+
+
+def readable_by_every_user(needed: Path) -> None:
+    """Fail the test, saying which folder to open, if the hub's users cannot reach ``needed``
+    (e.g. a clone under ``mktemp -d``, a folder its owner's alone): their servers would not start."""
+    closed = closed_to_others(needed)
+    if closed is not None:
+        pytest.fail(
+            f"the hub's users cannot read {needed}: {closed} is closed to other users "
+            f"(mode {stat.filemode(closed.stat().st_mode)}). Clone the repository where every "
+            f"user may read it, or open the folder: chmod o+rx {closed}"
+        )
 
 
 def instructor_environment(folder: Path) -> Path:
     """A virtual environment every user may run that holds this checkout's packages and commands
     (see the module's docstring); its ``bin`` folder."""
     for needed in {ROOT, Path(sys.prefix)}:
-        closed = closed_to_others(needed)
-        if closed is not None:  # e.g. a clone under `mktemp -d`, a folder its owner's alone
-            pytest.fail(
-                f"the hub's users cannot read {needed}: {closed} is closed to other users "
-                f"(mode {stat.filemode(closed.stat().st_mode)}). Clone the repository where every "
-                f"user may read it, or open the folder: chmod o+rx {closed}"
-            )
+        readable_by_every_user(needed)
     subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", "--without-pip", str(folder)], check=True)
     site = Path(sysconfig.get_paths()["purelib"])
     (ours,) = folder.glob("lib/python3*/site-packages")
