@@ -13,7 +13,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 .PHONY: help venv book vendor lab clean FORCE
 
 help:  ## List the targets
-	@grep -hE '^[a-zA-Z_%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
+	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort
 
 # .venv holds the student environment, made by the README's one recipe: a fresh virtual
 # environment and `pip install -r requirements.txt` (rooflinekit with its course extra, every
