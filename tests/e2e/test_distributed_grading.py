@@ -41,7 +41,14 @@ import pytest
 
 from roofline_grading.autograde import credentials
 from tests.support.make_targets import command, make
-from tests.support.processes import descendants, held_folders, listening, session
+from tests.support.processes import (
+    descendants,
+    held_folders,
+    listening,
+    remove_orphaned,
+    session,
+    shared_memory,
+)
 from tests.support.slips import ASSIGNMENT, ROOT, answered, read, release_dir
 
 pytestmark = [pytest.mark.grading, pytest.mark.xdist_group("distributed")]
@@ -122,9 +129,13 @@ class Cluster:
         return set().union(*(session(p.pid) for p in chosen if p is not None))
 
     def kill(self, name: str) -> None:
-        """Kill worker ``name`` and everything it started at once, as when its machine disappears."""
+        """Kill worker ``name`` and everything it started at once, as when its machine disappears
+        (and with the machine, its /dev/shm: the semaphores its processes held are removed)."""
+        group = session(self.workers[name].pid)
+        held = shared_memory(group)
         os.killpg(self.workers[name].pid, signal.SIGKILL)
         self.workers[name].wait()
+        remove_orphaned(held, group)
 
     def address_of(self, name: str) -> str:
         """The address the scheduler knows worker ``name`` by."""

@@ -22,7 +22,10 @@ from pathlib import Path
 
 from roofline_grading.autograde import scratch
 
-__all__ = ["ancestors", "descendants", "held_folders", "listening", "session", "stray_kernels"]
+__all__ = [
+    "ancestors", "descendants", "held_folders", "listening", "remove_orphaned", "session", "shared_memory",
+    "stray_kernels",
+]
 
 
 def _stat_fields(pid: int) -> list[str] | None:
@@ -121,6 +124,50 @@ def descendants(pid: int) -> set[int]:
         found |= more
         grew = bool(more)
     return found
+
+
+SHARED = "/dev/shm/"
+
+
+def shared_memory(pids: set[int]) -> set[Path]:
+    """The files under /dev/shm that processes ``pids`` have mapped: their POSIX semaphores and
+    shared memory (multiprocessing's queues and locks are such semaphores).
+
+    >>> import multiprocessing
+    >>> lock = multiprocessing.get_context("spawn").Lock()
+    >>> any(p.name.startswith("sem.") for p in shared_memory({os.getpid()}))
+    True
+    """
+    found = set()
+    for pid in pids:
+        try:
+            lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            path = line.split(maxsplit=5)[5:]  # address, mode, offset, device, inode, then the path
+            if path and path[0].startswith(SHARED):
+                found.add(Path(path[0].removesuffix(" (deleted)")))
+    return found
+
+
+def remove_orphaned(files: set[Path], gone: set[int], wait: float = 10.0) -> None:
+    """Remove ``files`` (from :func:`shared_memory`) that no process maps once the processes
+    ``gone`` have ended: what processes killed with SIGKILL leave in /dev/shm, as the resource
+    tracker that would have removed it was killed with them."""
+    deadline = time.monotonic() + wait
+    while any(_running(pid) for pid in gone):
+        if time.monotonic() > deadline:
+            return  # still running: what they map is theirs
+        time.sleep(0.05)
+    for path in files - shared_memory(set(_all())):
+        path.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not ended (a zombie has ended: it maps nothing)."""
+    fields = _stat_fields(pid)
+    return fields is not None and fields[0] != "Z"
 
 
 def _sockets(pids: set[int]) -> set[str]:
