@@ -48,3 +48,9 @@ formgrader.install()
 # CDNs: the math of the Markdown cells is written into them as MathML, instead of nbgrader's
 # template loading MathJax from a CDN (grading/roofline_grading/plugins/feedback.py).
 c.GenerateFeedback.exporter_class = "roofline_grading.plugins.feedback.FeedbackExporter"
+# Each page's scores and comments read from the gradebook a notebook at a time, not a query a cell
+# (nbgrader's GetGrades), the same values: grading/roofline_grading/plugins/grades.py.
+c.GenerateFeedback.preprocessors = [
+    "roofline_grading.plugins.grades.GradesAtOnce",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
