@@ -50,6 +50,7 @@ def graded_course(directory: Path, students: int) -> Path:
 
 
 def feedback(course: Path) -> float:
+    """Seconds ``nbgrader generate_feedback`` takes to write every page of ``course`` again."""
     started = time.perf_counter()
     run([str(BIN / "nbgrader"), "generate_feedback", ASSIGNMENT, "--force"], cwd=course)
     return time.perf_counter() - started
@@ -65,6 +66,7 @@ def same_pages(first: Path, second: Path) -> bool:
 
 
 def main() -> None:
+    """Grade a class once, write its pages both ways, print the medians (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=12, help="students in the class (default 12)")
     parser.add_argument("--rounds", type=int, default=3, help="times each copy writes the pages (default 3)")
@@ -83,6 +85,8 @@ def main() -> None:
                 seconds[name].append(feedback(side))
         pages = sum(1 for _ in (sides["course"] / "feedback").rglob("*.html"))
         same = same_pages(sides["nbgrader"] / "feedback", sides["course"] / "feedback")
+    if not pages:
+        raise SystemExit("nbgrader generate_feedback wrote no page: nothing to compare")
     medians = {name: statistics.median(values) for name, values in seconds.items()}
     print(f"make feedback on {args.students} students, {pages} pages; medians of {args.rounds} rounds")
     print(f"{'':10} {'seconds':>8} {'ms a page':>10}")

@@ -44,6 +44,7 @@ SLOW_DOCTESTS = {
     "rooflinekit.explorer.transformer_static",  # the module's example: a whole view
     "rooflinekit.explorer.transformer_widget",  # the module's example: a live view
     "tests.support.kernels",  # the module's example: a notebook run in a kernel
+    "roofline_grading.plugins.grades.read_entries",  # a new gradebook: nbgrader runs alembic
 }
 """The docstring examples that take seconds by nature: in the slow tier (a doctest takes no marker)."""
 

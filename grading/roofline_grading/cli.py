@@ -1,4 +1,5 @@
-"""``roofline-grading``: the instructor's round, one command a step (the Makefile calls only it).
+"""``roofline-grading``: the instructor's round, one command a step (the Makefile's grading targets
+call it; README.md names the few that run something else).
 
     roofline-grading release ASSIGNMENT     the exercise folders' notebooks and their made cells, then
                                             nbgrader's generate_assignment

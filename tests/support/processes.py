@@ -126,42 +126,52 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-SHARED = "/dev/shm/"
+SHARED = Path("/dev/shm")
+"""Where POSIX semaphores and shared memory live, a file each (``sem.NAME`` for a semaphore)."""
 
 
-def shared_memory(pids: set[int]) -> set[Path]:
-    """The files under /dev/shm that processes ``pids`` have mapped: their POSIX semaphores and
-    shared memory (multiprocessing's queues and locks are such semaphores).
+def shared_memory(pids: set[int]) -> set[int]:
+    """The inodes of the files directly in /dev/shm that processes ``pids`` have mapped: their
+    POSIX semaphores and shared memory (multiprocessing's queues and locks are such semaphores).
+    By inode, as glibc makes a semaphore under a temporary name, maps it, links it to its real name
+    and removes the temporary one: its creator's map names the removed file.
 
     >>> import multiprocessing
     >>> lock = multiprocessing.get_context("spawn").Lock()
-    >>> any(p.name.startswith("sem.") for p in shared_memory({os.getpid()}))
+    >>> (SHARED / f"sem.{lock._semlock.name[1:]}").stat().st_ino in shared_memory({os.getpid()})
     True
     """
     found = set()
     for pid in pids:
         try:
-            lines = Path(f"/proc/{pid}/maps").read_text().splitlines()
+            text = os.fsdecode(Path(f"/proc/{pid}/maps").read_bytes())
         except OSError:
             continue
-        for line in lines:
-            path = line.split(maxsplit=5)[5:]  # address, mode, offset, device, inode, then the path
-            if path and path[0].startswith(SHARED):
-                found.add(Path(path[0].removesuffix(" (deleted)")))
+        for line in text.splitlines():
+            fields = line.split(maxsplit=5)  # address, mode, offset, device, inode, path
+            if len(fields) == 6 and Path(fields[5].removesuffix(" (deleted)")).parent == SHARED:
+                found.add(int(fields[4]))
     return found
 
 
-def remove_orphaned(files: set[Path], gone: set[int], wait: float = 10.0) -> None:
-    """Remove ``files`` (from :func:`shared_memory`) that no process maps once the processes
-    ``gone`` have ended: what processes killed with SIGKILL leave in /dev/shm, as the resource
-    tracker that would have removed it was killed with them."""
+def remove_orphaned(inodes: set[int], gone: set[int], wait: float = 10.0) -> list[Path]:
+    """Remove the files directly in /dev/shm whose inode is one of ``inodes`` (from
+    :func:`shared_memory`) and that no process maps once the processes ``gone`` have ended: what
+    processes killed with SIGKILL leave there, as the resource tracker that would have removed it
+    was killed with them. Returns what it removed (nothing while one of ``gone`` still runs)."""
     deadline = time.monotonic() + wait
     while any(_running(pid) for pid in gone):
         if time.monotonic() > deadline:
-            return  # still running: what they map is theirs
+            return []  # still running: what they map is theirs
         time.sleep(0.05)
-    for path in files - shared_memory(set(_all())):
-        path.unlink(missing_ok=True)
+    orphaned = inodes - shared_memory(set(_all()))
+    removed = []
+    with os.scandir(SHARED) as entries:
+        for entry in entries:
+            if entry.is_file(follow_symlinks=False) and entry.inode() in orphaned:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
 
 
 def _running(pid: int) -> bool:

@@ -2,20 +2,22 @@
 
 ``make feedback`` (``nbgrader generate_feedback``) first copies each graded cell's score and each
 answer's comment from the gradebook into the notebook (nbgrader's ``GetGrades``). ``GetGrades``
-asks for every cell on its own: a query through six joined tables a cell, and a second one when
-the first finds nothing (a score is looked for among grade cells, then task cells; a comment among
-answer cells, then task cells), about forty queries for a notebook of this course.
+asks for every cell on its own, through six joined tables: a query for an answer's comment, two
+for a score (its points are loaded apart), and another try when the first kind of cell looked at
+is not the cell's (a score is looked for among grade cells, then task cells; a comment among
+answer cells, then task cells). A notebook of this course has 13 to 27 cells to look up.
 :class:`GradesAtOnce`, which ``nbgrader_config.py`` puts in its place
-(``c.GenerateFeedback.preprocessors``), reads the submitted notebook's grades and comments in two
-queries, the first time a cell needs them, and gives each cell what ``GetGrades`` gives it: the
-same score, points and comment, found in the same order of cell kinds. A cell the two queries did
-not find is asked for as ``GetGrades`` asks, and fails as it fails.
+(``c.GenerateFeedback.preprocessors``), reads the submitted notebook, its grades and its comments
+in three queries, the first time a cell needs them, and gives each cell what ``GetGrades`` gives
+it: the same score, points and comment, found in the same order of cell kinds. A cell those
+queries did not find is asked for as ``GetGrades`` asks, and fails as it fails.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from nbformat import NotebookNode
 from nbgrader.api import BaseCell, Comment, Grade, Gradebook
@@ -27,6 +29,7 @@ SCORE_KINDS = ("GradeCell", "TaskCell")
 """Where ``Gradebook.find_grade`` looks for a score's cell, in its order."""
 COMMENT_KINDS = ("SolutionCell", "TaskCell")
 """Where ``Gradebook.find_comment`` looks for a comment's cell, in its order."""
+Value = TypeVar("Value")
 
 
 @dataclass(frozen=True)
@@ -36,15 +39,16 @@ class Entries:
     scores: dict[str, tuple[float, float]]
     """Each graded cell's score and points (its maximum score)."""
     comments: dict[str, str | None]
+    """Each answer cell's comment (None where it has none)."""
 
 
 def read_entries(gradebook: Gradebook, notebook: str, assignment: str, student: str) -> Entries:
-    """The grades and comments of ``student``'s ``notebook`` of ``assignment``, in two queries
+    """The grades and comments of ``student``'s ``notebook`` of ``assignment``, in three queries
     (a :class:`nbgrader.api.MissingEntry` if there is no such submitted notebook).
 
     >>> import tempfile, warnings
-    >>> url = f"sqlite:///{tempfile.mkdtemp()}/gradebook.db"
-    >>> with Gradebook(url) as book, warnings.catch_warnings():
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> with Gradebook(f"sqlite:///{folder.name}/gradebook.db") as book, warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")  # nbgrader's add_submission, under SQLAlchemy 2
     ...     _ = book.add_assignment("a"), book.add_notebook("nb", "a"), book.add_student("s")
     ...     _ = book.add_grade_cell("q", "nb", "a", max_score=2, cell_type="code")
@@ -52,6 +56,7 @@ def read_entries(gradebook: Gradebook, notebook: str, assignment: str, student: 
     ...     book.find_grade("q", "nb", "a", "s").auto_score = 1.5
     ...     read_entries(book, "nb", "a", "s")
     Entries(scores={'q': (1.5, 2.0)}, comments={'q': None})
+    >>> folder.cleanup()
     """
     submission = gradebook.find_submission_notebook(notebook, assignment, student)
     graded = (  # columns, not objects: the score and points as the gradebook computes them
@@ -68,9 +73,9 @@ def read_entries(gradebook: Gradebook, notebook: str, assignment: str, student: 
     return Entries(scores, _first_of_kinds(commented, COMMENT_KINDS))
 
 
-def _first_of_kinds(rows: Any, kinds: tuple[str, ...]) -> dict[str, Any]:
+def _first_of_kinds(rows: Iterable[tuple[str, str, Value]], kinds: tuple[str, ...]) -> dict[str, Value]:
     """Each name's value from the row of the earliest of ``kinds`` (rows of other kinds left out)."""
-    found: dict[str, tuple[int, Any]] = {}
+    found: dict[str, tuple[int, Value]] = {}
     for name, kind, value in rows:
         if kind in kinds and (name not in found or kinds.index(kind) < found[name][0]):
             found[name] = (kinds.index(kind), value)

@@ -116,3 +116,24 @@ def test_a_cell_the_gradebook_does_not_have_fails_as_with_get_grades(tmp_path: P
     for step in (GetGrades(), GradesAtOnce()):
         with pytest.raises(MissingEntry, match="No such grade: a/nb/added for s"):
             step.preprocess(copy.deepcopy(notebook), resources(url))
+
+
+def test_one_step_for_many_notebooks_gives_each_its_own_students_grades(tmp_path: Path) -> None:
+    """As ``nbgrader generate_feedback`` uses it: one step, a notebook after another."""
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    notebook = course(url)
+    with Gradebook(url) as book, warnings.catch_warnings():
+        warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
+        book.add_student("t")
+        book.add_submission("a", "t")
+        book.find_grade("answer", "nb", "a", "t").auto_score = 1.0
+        book.find_comment("essay", "nb", "a", "t").manual_comment = "Say more."
+        book.db.commit()
+    step = GradesAtOnce()
+    for student in ("s", "t", "s"):
+        student_resources = resources(url)
+        student_resources["nbgrader"]["student"] = student
+        got = step.preprocess(copy.deepcopy(notebook), copy.deepcopy(student_resources))
+        assert got == GetGrades().preprocess(copy.deepcopy(notebook), student_resources), student
+    answer = next(c for c in got[0].cells if c.metadata.nbgrader["grade_id"] == "answer")
+    assert answer.metadata.nbgrader["score"] == 2.0  # s's, not t's
