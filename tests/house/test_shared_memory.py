@@ -10,10 +10,9 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from tests.support.processes import SHARED, remove_orphaned, session, shared_memory
+from tests.support.processes import remove_orphaned, semaphore_file, session, shared_memory
 
 GROUP = """
 import multiprocessing, time
@@ -25,11 +24,6 @@ child.start()
 print(alone._semlock.name, shared._semlock.name, flush=True)
 time.sleep(120)
 """
-
-
-def semaphore(name: str) -> Path:
-    """The file of the semaphore multiprocessing names ``name`` ("/mp-...")."""
-    return SHARED / f"sem.{name.removeprefix('/')}"
 
 
 def test_the_semaphores_of_a_group_killed_with_sigkill_are_removed_and_no_one_elses() -> None:
@@ -48,7 +42,7 @@ def test_the_semaphores_of_a_group_killed_with_sigkill_are_removed_and_no_one_el
 def killed_and_cleaned(process: subprocess.Popen[str], mine: Any) -> None:
     """Kill ``process``'s session once its two semaphores are open, then remove what it left."""
     assert process.stdout is not None
-    files = [semaphore(name) for name in process.stdout.readline().split()]
+    files = [semaphore_file(name) for name in process.stdout.readline().split()]
     assert len(files) == 2 and all(f.exists() for f in files)
     deadline = time.monotonic() + 60
     while not shared_memory(session(process.pid) - {process.pid}) and time.monotonic() < deadline:
@@ -61,4 +55,4 @@ def killed_and_cleaned(process: subprocess.Popen[str], mine: Any) -> None:
     assert all(f.exists() for f in files)  # left behind: their resource tracker died too
     removed = remove_orphaned(held, group)
     assert sorted(removed) == sorted(files) and not any(f.exists() for f in files)
-    assert semaphore(mine._semlock.name).exists()
+    assert semaphore_file(mine._semlock.name).exists()

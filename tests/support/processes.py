@@ -23,8 +23,8 @@ from pathlib import Path
 from roofline_grading.autograde import scratch
 
 __all__ = [
-    "ancestors", "descendants", "held_folders", "listening", "remove_orphaned", "session", "shared_memory",
-    "stray_kernels",
+    "ancestors", "descendants", "held_folders", "listening", "remove_orphaned", "semaphore_file", "session",
+    "shared_memory", "stray_kernels",
 ]
 
 
@@ -130,6 +130,11 @@ SHARED = Path("/dev/shm")
 """Where POSIX semaphores and shared memory live, a file each (``sem.NAME`` for a semaphore)."""
 
 
+def semaphore_file(name: str) -> Path:
+    """The file of the POSIX semaphore ``name`` (as multiprocessing names one: ``/mp-...``)."""
+    return SHARED / f"sem.{name.removeprefix('/')}"
+
+
 def shared_memory(pids: set[int]) -> set[int]:
     """The inodes of the files directly in /dev/shm that processes ``pids`` have mapped: their
     POSIX semaphores and shared memory (multiprocessing's queues and locks are such semaphores).
@@ -138,7 +143,7 @@ def shared_memory(pids: set[int]) -> set[int]:
 
     >>> import multiprocessing
     >>> lock = multiprocessing.get_context("spawn").Lock()
-    >>> (SHARED / f"sem.{lock._semlock.name[1:]}").stat().st_ino in shared_memory({os.getpid()})
+    >>> semaphore_file(lock._semlock.name).stat().st_ino in shared_memory({os.getpid()})
     True
     """
     found = set()

@@ -51,10 +51,7 @@ def course(url: str) -> nbformat.NotebookNode:
             make = nbformat.v4.new_code_cell if kind == "code" else nbformat.v4.new_markdown_cell
             grading = {"grade_id": name, "grade": False, "solution": False, "task": False, **flags}
             cells.append(make(f"# {name}", metadata={"nbgrader": {**grading, "points": points or 0}}))
-        book.add_student("s")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
-            book.add_submission("a", "s")
+        submitted(book, "s")
         book.find_grade("answer", "nb", "a", "s").auto_score = 2.0
         tests = book.find_grade("tests", "nb", "a", "s")
         tests.auto_score, tests.manual_score, tests.extra_credit = 0.0, 1.5, 0.5
@@ -64,6 +61,14 @@ def course(url: str) -> nbformat.NotebookNode:
         book.find_comment("task", "nb", "a", "s").auto_comment = "by the autograder"
         book.db.commit()
     return nbformat.v4.new_notebook(cells=cells)
+
+
+def submitted(book: Gradebook, student: str) -> None:
+    """``student`` in the class, with a submission of assignment ``a`` (every grade and comment empty)."""
+    book.add_student(student)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
+        book.add_submission("a", student)
 
 
 def resources(url: str) -> dict[str, Any]:
@@ -122,10 +127,8 @@ def test_one_step_for_many_notebooks_gives_each_its_own_students_grades(tmp_path
     """As ``nbgrader generate_feedback`` uses it: one step, a notebook after another."""
     url = f"sqlite:///{tmp_path / 'gradebook.db'}"
     notebook = course(url)
-    with Gradebook(url) as book, warnings.catch_warnings():
-        warnings.simplefilter("ignore", SAWarning)  # nbgrader's add_submission, under SQLAlchemy 2
-        book.add_student("t")
-        book.add_submission("a", "t")
+    with Gradebook(url) as book:
+        submitted(book, "t")
         book.find_grade("answer", "nb", "a", "t").auto_score = 1.0
         book.find_comment("essay", "nb", "a", "t").manual_comment = "Say more."
         book.db.commit()
